@@ -1,0 +1,111 @@
+"""A model's blueprint: its config in the lesson's terms, and where its parameters live.
+
+`bertforge inspect` prints these; the analysis report reuses them. Counting works on a
+model built on the `meta` device too, so BERT-large is counted from its config alone
+without allocating a byte of weights.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from .config import PRESETS, BertConfig
+from .errors import BertforgeError
+from .model import Bert
+
+# The settings the lesson's blueprint table shows, in its order.
+BLUEPRINT_FIELDS = ("num_hidden_layers", "hidden_size", "num_attention_heads",
+                    "intermediate_size", "hidden_act", "max_position_embeddings",
+                    "type_vocab_size", "vocab_size", "layer_norm_eps")
+PARTS = ("word embeddings", "positions, segments, norm", "attention", "feed-forward",
+         "pooler", "heads")
+
+
+def part_of(name: str) -> str:
+    """Which part of BERT one of our parameter names belongs to."""
+    if name == "embeddings.words.weight":
+        return "word embeddings"
+    if name.startswith("embeddings."):
+        return "positions, segments, norm"
+    if name.startswith("layers."):
+        return "attention" if ".attention" in name else "feed-forward"
+    if name.startswith("pooler."):
+        return "pooler"
+    return "heads"
+
+
+@dataclass
+class ParameterCount:
+    tensors: int
+    parameters: int
+    by_part: dict[str, int]   # PARTS order; parts the model lacks are left out
+
+
+def count_parameters(model: Bert) -> ParameterCount:
+    """Tensors and parameters, each shared tensor counted once (the masked-LM decoder
+    is the word table, so it adds nothing)."""
+    by_part = dict.fromkeys(PARTS, 0)
+    tensors = 0
+    for name, parameter in model.named_parameters():
+        by_part[part_of(name)] += parameter.numel()
+        tensors += 1
+    present = {p: n for p, n in by_part.items() if n}
+    return ParameterCount(tensors, sum(present.values()), present)
+
+
+def blueprint(config: BertConfig) -> list[tuple[str, str]]:
+    return [(name, str(getattr(config, name))) for name in BLUEPRINT_FIELDS]
+
+
+def model_for_inspection(source: str | os.PathLike, head: str | None = "auto") -> Bert:
+    """A model to describe: loaded from a directory, packaged model or hub id; or, for a
+    config.json file or a preset name (`base`, `large`, …), built on the meta device."""
+    path = Path(source)
+    config = None
+    if path.is_file():
+        config = BertConfig.from_json(path)
+    elif not path.exists() and str(source) in PRESETS:
+        config = BertConfig.preset(str(source))
+    if config is None:
+        from .checkpoint import load_model
+        return load_model(source, head=head)
+    head = "pretraining" if head == "auto" else head
+    if head in ("token-classification", "sequence-classification") and not config.labels:
+        config = config.replace(labels=["LABEL_0", "LABEL_1"])
+    with torch.device("meta"):
+        return Bert(config, head=head)
+
+
+def plot_parameters(count: ParameterCount, path: str | os.PathLike, title: str) -> Path:
+    """A horizontal bar chart of millions of parameters per part."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise BertforgeError(f"--plot {path}: give a file name ending in .png, .svg or .pdf")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    names = list(count.by_part)[::-1]
+    values = [count.by_part[n] / 1e6 for n in names]
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
+    bars = ax.barh(names, values, color="#4c72b0")
+    for bar, value in zip(bars, values):
+        ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, f" {value:.1f}M",
+                va="center", color="#555555")
+    ax.set_xlabel("millions of parameters")
+    ax.set_title(title)
+    ax.set_xlim(0, max(values) * 1.18)
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    fig.tight_layout()
+    temporary = path.with_name(f".{path.name}.tmp{path.suffix}")
+    fig.savefig(temporary, dpi=120)
+    plt.close(fig)
+    os.replace(temporary, path)
+    return path

