@@ -70,7 +70,8 @@ class BertConfig:
     classifier_dropout: float | None = None
     # Class names of a classification head, in logit order; None when there is none.
     labels: list[str] | None = None
-    # Everything else config.json held, written back as it came.
+    # Everything else config.json held (`architectures` among it), written back as it
+    # came, but for `architectures`, which the saver sets from the model's head.
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -140,8 +141,7 @@ class BertConfig:
         id2label = data.pop("id2label", None)
         data.pop("label2id", None)
         num_labels = data.pop("num_labels", None)
-        for dropped in ("architectures", "model_type"):
-            data.pop(dropped, None)
+        data.pop("model_type", None)
         labels = None
         if id2label:
             try:

