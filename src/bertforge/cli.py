@@ -63,9 +63,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from .parity import compare_with_transformers
 
-    architecture, comparisons = compare_with_transformers(args.model, head=_head(args.head))
-    print(f"{args.model}: bertforge vs transformers.{architecture}, fp32, dropout off, "
-          f"a padded batch of 4 inputs\n")
+    architecture, comparisons = compare_with_transformers(args.model, head=_head(args.head),
+                                                          onednn=args.onednn)
+    path = "oneDNN path" if args.onednn else "default path"
+    print(f"{args.model}: bertforge ({path}) vs transformers.{architecture}, fp32, dropout "
+          f"off, a padded batch of 4 inputs\n")
     rows = [(c.name, f"{c.max_abs_diff:.1e}", "ok" if c.max_abs_diff <= args.tolerance else "FAIL")
             for c in comparisons]
     print(table(rows, ["output", "max |difference|", f"≤ {args.tolerance:g}"], right=(1,)))
@@ -129,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--head", choices=HEAD_CHOICES, default="auto")
     p.add_argument("--tolerance", type=float, default=1e-5,
                    help="largest difference that passes (default 1e-5)")
+    p.add_argument("--onednn", action="store_true",
+                   help="check the faster oneDNN inference path (Bert.use_onednn)")
     p.set_defaults(run=cmd_check)
 
     p = verbs.add_parser("tokenize", help="show the WordPiece tokens of a text",

@@ -33,9 +33,11 @@ class Comparison:
 
 
 def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
-                              head: str | None = "auto") -> tuple[str, list[Comparison]]:
+                              head: str | None = "auto",
+                              onednn: bool = False) -> tuple[str, list[Comparison]]:
     """Run `source` through bertforge and through the matching `transformers` class,
     fp32, dropout off, on one padded batch; the largest difference of each output.
+    `onednn` checks the `Bert.use_onednn()` path instead of the default one.
     Returns the transformers class name and the comparisons."""
     try:
         import transformers
@@ -43,7 +45,7 @@ def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
         raise BertforgeError("checking against the reference needs `transformers`: "
                              "pip install 'bertforge[reference]'") from None
     directory = resolve(source)
-    ours = load_model(directory, head=head)
+    ours = load_model(directory, head=head).use_onednn(onednn)
     architecture = ARCHITECTURES[ours.head]
     reference_class = getattr(transformers, architecture)
     theirs = reference_class.from_pretrained(directory, attn_implementation="eager").eval()
