@@ -306,15 +306,16 @@ def load_model(
     model = Bert(config, head=head, pooler=pooler)
 
     expected = model.state_dict()
+    prefixed = any(name.startswith("bert.") for name in stored)  # name them as the file does
     fresh_heads = ("classifier.", "pooler.") if head in ("token-classification",
                                                          "sequence-classification") else ()
     missing = [n for n in expected if n not in tensors and not n.startswith(fresh_heads)]
-    wrong = [f"{their_name(n, True)}: file {tuple(tensors[n].shape)}, config "
+    wrong = [f"{their_name(n, prefixed)}: file {tuple(tensors[n].shape)}, config "
              f"{tuple(expected[n].shape)}"
              for n in expected if n in tensors and tensors[n].shape != expected[n].shape]
     problems = []
     if missing:
-        problems.append("missing: " + ", ".join(their_name(n, True) for n in missing))
+        problems.append("missing: " + ", ".join(their_name(n, prefixed) for n in missing))
     if wrong:
         problems.append("wrong shape: " + "; ".join(wrong))
     if unexplained:

@@ -10,6 +10,7 @@ import argparse
 import json
 import logging
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import __version__
@@ -55,7 +56,8 @@ def cmd_inspect(args: argparse.Namespace) -> int:
                 for part, n in count.by_part.items()]
         print(table(rows, ["part", "parameters", "share"], right=(1, 2)))
     if args.plot:
-        path = plot_parameters(count, args.plot, f"Where {args.model}'s parameters live")
+        name = Path(str(args.model)).name or str(args.model)
+        path = plot_parameters(count, args.plot, f"Where {name}'s parameters live")
         print(f"\nwrote {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
 

@@ -44,6 +44,7 @@ def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
     except ImportError:
         raise BertforgeError("checking against the reference needs `transformers`: "
                              "pip install 'bertforge[reference]'") from None
+    transformers.utils.logging.disable_progress_bar()  # its weight-loading bar, here noise
     directory = resolve(source)
     ours = load_model(directory, head=head).use_onednn(onednn)
     architecture = ARCHITECTURES[ours.head]
