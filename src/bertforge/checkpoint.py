@@ -33,8 +33,8 @@ from safetensors.torch import load_file, save_file
 
 from . import __version__
 from .config import BertConfig
-from .errors import BertforgeError, CheckpointError
-from .model import HEADS, POOLED_HEADS, Bert
+from .errors import CheckpointError
+from .model import HEADS, Bert
 
 log = logging.getLogger(__name__)
 
@@ -414,6 +414,3 @@ def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
         raise
     return directory
 
-
-__all__ = ["NAME_MAP", "ARCHITECTURES", "load_model", "save_model", "resolve", "read_weights",
-           "their_name", "our_name", "BertforgeError"]
