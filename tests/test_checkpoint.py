@@ -214,6 +214,32 @@ def test_hub_id_loads_from_the_local_cache_offline(tiny_dirs, tmp_path, monkeypa
         load_model("acme/not-cached-bert")
 
 
+def test_unreachable_hub_falls_back_to_the_cache_at_once(tiny_dirs, tmp_path, monkeypatch):
+    """Network on paper but no route to the Hub (this machine's case): only the cache is
+    asked, with no request (and so no half minute of retries), and an uncached id fails
+    with the advice."""
+    import huggingface_hub
+    import huggingface_hub.constants as constants
+
+    cache = tmp_path / "hub"
+    fake_hub_cache(cache, "acme/tiny-bert", tiny_dirs[None])
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(cache))
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(constants, "ENDPOINT", "https://hub.example.invalid")
+    calls = []
+    real = huggingface_hub.hf_hub_download
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs.get("local_files_only"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", spy)
+    assert load_model("acme/tiny-bert").head is None
+    with pytest.raises(CheckpointError, match="hf download acme/other"):
+        load_model("acme/other")
+    assert calls and all(calls), "every lookup must stay in the local cache"
+
+
 # -------------------------------------------------------------------- saving
 def test_save_is_atomic_and_refuses_foreign_directories(tiny_dirs, tmp_path, monkeypatch):
     model, tok = load_model(tiny_dirs[None]), load_tokenizer(tiny_dirs[None])

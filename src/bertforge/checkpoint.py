@@ -23,6 +23,7 @@ import logging
 import os
 import re
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -159,9 +160,12 @@ def _from_hub(repo_id: str, revision: str | None) -> Path:
                                         LocalEntryNotFoundError, RepositoryNotFoundError,
                                         RevisionNotFoundError)
 
+    cache_only = not _hub_reachable()
+
     def fetch(filename: str) -> Path | None:
         try:
-            return Path(hf_hub_download(repo_id, filename, revision=revision))
+            return Path(hf_hub_download(repo_id, filename, revision=revision,
+                                        local_files_only=cache_only))
         except EntryNotFoundError:  # the repo has no such file (online answer)
             return None
         except LocalEntryNotFoundError:  # offline, and not in the cache
@@ -174,7 +178,7 @@ def _from_hub(repo_id: str, revision: str | None) -> Path:
                 f"{repo_id!r} is not a local directory, and the Hugging Face Hub could not "
                 f"be reached for it (offline, or not in the local cache). Pass a local model "
                 f"directory, or download it once while online "
-                f"(`huggingface-cli download {repo_id}`)")
+                f"(`hf download {repo_id}`)")
         weights = None
         for name in WEIGHT_FILES:
             weights = fetch(name)
@@ -197,6 +201,22 @@ def _from_hub(repo_id: str, revision: str | None) -> Path:
         raise CheckpointError(f"hub id {repo_id!r}: the Hub answered {error}; pass a local "
                               f"model directory") from None
     return config.parent
+
+
+def _hub_reachable() -> bool:
+    """False when offline mode is on or the Hub's host name does not resolve: then only
+    the local cache is asked, at once, instead of after half a minute of retries."""
+    from urllib.parse import urlparse
+
+    from huggingface_hub import constants
+
+    if constants.HF_HUB_OFFLINE:
+        return False
+    try:
+        socket.getaddrinfo(urlparse(constants.ENDPOINT).hostname, 443)
+    except (OSError, UnicodeError):
+        return False
+    return True
 
 
 # ------------------------------------------------------------------ reading

@@ -157,7 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="bertforge: %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("bertforge: %(message)s"))
+    logger = logging.getLogger("bertforge")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
     try:
         return args.run(args)
     except BertforgeError as error:
