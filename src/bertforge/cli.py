@@ -106,6 +106,23 @@ def cmd_vocab(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pretrain(args: argparse.Namespace) -> int:
+    from .pretrain.loop import Recipe, pretrain
+
+    recipe = Recipe(corpus=args.corpus, out=args.out, size=args.size, vocab=args.vocab,
+                    vocab_size=args.vocab_size, cased=args.cased, seq_len=args.seq_len,
+                    batch=args.batch, micro_batch=args.micro_batch, steps=args.steps,
+                    lr=args.lr, warmup=args.warmup, objective=args.objective,
+                    masking=args.masking, precision=args.precision, dropout=args.dropout,
+                    eval_every=args.eval_every, save_every=args.save_every, seed=args.seed,
+                    num_proc=args.num_proc, progress=not args.quiet)
+    if not args.resume and (Path(args.out) / "checkpoints").is_dir():
+        raise BertforgeError(f"{args.out} already holds a run's checkpoints: pass --resume to "
+                             f"continue it, or choose another --out")
+    pretrain(recipe)
+    return 0
+
+
 # ----------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -144,6 +161,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("text", metavar="TEXT", nargs="?")
     p.add_argument("--pair", metavar="TEXT", help="a second text (segment 1)")
     p.set_defaults(run=cmd_tokenize)
+
+    p = verbs.add_parser(
+        "pretrain", help="pre-train a BERT with masked LM (and next-sentence prediction)",
+        description="Pre-train a BERT from scratch on text files (a blank line ends a "
+                    "document), JSONL files with a 'text' field, or a `datasets` source. "
+                    "Run on several processes with `torchrun --nproc_per_node N -m "
+                    "bertforge pretrain ...`. The model lands in OUT/model.")
+    p.add_argument("corpus", nargs="+", metavar="CORPUS")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--size", default="mini", metavar="PRESET|config.json",
+                   help="tiny, mini, small, medium, base, large, or a config.json (default mini)")
+    p.add_argument("--vocab", metavar="DIR|vocab.txt",
+                   help="a tokenizer to use; default: train one on the corpus")
+    p.add_argument("--vocab-size", type=int, default=8192)
+    p.add_argument("--cased", action="store_true", help="a trained vocabulary keeps case")
+    p.add_argument("--seq-len", type=int, default=128)
+    p.add_argument("--batch", type=int, default=32, help="global batch (default 32)")
+    p.add_argument("--micro-batch", type=int, help="rows per forward pass (accumulation)")
+    p.add_argument("--steps", type=int, default=1000)
+    p.add_argument("--lr", type=float, default=5e-4)
+    p.add_argument("--warmup", type=float, default=0.1, help="share of steps, or steps if >= 1")
+    p.add_argument("--objective", choices=["mlm", "mlm+nsp"], default="mlm+nsp")
+    p.add_argument("--masking", choices=["token", "exact", "whole-word"], default="token")
+    p.add_argument("--precision", choices=["auto", "fp32", "bf16", "fp16"], default="auto")
+    p.add_argument("--dropout", type=float, help="override the model's dropout")
+    p.add_argument("--eval-every", type=int, default=200)
+    p.add_argument("--save-every", type=int, default=500)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--num-proc", type=int, default=1, help="processes for tokenizing")
+    p.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.set_defaults(run=cmd_pretrain)
 
     p = verbs.add_parser("vocab", help="train a WordPiece vocabulary from text files")
     p.add_argument("files", metavar="FILE", nargs="+")

@@ -242,10 +242,14 @@ class Bert(nn.Module):
         attention_mask: torch.Tensor | None = None,
         output_attentions: bool = False,
         output_hidden_states: bool = False,
+        mlm_positions: torch.Tensor | None = None,
     ) -> BertOutput:
         """input_ids: (batch, length). attention_mask, as in `transformers`: 1 for a real
         token, 0 for padding, shape (batch, length); or (batch, length, length) to say
-        which key each query may see (`causal_mask` builds the left-to-right one)."""
+        which key each query may see (`causal_mask` builds the left-to-right one).
+        mlm_positions: (batch, length) bool; the masked LM then scores only there and
+        its logits are (n, vocab). Pre-training predicts 15% of positions, so this
+        skips 85% of the largest matrix product."""
         self._check_input(input_ids)
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
@@ -264,7 +268,8 @@ class Bert(nn.Module):
         if self.pooler is not None:
             out.pooler_output = self.pooler(x)
         if self.head in ("masked-lm", "pretraining"):
-            out.logits = self.mlm(x, self.embeddings.words.weight)
+            h = x if mlm_positions is None else x[mlm_positions]
+            out.logits = self.mlm(h, self.embeddings.words.weight)
         if self.head == "pretraining":
             out.nsp_logits = self.nsp(out.pooler_output)
         elif self.head == "token-classification":

@@ -127,6 +127,22 @@ class Tokenizer:
                 raise TokenizerError(f"no text file at {path}")
         if not any(Path(p).stat().st_size for p in paths):
             raise TokenizerError("the training files are empty: a vocabulary needs text")
+        return cls._train(lambda backend, trainer: backend.train(paths, trainer), vocab_size,
+                          lowercase, strip_accents, min_frequency, limit_alphabet, show_progress)
+
+    @classmethod
+    def train_from_texts(cls, texts: Iterable[str], vocab_size: int = 30522,
+                         lowercase: bool = True, strip_accents: bool | None = None,
+                         min_frequency: int = 2, limit_alphabet: int = 1000,
+                         show_progress: bool = True) -> "Tokenizer":
+        """Learn a WordPiece vocabulary from any iterable of texts (a dataset column)."""
+        return cls._train(lambda backend, trainer: backend.train_from_iterator(texts, trainer),
+                          vocab_size, lowercase, strip_accents, min_frequency, limit_alphabet,
+                          show_progress)
+
+    @classmethod
+    def _train(cls, run, vocab_size, lowercase, strip_accents, min_frequency, limit_alphabet,
+               show_progress) -> "Tokenizer":
         backend = Backend(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=100))
         backend.normalizer = normalizers.BertNormalizer(
             clean_text=True, handle_chinese_chars=True, strip_accents=strip_accents,
@@ -137,9 +153,11 @@ class Tokenizer:
             special_tokens=list(SPECIAL_TOKENS), limit_alphabet=limit_alphabet,
             continuing_subword_prefix="##")
         try:
-            backend.train(paths, trainer)
+            run(backend, trainer)
         except Exception as error:  # the Rust side raises plain Exceptions
             raise TokenizerError(f"training a vocabulary failed: {error}") from None
+        if backend.get_vocab_size() <= len(SPECIAL_TOKENS):
+            raise TokenizerError("the training text makes no vocabulary: is it empty?")
         cls._assemble(backend, lowercase, strip_accents, True)
         return cls(backend, lowercase, strip_accents)
 

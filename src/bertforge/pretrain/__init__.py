@@ -1,0 +1,1 @@
+"""Pre-training: masking, sentence pairs, data, and the training loop."""
