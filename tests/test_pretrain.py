@@ -270,7 +270,7 @@ def same(a, b, tolerance=1e-5):
 
 
 def test_micro_batches_add_up_to_the_batch(corpus, vocab_dir, tiny_config, tmp_path):
-    whole = dict(steps=4, dropout=0.0)
+    whole = dict(steps=4, dropout=0.0, objective="mlm")
     pretrain(recipe(corpus, vocab_dir, tiny_config, tmp_path / "one", **whole))
     pretrain(recipe(corpus, vocab_dir, tiny_config, tmp_path / "four", micro_batch=4, **whole))
     assert same(losses(tmp_path / "one"), losses(tmp_path / "four"))
@@ -294,6 +294,38 @@ def test_two_processes_match_one(corpus, vocab_dir, tiny_config, tmp_path):
     assert len(single) == len(double) == 4
     assert same(single, double), (single, double)
     assert same(losses(tmp_path / "single", "grad_norm"), losses(tmp_path / "double", "grad_norm"))
+
+
+def test_mlm_only_output_is_a_masked_lm(corpus, vocab_dir, tiny_config, tmp_path):
+    """Packed rows, no NSP: the output loads in transformers as BertForMaskedLM."""
+    transformers = pytest.importorskip("transformers")
+    pretrain(recipe(corpus, vocab_dir, tiny_config, tmp_path / "mlm", steps=3, objective="mlm"))
+    model_dir = tmp_path / "mlm" / "model"
+    assert json.loads((model_dir / "config.json").read_text())["architectures"] == ["BertForMaskedLM"]
+    theirs = transformers.BertForMaskedLM.from_pretrained(model_dir).eval()
+    ours = load_model(model_dir)
+    batch = load_tokenizer(model_dir)(["The auditors check the account about the balance."])
+    with torch.no_grad():
+        assert (ours(**batch.model_inputs()).logits - theirs(**batch.model_inputs()).logits
+                ).abs().max() < 1e-5
+    card = json.loads((model_dir / "bertforge.json").read_text())
+    assert card["recipe"]["objective"] == "mlm" and "mlm_loss" in card["held_out"]
+
+
+def test_jsonl_and_saved_dataset_corpora(corpus, vocab_dir, tiny_config, tmp_path):
+    import datasets
+
+    documents = corpus.read_text(encoding="utf-8").split("\n\n")
+    jsonl = tmp_path / "docs.jsonl"
+    jsonl.write_text("".join(json.dumps({"id": i, "text": d}) + "\n" for i, d in enumerate(documents)))
+    pretrain(recipe(jsonl, vocab_dir, tiny_config, tmp_path / "a", steps=2))
+    datasets.Dataset.from_dict({"text": documents}).save_to_disk(str(tmp_path / "saved"))
+    pretrain(recipe(tmp_path / "saved", vocab_dir, tiny_config, tmp_path / "b", steps=2))
+    first = [json.loads(l) for l in (tmp_path / "a" / "train.jsonl").read_text().splitlines()]
+    assert len(first) == 3 and first[-1]["mlm_loss"] > 0
+    (tmp_path / "nofield.jsonl").write_text('{"body": "no text field here"}\n')
+    with pytest.raises(BertforgeError, match="no 'text' column"):
+        pretrain(recipe(tmp_path / "nofield.jsonl", vocab_dir, tiny_config, tmp_path / "c"))
 
 
 # ---------------------------------------------------------------- bad input

@@ -368,6 +368,10 @@ def pretrain(recipe: Recipe) -> dict:
     recipe.out: model/ (the Hugging Face directory), checkpoints/, train.jsonl,
     loss.png, tokenizer/ (when trained here) and data-cache/."""
     recipe.check()
+    if not recipe.progress:
+        import datasets
+
+        datasets.disable_progress_bars()
     run = start_processes(recipe)
     out = Path(recipe.out)
     out.mkdir(parents=True, exist_ok=True)
