@@ -366,7 +366,9 @@ def evaluate(model, batches: list[Batch], nsp: bool, device: torch.device, autoc
 def pretrain(recipe: Recipe) -> dict:
     """Run (or resume) pre-training; returns the final held-out metrics. Writes to
     recipe.out: model/ (the Hugging Face directory), checkpoints/, train.jsonl,
-    loss.png, tokenizer/ (when trained here) and data-cache/."""
+    loss.png, tokenizer/ (when trained here) and data-cache/. When recipe.out already
+    holds checkpoints, the run resumes from the newest whole one (the command line
+    asks for --resume to make that explicit)."""
     recipe.check()
     if not recipe.progress:
         import datasets
