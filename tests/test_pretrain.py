@@ -4,7 +4,6 @@ data parallelism, and bad input, on a corpus generated here from a small grammar
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,6 @@ import pytest
 import torch
 
 from bertforge import BertConfig, BertforgeError, load_model, load_tokenizer
-from bertforge.pretrain import loop
 from bertforge.pretrain.data import Batches, split_sentences
 from bertforge.pretrain.loop import Recipe, pretrain
 from bertforge.pretrain.masking import IGNORE, MaskingVocab, mask_tokens

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import torch
 
+from . import plots
 from .config import PRESETS, BertConfig
-from .errors import BertforgeError
 from .model import Bert
 
 # The settings the lesson's blueprint table shows, in its order.
@@ -82,30 +82,14 @@ def model_for_inspection(source: str | os.PathLike, head: str | None = "auto") -
 
 def plot_parameters(count: ParameterCount, path: str | os.PathLike, title: str) -> Path:
     """A horizontal bar chart of millions of parameters per part."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    path = Path(path)
-    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise BertforgeError(f"--plot {path}: give a file name ending in .png, .svg or .pdf")
-    path.parent.mkdir(parents=True, exist_ok=True)
     names = list(count.by_part)[::-1]
     values = [count.by_part[n] / 1e6 for n in names]
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(names) + 1.2))
-    bars = ax.barh(names, values, color="#4c72b0")
+    fig, ax = plots.figure(7, 0.45 * len(names) + 1.2)
+    bars = ax.barh(names, values, color=plots.BLUE)
     for bar, value in zip(bars, values):
         ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, f" {value:.1f}M",
-                va="center", color="#555555")
+                va="center", color=plots.GREY)
     ax.set_xlabel("millions of parameters")
     ax.set_title(title)
     ax.set_xlim(0, max(values) * 1.18)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    fig.tight_layout()
-    temporary = path.with_name(f".{path.name}.tmp{path.suffix}")
-    fig.savefig(temporary, dpi=120)
-    plt.close(fig)
-    os.replace(temporary, path)
-    return path
+    return plots.save(fig, path)

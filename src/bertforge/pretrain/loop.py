@@ -33,6 +33,7 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from tqdm import tqdm
 
+from .. import plots
 from ..checkpoint import save_model
 from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
@@ -82,7 +83,7 @@ class Recipe:
         if self.masking not in VARIANTS:
             raise BertforgeError(f"--masking must be one of {', '.join(VARIANTS)}")
         if self.precision not in ("auto", "fp32", "bf16", "fp16"):
-            raise BertforgeError(f"--precision must be auto, fp32, bf16 or fp16")
+            raise BertforgeError("--precision must be auto, fp32, bf16 or fp16")
         for name in ("seq_len", "batch", "steps"):
             if getattr(self, name) < 1:
                 raise BertforgeError(f"--{name.replace('_', '-')} must be at least 1")
@@ -512,38 +513,28 @@ def _print_summary(log_path: Path, result: dict, entropy: float, out: Path) -> N
     print(f"\nmodel: {out / 'model'}   log: {out / 'train.jsonl'}   curve: {out / 'loss.png'}")
 
 
-def plot_losses(log_path: Path, png: Path, entropy: float) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def plot_losses(log_path: Path, png: Path, entropy: float) -> Path:
+    """Training MLM loss (raw and smoothed), held-out MLM loss, and the unigram entropy."""
     records = [json.loads(l) for l in log_path.read_text(encoding="utf-8").splitlines() if l]
     train = [(r["step"], r["mlm_loss"]) for r in records if "mlm_loss" in r]
     held = [(r["step"], r["eval"]["mlm_loss"]) for r in records if "eval" in r]
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plots.figure()
     if train:
         steps, losses = zip(*train)
         width = max(1, len(losses) // 50)
         smooth = [sum(losses[max(0, i - width + 1):i + 1]) / len(losses[max(0, i - width + 1):i + 1])
                   for i in range(len(losses))]
-        ax.plot(steps, losses, color="#4c72b0", alpha=0.25, linewidth=0.8)
-        ax.plot(steps, smooth, color="#4c72b0", label="training MLM loss")
+        ax.plot(steps, losses, color=plots.BLUE, alpha=0.25, linewidth=0.8)
+        ax.plot(steps, smooth, color=plots.BLUE, label="training MLM loss")
     if held:
-        ax.plot(*zip(*held), "o-", color="#dd8452", label="held-out MLM loss")
-    ax.axhline(entropy, color="#555555", linestyle="--", linewidth=1,
+        ax.plot(*zip(*held), "o-", color=plots.ORANGE, label="held-out MLM loss")
+    ax.axhline(entropy, color=plots.GREY, linestyle="--", linewidth=1,
                label=f"unigram entropy ({entropy:.2f})")
     ax.set_xlabel("step")
     ax.set_ylabel("cross-entropy (nats)")
     ax.set_title("Pre-training")
     ax.legend()
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
-    fig.tight_layout()
-    temporary = png.with_name(f".{png.name}.tmp.png")
-    fig.savefig(temporary, dpi=120)
-    plt.close(fig)
-    os.replace(temporary, png)
+    return plots.save(fig, png)
 
 
 __all__ = ["Recipe", "pretrain", "latest_checkpoint", "plot_losses"]

@@ -1,0 +1,45 @@
+"""The one place figures are made and saved: every PNG bertforge writes comes through here.
+
+Figures are drawn off-screen (matplotlib's Agg backend, no display needed), in one
+plain style, and written atomically: a temporary file renamed into place, so a reader
+never finds half a PNG.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import BertforgeError
+
+BLUE, ORANGE, GREY = "#4c72b0", "#dd8452", "#555555"
+
+
+def figure(width: float = 7.0, height: float = 4.0):
+    """(figure, axes) on the off-screen backend."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, height))
+
+
+def save(fig, path: str | os.PathLike) -> Path:
+    """Tidy the axes, write the figure atomically, close it; returns the path."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        plt.close(fig)
+        raise BertforgeError(f"{path}: give a file name ending in .png, .svg or .pdf")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for ax in fig.axes:
+        for side in ("top", "right"):
+            ax.spines[side].set_visible(False)
+    fig.tight_layout()
+    temporary = path.with_name(f".{path.name}.tmp{path.suffix}")
+    fig.savefig(temporary, dpi=120)
+    plt.close(fig)
+    os.replace(temporary, path)
+    return path
