@@ -64,7 +64,8 @@ def main() -> int:
     from bertforge import BertConfig, load_tokenizer
     from bertforge.model import Bert
     from bertforge.pretrain.data import Batches, build_examples
-    from bertforge.pretrain.loop import Recipe, Run, optimizer_for, train_step
+    from bertforge.pretrain.loop import Recipe, Run, train_step
+    from bertforge.training import adamw
     from bertforge.pretrain.masking import IGNORE, MaskingVocab
 
     transformers.logging.set_verbosity_error()
@@ -92,7 +93,7 @@ def main() -> int:
     def make_ours():
         torch.manual_seed(0)
         model = Bert(config, head="pretraining")
-        return model, optimizer_for(model, recipe, run.device)
+        return model, adamw(model, recipe.lr)
 
     def make_theirs():
         torch.manual_seed(0)

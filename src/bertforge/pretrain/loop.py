@@ -39,6 +39,7 @@ from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer, read_vocab
+from ..training import PRECISIONS, adamw, autocast_for, linear_schedule
 from .data import Batch, Batches, build_examples, eval_batches, hash_seed, read_corpus
 from .masking import IGNORE, VARIANTS, MaskingVocab
 
@@ -82,8 +83,8 @@ class Recipe:
             raise BertforgeError(f"--objective must be mlm or mlm+nsp, not {self.objective!r}")
         if self.masking not in VARIANTS:
             raise BertforgeError(f"--masking must be one of {', '.join(VARIANTS)}")
-        if self.precision not in ("auto", "fp32", "bf16", "fp16"):
-            raise BertforgeError("--precision must be auto, fp32, bf16 or fp16")
+        if self.precision not in PRECISIONS:
+            raise BertforgeError(f"--precision must be one of {', '.join(PRECISIONS)}")
         for name in ("seq_len", "batch", "steps"):
             if getattr(self, name) < 1:
                 raise BertforgeError(f"--{name.replace('_', '-')} must be at least 1")
@@ -202,54 +203,6 @@ def model_config(recipe: Recipe, tokenizer: Tokenizer) -> BertConfig:
         config = config.replace(hidden_dropout_prob=recipe.dropout,
                                 attention_probs_dropout_prob=recipe.dropout)
     return config
-
-
-def optimizer_for(model: torch.nn.Module, recipe: Recipe, device: torch.device):
-    """AdamW; no weight decay on LayerNorms and biases (as in the original recipe)."""
-    decay, plain = [], []
-    for name, p in model.named_parameters():
-        (plain if name.endswith("bias") or "norm" in name else decay).append(p)
-    groups = [{"params": decay, "weight_decay": recipe.weight_decay},
-              {"params": plain, "weight_decay": 0.0}]
-    try:
-        return torch.optim.AdamW(groups, lr=recipe.lr, betas=(0.9, 0.999), eps=1e-6, fused=True)
-    except (RuntimeError, TypeError, ValueError):  # no fused kernel for this device
-        return torch.optim.AdamW(groups, lr=recipe.lr, betas=(0.9, 0.999), eps=1e-6, foreach=True)
-
-
-def schedule_for(optimizer, recipe: Recipe):
-    warmup = recipe.warmup * recipe.steps if recipe.warmup < 1 else recipe.warmup
-    warmup = max(1, int(warmup))
-
-    def factor(step: int) -> float:
-        if step < warmup:
-            return (step + 1) / warmup
-        return max(0.0, (recipe.steps - step) / max(1, recipe.steps - warmup))
-
-    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
-
-
-def autocast_for(precision: str, device: torch.device):
-    """(context for the forward pass, a GradScaler or None)."""
-    if precision == "auto":
-        if device.type == "cuda":
-            precision = "bf16" if torch.cuda.is_bf16_supported() else "fp16"
-        else:  # a CPU with native bf16 (AVX-512 BF16, AMX) trains ~1.35x faster in it
-            precision = "bf16" if _cpu_has_bf16() else "fp32"
-    if precision == "fp32":
-        return nullcontext, None, precision
-    if precision == "fp16" and device.type != "cuda":
-        raise BertforgeError("--precision fp16 needs a GPU; on a CPU use bf16 or fp32")
-    dtype = torch.bfloat16 if precision == "bf16" else torch.float16
-    scaler = torch.amp.GradScaler("cuda") if precision == "fp16" else None
-    return (lambda: torch.autocast(device.type, dtype=dtype)), scaler, precision
-
-
-def _cpu_has_bf16() -> bool:
-    try:
-        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
-    except (AttributeError, RuntimeError):
-        return False
 
 
 # --------------------------------------------------------------- checkpoints
@@ -398,8 +351,8 @@ def pretrain(recipe: Recipe) -> dict:
 
     torch.manual_seed(recipe.seed)
     model = Bert(config, head="pretraining" if nsp else "masked-lm").to(run.device)
-    optimizer = optimizer_for(model, recipe, run.device)
-    scheduler = schedule_for(optimizer, recipe)
+    optimizer = adamw(model, recipe.lr, recipe.weight_decay)
+    scheduler = linear_schedule(optimizer, recipe.steps, recipe.warmup)
     autocast, scaler, precision = autocast_for(recipe.precision, run.device)
 
     start = 0

@@ -1,0 +1,73 @@
+"""What every training run here shares: the optimiser, the schedule, the precision.
+
+BERT's recipe: AdamW with weight decay on the weight matrices but not on LayerNorms and
+biases, a learning rate that rises linearly over a warm-up and then falls linearly to
+zero. Pre-training (`pretrain/loop.py`) and fine-tuning (`finetune/fit.py`) both take
+them from here.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import torch
+
+from .errors import BertforgeError
+
+PRECISIONS = ("auto", "fp32", "bf16", "fp16")
+
+
+def adamw(model: torch.nn.Module, lr: float, weight_decay: float = 0.01,
+          eps: float = 1e-6) -> torch.optim.AdamW:
+    """AdamW over the trainable parameters; no decay on LayerNorms and biases.
+    The fused kernel where the device has one, else the multi-tensor one."""
+    decay, plain = [], []
+    for name, p in model.named_parameters():
+        if p.requires_grad:
+            (plain if name.endswith("bias") or "norm" in name else decay).append(p)
+    groups = [{"params": decay, "weight_decay": weight_decay},
+              {"params": plain, "weight_decay": 0.0}]
+    try:
+        return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.999), eps=eps, fused=True)
+    except (RuntimeError, TypeError, ValueError):  # no fused kernel for this device
+        return torch.optim.AdamW(groups, lr=lr, betas=(0.9, 0.999), eps=eps, foreach=True)
+
+
+def linear_schedule(optimizer, steps: int, warmup: float):
+    """Warm-up over `warmup` steps (a share of `steps` when below 1), then linear decay
+    to zero at `steps`."""
+    warm = max(1, int(warmup * steps if warmup < 1 else warmup))
+
+    def factor(step: int) -> float:
+        if step < warm:
+            return (step + 1) / warm
+        return max(0.0, (steps - step) / max(1, steps - warm))
+
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+
+
+def cpu_has_bf16() -> bool:
+    try:
+        return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    except (AttributeError, RuntimeError):
+        return False
+
+
+def autocast_for(precision: str, device: torch.device):
+    """(a context factory for forward passes, a GradScaler or None, the precision chosen).
+    auto: bf16 on a GPU that has it, else fp16 with a scaler; bf16 on a CPU with native
+    bf16 (AVX-512 BF16, AMX: ~1.35x faster here for the same loss), else fp32."""
+    if precision not in PRECISIONS:
+        raise BertforgeError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+    if precision == "auto":
+        if device.type == "cuda":
+            precision = "bf16" if torch.cuda.is_bf16_supported() else "fp16"
+        else:
+            precision = "bf16" if cpu_has_bf16() else "fp32"
+    if precision == "fp32":
+        return nullcontext, None, precision
+    if precision == "fp16" and device.type != "cuda":
+        raise BertforgeError("fp16 training needs a GPU; on a CPU use bf16 or fp32")
+    dtype = torch.bfloat16 if precision == "bf16" else torch.float16
+    scaler = torch.amp.GradScaler("cuda") if precision == "fp16" else None
+    return (lambda: torch.autocast(device.type, dtype=dtype)), scaler, precision

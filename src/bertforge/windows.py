@@ -1,0 +1,78 @@
+"""Overlapping windows over long inputs, and merging what the model says about each.
+
+BERT reads at most 512 positions; a document is any length. So a document's tokens are
+cut into windows of `size` tokens (510 by default, leaving room for [CLS] and [SEP])
+whose starts are `stride` tokens apart (384), the last window ending flush with the
+document, so every token is in at least one window and no document is ever truncated.
+
+A token near a window's edge is read with little context on one side. Where windows
+overlap, `merge` keeps, for each token, the prediction of the window in which it sits
+furthest from an edge (the "maximum context" rule of BERT's SQuAD code).
+
+This module knows nothing about models or text: windows are token ranges, predictions
+are arrays with one row per token of the window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .errors import BertforgeError
+
+SIZE, STRIDE = 510, 384
+
+
+@dataclass(frozen=True)
+class Window:
+    start: int  # first token of the document in the window
+    end: int    # one past the last
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+def windows(n_tokens: int, size: int = SIZE, stride: int = STRIDE) -> list[Window]:
+    """Windows covering tokens 0 … n_tokens-1; one window if the document fits."""
+    if size < 1 or stride < 1:
+        raise BertforgeError(f"window size and stride must be positive, got {size} and {stride}")
+    if stride > size:
+        raise BertforgeError(f"a stride of {stride} over windows of {size} tokens would skip "
+                             f"tokens: the stride must not exceed the window")
+    if n_tokens <= size:
+        return [Window(0, n_tokens)]
+    starts = list(range(0, n_tokens - size, stride)) + [n_tokens - size]
+    return [Window(s, s + size) for s in starts]
+
+
+def context(window: Window) -> np.ndarray:
+    """For each token of the window, its distance to the nearer edge."""
+    position = np.arange(len(window))
+    return np.minimum(position, len(window) - 1 - position)
+
+
+def merge(spans: Sequence[Window], predictions: Sequence[np.ndarray], n_tokens: int) -> np.ndarray:
+    """One row per document token, each from the window that gives it most context
+    (the earlier window on a tie). predictions[i] has len(spans[i]) rows."""
+    if len(spans) != len(predictions):
+        raise BertforgeError(f"{len(spans)} windows but {len(predictions)} predictions")
+    if not spans:
+        raise BertforgeError("nothing to merge: no windows")
+    first = np.asarray(predictions[0])
+    merged = np.zeros((n_tokens,) + first.shape[1:], dtype=first.dtype)
+    best = np.full(n_tokens, -1)
+    for window, prediction in zip(spans, predictions):
+        prediction = np.asarray(prediction)
+        if len(prediction) != len(window):
+            raise BertforgeError(f"window {window.start}:{window.end} has {len(window)} tokens "
+                                 f"but {len(prediction)} predictions")
+        score = context(window)
+        where = slice(window.start, window.end)
+        better = score > best[where]
+        merged[where][better] = prediction[better]
+        best[where] = np.where(better, score, best[where])
+    if (best < 0).any():
+        raise BertforgeError("the windows do not cover every token")
+    return merged
