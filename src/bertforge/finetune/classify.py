@@ -76,13 +76,14 @@ class Classifier:
         return save_model(self.model, self.tokenizer, directory, info=card)
 
     def predict_proba(self, texts: Sequence[str], pairs: Sequence[str | None] | None = None,
-                      batch: int = 32) -> np.ndarray:
+                      batch: int = 32, precision: str = "auto") -> np.ndarray:
         """(texts, classes) probabilities; a long text's logits are its windows' mean."""
         examples = [{"text": t, "text_b": None if pairs is None else pairs[i]}
                     for i, t in enumerate(texts)]
         features, owners = classification_features(self.tokenizer, examples, None,
                                                    self.size, self.stride)
-        logits = predict_logits(self.model, features, self.tokenizer.pad_id, batch)
+        logits = predict_logits(self.model, features, self.tokenizer.pad_id, batch,
+                                precision=precision)
         pooled = np.zeros((len(texts), len(self.labels)), dtype=np.float64)
         counts = np.zeros(len(texts))
         for i, row in zip(owners, logits):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .. import plots
+from ..windows import SIZE, STRIDE
 from .fit import FitSettings
 from .metrics import MICRO
 from .tagging import train_tagger
@@ -28,7 +29,8 @@ class Point:
 
 
 def learning_curve(train: Sequence[dict], test: Sequence[dict], base: str | os.PathLike,
-                   sizes: Sequence[int], settings: FitSettings) -> list[Point]:
+                   sizes: Sequence[int], settings: FitSettings, size: int = SIZE,
+                   stride: int = STRIDE) -> list[Point]:
     """Strict micro F1 on `test` after training on the first n (shuffled) examples."""
     order = list(train)
     random.Random(settings.seed).shuffle(order)
@@ -39,7 +41,7 @@ def learning_curve(train: Sequence[dict], test: Sequence[dict], base: str | os.P
         f1 = {}
         for scratch in (False, True):
             tagger = train_tagger(subset, base, replace(settings, progress=False), labels=labels,
-                                  from_scratch=scratch)
+                                  size=size, stride=stride, from_scratch=scratch)
             f1[scratch] = tagger.evaluate(test)["strict"][MICRO].f1
         points.append(Point(len(subset), f1[False], f1[True]))
         if settings.progress:
@@ -59,7 +61,7 @@ def plot_curve(points: Sequence[Point], path: str | os.PathLike, title: str) -> 
     ax.set_ylabel("strict span F1 (held out)")
     ax.set_ylim(0, 1.02)
     ax.set_title(title)
-    ax.legend()
+    ax.legend(loc="lower right")
     return plots.save(fig, path)
 
 

@@ -127,8 +127,10 @@ class Tagger:
                 "entity_labels": self.labels} | (info or {})
         return save_model(self.model, self.tokenizer, directory, info=card)
 
-    def predict(self, texts: Sequence[str], batch: int = 32, progress: bool = False) -> list[list[Span]]:
-        """Spans for each text; windows of all texts are batched together."""
+    def predict(self, texts: Sequence[str], batch: int = 32, progress: bool = False,
+                precision: str = "auto") -> list[list[Span]]:
+        """Spans for each text; windows of all texts are batched together.
+        precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits)."""
         encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
         features, owners = [], []
         for doc, encoding in enumerate(encodings):
@@ -138,7 +140,7 @@ class Tagger:
                                  "token_type_ids": [0] * (len(ids) + 2)})
                 owners.append((doc, w))
         logits = predict_logits(self.model, features, self.tokenizer.pad_id, batch,
-                                progress=progress) if features else []
+                                progress=progress, precision=precision) if features else []
         per_doc: list[list] = [[] for _ in texts]
         for (doc, w), rows in zip(owners, logits):
             per_doc[doc].append((w, softmax(rows[1:-1])))  # drop [CLS] and [SEP]
@@ -153,9 +155,9 @@ class Tagger:
             results.append(tags_to_spans(text, encoding.offsets, tag_ids, chosen, self.tags))
         return results
 
-    def evaluate(self, examples: Sequence[dict], batch: int = 32) -> dict:
+    def evaluate(self, examples: Sequence[dict], batch: int = 32, precision: str = "auto") -> dict:
         """Strict and overlap span scores against the examples' spans."""
-        predicted = self.predict([e["text"] for e in examples], batch)
+        predicted = self.predict([e["text"] for e in examples], batch, precision=precision)
         gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in examples]
         found = [[(sp.label, sp.start, sp.end) for sp in spans] for spans in predicted]
         return {"strict": span_scores(gold, found), "overlap": span_scores(gold, found, overlap=True)}

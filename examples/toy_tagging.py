@@ -1,6 +1,17 @@
-"""Small generated tasks for the fine-tuning tests: labels that only context decides."""
+"""A toy tagging task in which only context decides the label.
 
+The same surnames appear as a PERSON ("Mr. Stone signed the form."), a COMPANY
+("Stone Ltd. filed its annual report.") and as a plain noun ("The stone was left on
+the table."); an uncased model cannot even use the capital letter. Used by the tests
+and the README's fine-tuning example:
+
+    python examples/toy_tagging.py out/toy     # train.jsonl, valid.jsonl, test.jsonl
+"""
+
+import json
 import random
+import sys
+from pathlib import Path
 
 NAMES = ["Rose", "Apple", "Stone", "Bell", "Wolf", "Fox", "Gold", "Hill", "Brook", "Frost",
          "Swift", "King", "Marsh", "Reed", "Lamb", "Bird", "Wood", "Moss", "Park", "Banks"]
@@ -35,3 +46,32 @@ def tagging_document(rng: random.Random, sentences: int | None = None) -> dict:
 def tagging_data(n: int, seed: int) -> list[dict]:
     rng = random.Random(seed)
     return [tagging_document(rng) for _ in range(n)]
+
+
+def long_document(rng: random.Random, chars: int) -> dict:
+    """Short documents joined into one long one, spans shifted along."""
+    parts, spans, position = [], [], 0
+    while len(" ".join(parts)) < chars:
+        doc = tagging_document(rng, sentences=3)
+        parts.append(doc["text"])
+        spans += [{**s, "start": s["start"] + position, "end": s["end"] + position}
+                  for s in doc["spans"]]
+        position += len(doc["text"]) + 1
+    return {"text": " ".join(parts), "spans": spans}
+
+
+def write(directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(9)
+    sets = {"train": tagging_data(300, 0) + [long_document(rng, 1500) for _ in range(20)],
+            "valid": tagging_data(60, 2), "test": tagging_data(100, 1)}
+    for name, records in sets.items():
+        path = directory / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        print(f"wrote {path} ({len(records)} documents)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python examples/toy_tagging.py OUT_DIR")
+    write(Path(sys.argv[1]))
