@@ -14,30 +14,17 @@ so that anything the machine does meanwhile hits all of them alike.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import statistics
 import sys
 import time
 from pathlib import Path
 
 import torch
+from common import tune_allocator
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "wikitext-2-raw-test.txt"
 SHAPES = [(1, 128), (8, 128), (32, 128), (8, 512)]
-
-
-def tune_allocator() -> None:
-    """Keep glibc from handing big temporaries back to the OS after every call
-    (DESIGN.md: 1.3-1.8x on these machines). Applies to both models alike."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_MAX = -1, -2, -4
-    libc.mallopt(M_MMAP_MAX, 0)
-    libc.mallopt(M_TRIM_THRESHOLD, 16 * 1024**3)
-    libc.mallopt(M_TOP_PAD, 512 * 1024**2)
 
 
 def token_rows(tokenizer, count: int, length: int) -> torch.Tensor:

@@ -18,7 +18,6 @@ Prediction: 64 documents of 50-2,000 tokens; bertforge's `Tagger.predict` (windo
 
 from __future__ import annotations
 
-import ctypes
 import random
 import statistics
 import sys
@@ -27,19 +26,10 @@ import time
 from pathlib import Path
 
 import torch
+from common import tune_allocator
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "wikitext-2-raw-test.txt"
-
-
-def tune_allocator() -> None:
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    libc.mallopt(-4, 0)
-    libc.mallopt(-1, 16 * 1024**3)
-    libc.mallopt(-2, 512 * 1024**2)
 
 
 def documents(tokenizer, count: int, rng: random.Random) -> list[str]:

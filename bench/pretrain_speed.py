@@ -17,7 +17,6 @@ Both in fp32, then both under bf16 autocast. Tokens/s counts real (non-padding) 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import random
 import statistics
 import sys
@@ -26,19 +25,10 @@ import time
 from pathlib import Path
 
 import torch
+from common import tune_allocator
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpora" / "wikitext-2-raw-test.txt"
-
-
-def tune_allocator() -> None:
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    libc.mallopt(-4, 0)                # M_MMAP_MAX
-    libc.mallopt(-1, 16 * 1024**3)     # M_TRIM_THRESHOLD
-    libc.mallopt(-2, 512 * 1024**2)    # M_TOP_PAD
 
 
 def corpus_file(directory: Path) -> Path:

@@ -98,6 +98,8 @@ class Tokenizer:
             vocab = read_vocab(Path(vocab))
         backend = Backend(models.WordPiece(vocab, unk_token="[UNK]",
                                            max_input_chars_per_word=100))
+        # "[CLS]" written in a text is the token, not five characters (as in transformers)
+        backend.add_special_tokens([t for t in SPECIAL_TOKENS if t in vocab])
         cls._assemble(backend, lowercase, strip_accents, tokenize_chinese_chars)
         return cls(backend, lowercase, strip_accents, tokenize_chinese_chars, model_max_length)
 

@@ -71,3 +71,19 @@ def autocast_for(precision: str, device: torch.device):
     dtype = torch.bfloat16 if precision == "bf16" else torch.float16
     scaler = torch.amp.GradScaler("cuda") if precision == "fp16" else None
     return (lambda: torch.autocast(device.type, dtype=dtype)), scaler, precision
+
+
+def step(parameters, optimizer, scheduler, scaler, clip: float) -> torch.Tensor:
+    """Clip the gradients (unscaled first under fp16), take the optimiser and schedule
+    one step, clear the gradients; returns the norm before clipping."""
+    if scaler is not None:
+        scaler.unscale_(optimizer)
+    norm = torch.nn.utils.clip_grad_norm_(parameters, clip)
+    if scaler is not None:
+        scaler.step(optimizer)
+        scaler.update()
+    else:
+        optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad(set_to_none=True)
+    return norm

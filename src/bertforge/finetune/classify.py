@@ -14,12 +14,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..checkpoint import load_model, save_model
+from ..checkpoint import load_model
 from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer
 from ..windows import SIZE, STRIDE, windows
-from .fit import FitSettings, fit, predict_logits, softmax
+from .fit import FitSettings, fit, load_task_model, predict_logits, save_task_model, softmax
 
 
 def classification_features(tokenizer: Tokenizer, examples: Sequence[dict],
@@ -64,16 +64,10 @@ class Classifier:
 
     @classmethod
     def load(cls, source: str | os.PathLike) -> "Classifier":
-        from .tagging import _card
-
-        model = load_model(source, head="sequence-classification")
-        info = _card(model.source)
-        return cls(model, load_tokenizer(model.source), info.get("window", SIZE),
-                   info.get("stride", STRIDE))
+        return cls(*load_task_model(source, "sequence-classification"))
 
     def save(self, directory: str | os.PathLike, info: dict | None = None) -> Path:
-        card = {"task": "classification", "window": self.size, "stride": self.stride} | (info or {})
-        return save_model(self.model, self.tokenizer, directory, info=card)
+        return save_task_model(self, directory, {"task": "classification"} | (info or {}))
 
     def predict_proba(self, texts: Sequence[str], pairs: Sequence[str | None] | None = None,
                       batch: int = 32, precision: str = "auto") -> np.ndarray:

@@ -21,7 +21,10 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from ..errors import BertforgeError
+from .. import training
+from ..checkpoint import load_model, save_model
 from ..training import adamw, autocast_for, linear_schedule
+from ..windows import SIZE, STRIDE
 
 IGNORE = -100
 
@@ -100,6 +103,7 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     per_epoch = math.ceil(len(features) / settings.batch)
     steps = settings.steps or max(1, math.ceil(settings.epochs * per_epoch))
     optimizer = adamw(model, settings.lr, settings.weight_decay)
+    trainable = [p for p in model.parameters() if p.requires_grad]
     scheduler = linear_schedule(optimizer, steps, settings.warmup)
     autocast, scaler, precision = autocast_for(settings.precision, device)
     losses: list[float] = []
@@ -117,17 +121,7 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1),
                                ignore_index=IGNORE)
         (scaler.scale(loss) if scaler is not None else loss).backward()
-        if scaler is not None:
-            scaler.unscale_(optimizer)
-        torch.nn.utils.clip_grad_norm_([p for p in model.parameters() if p.requires_grad],
-                                       settings.clip)
-        if scaler is not None:
-            scaler.step(optimizer)
-            scaler.update()
-        else:
-            optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
+        training.step(trainable, optimizer, scheduler, scaler, settings.clip)
         losses.append(loss.item())
         bar.set_postfix(loss=f"{loss.item():.4f}")
         bar.update(1)
@@ -165,3 +159,27 @@ def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int
 def softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
+
+
+def load_task_model(source, head: str):
+    """(model, tokenizer, window size, stride) of a fine-tuned model directory."""
+    import json
+    from pathlib import Path
+
+    from ..tokenizer import load_tokenizer
+
+    model = load_model(source, head=head)
+    card_path = Path(model.source) / "bertforge.json"
+    card = {}
+    if card_path.is_file():
+        try:
+            card = json.loads(card_path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            card = {}
+    return model, load_tokenizer(model.source), card.get("window", SIZE), card.get("stride", STRIDE)
+
+
+def save_task_model(task, directory, card: dict):
+    """A Tagger or Classifier as a model directory; its window settings in the card."""
+    card = {"window": task.size, "stride": task.stride} | card
+    return save_model(task.model, task.tokenizer, directory, info=card)

@@ -15,7 +15,6 @@ it), each with a confidence: the mean probability of its tokens' tags.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,12 +22,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..checkpoint import load_model, save_model
+from ..checkpoint import load_model
 from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
-from .fit import IGNORE, FitSettings, fit, predict_logits, softmax
+from .fit import (IGNORE, FitSettings, fit, load_task_model, predict_logits, save_task_model,
+                  softmax)
 from .metrics import span_scores
 
 
@@ -117,15 +117,11 @@ class Tagger:
 
     @classmethod
     def load(cls, source: str | os.PathLike) -> "Tagger":
-        model = load_model(source, head="token-classification")
-        info = _card(model.source)
-        return cls(model, load_tokenizer(model.source), info.get("window", SIZE),
-                   info.get("stride", STRIDE))
+        return cls(*load_task_model(source, "token-classification"))
 
     def save(self, directory: str | os.PathLike, info: dict | None = None) -> Path:
-        card = {"task": "tagging", "window": self.size, "stride": self.stride,
-                "entity_labels": self.labels} | (info or {})
-        return save_model(self.model, self.tokenizer, directory, info=card)
+        return save_task_model(self, directory, {"task": "tagging",
+                                                 "entity_labels": self.labels} | (info or {}))
 
     def predict(self, texts: Sequence[str], batch: int = 32, progress: bool = False,
                 precision: str = "auto") -> list[list[Span]]:
@@ -187,13 +183,3 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     features = tagging_features(tokenizer, examples, tags, size, stride)
     fit(model, features, settings, tokenizer.pad_id)
     return Tagger(model, tokenizer, size, stride)
-
-
-def _card(directory: str) -> dict:
-    path = Path(directory) / "bertforge.json"
-    if path.is_file():
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return {}
-    return {}

@@ -33,7 +33,7 @@ import torch.distributed as dist
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from .. import plots
+from .. import plots, training
 from ..checkpoint import save_model
 from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
@@ -399,16 +399,8 @@ def pretrain(recipe: Recipe) -> dict:
         torch.manual_seed(hash_seed(recipe.seed, step, run.rank))  # this step's dropout
         batch = batches(step)
         metrics = train_step(run, trained, batch, nsp, autocast, scaler)
-        if scaler is not None:
-            scaler.unscale_(optimizer)
-        grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), recipe.clip)
-        if scaler is not None:
-            scaler.step(optimizer)
-            scaler.update()
-        else:
-            optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
+        grad_norm = training.step(list(model.parameters()), optimizer, scheduler, scaler,
+                                  recipe.clip)
 
         totals = metrics.as_tensor()
         if run.world > 1:
