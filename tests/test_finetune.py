@@ -343,3 +343,20 @@ def test_label_unseen_in_training_names_the_line(tmp_path, capsys):
     records = write_jsonl(tmp_path / "c.jsonl", [{"text": "a", "label": "x"}, {"text": "b"}])
     with pytest.raises(BertforgeError, match="c.jsonl:2: needs a \"label\""):
         classification_examples(str(records))
+
+
+def test_examples_from_a_saved_dataset_in_gretels_schema(tmp_path):
+    """A `datasets` directory works as the JSONL does; spans may be a JSON string."""
+    import datasets
+
+    docs = tagging_data(5, 0)
+    datasets.Dataset.from_dict({
+        "text": [d["text"] for d in docs],
+        "spans": [json.dumps(d["spans"]) for d in docs],
+    }).save_to_disk(str(tmp_path / "ds"))
+    examples = tagging_examples(str(tmp_path / "ds"))
+    assert [e["text"] for e in examples] == [d["text"] for d in docs]
+    assert examples[0]["spans"] == sorted((s["start"], s["end"], s["label"]) for s in docs[0]["spans"])
+    assert examples[3]["where"].endswith("ds[3]")
+    with pytest.raises(BertforgeError, match="no such file, and not a dataset"):
+        tagging_examples(str(tmp_path / "nothing-here"))
