@@ -14,12 +14,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..checkpoint import load_model
 from ..errors import BertforgeError
 from ..model import Bert
-from ..tokenizer import Tokenizer, load_tokenizer
+from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, windows
-from .fit import FitSettings, fit, load_task_model, predict_logits, save_task_model, softmax
+from .fit import (FitSettings, fit, load_task_model, predict_logits, save_task_model, softmax,
+                  start_task_model)
 
 
 def classification_features(tokenizer: Tokenizer, examples: Sequence[dict],
@@ -105,15 +105,8 @@ def train_classifier(examples: Sequence[dict], base: str | os.PathLike,
     if len(labels) < 2:
         raise BertforgeError(f"classification needs at least two labels; the examples have "
                              f"{labels}")
-    tokenizer = load_tokenizer(base)
-    model = load_model(base, head="sequence-classification", labels=labels)
-    if from_scratch:
-        import torch
-
-        torch.manual_seed(settings.seed)
-        model = Bert(model.config, head="sequence-classification")
-    size = min(size, model.config.max_position_embeddings - 2)
-    stride = min(stride, size)
+    model, tokenizer, size, stride = start_task_model(base, "sequence-classification", labels,
+                                                      size, stride, settings.seed, from_scratch)
     features, _ = classification_features(tokenizer, examples, labels, size, stride)
     fit(model, features, settings, tokenizer.pad_id)
     return Classifier(model, tokenizer, size, stride)

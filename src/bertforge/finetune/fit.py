@@ -183,3 +183,20 @@ def save_task_model(task, directory, card: dict):
     """A Tagger or Classifier as a model directory; its window settings in the card."""
     card = {"window": task.size, "stride": task.stride} | card
     return save_model(task.model, task.tokenizer, directory, info=card)
+
+
+def start_task_model(base, head: str, labels, size: int, stride: int, seed: int = 0,
+                     from_scratch: bool = False):
+    """(model, tokenizer, size, stride) to fine-tune: `base` with a fresh head for
+    `labels`, or the same network from random weights (BERT's initialisation) when
+    `from_scratch`; windows no longer than the model's positions allow."""
+    from ..model import Bert
+    from ..tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer(base)
+    model = load_model(base, head=head, labels=list(labels))
+    if from_scratch:
+        torch.manual_seed(seed)
+        model = Bert(model.config, head=head)
+    size = min(size, model.config.max_position_embeddings - 2)
+    return model, tokenizer, size, min(stride, size)

@@ -22,13 +22,12 @@ from typing import Sequence
 
 import numpy as np
 
-from ..checkpoint import load_model
 from ..errors import BertforgeError
 from ..model import Bert
-from ..tokenizer import Tokenizer, load_tokenizer
+from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
 from .fit import (IGNORE, FitSettings, fit, load_task_model, predict_logits, save_task_model,
-                  softmax)
+                  softmax, start_task_model)
 from .metrics import span_scores
 
 
@@ -171,15 +170,8 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     if not labels:
         raise BertforgeError("the training examples hold no spans: nothing to learn to tag")
     tags = tag_names(labels)
-    tokenizer = load_tokenizer(base)
-    model = load_model(base, head="token-classification", labels=tags)
-    if from_scratch:
-        import torch
-
-        torch.manual_seed(settings.seed)
-        model = Bert(model.config, head="token-classification")
-    size = min(size, model.config.max_position_embeddings - 2)
-    stride = min(stride, size)
+    model, tokenizer, size, stride = start_task_model(base, "token-classification", tags, size,
+                                                      stride, settings.seed, from_scratch)
     features = tagging_features(tokenizer, examples, tags, size, stride)
     fit(model, features, settings, tokenizer.pad_id)
     return Tagger(model, tokenizer, size, stride)
