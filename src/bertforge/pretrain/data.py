@@ -18,9 +18,9 @@ seed and s alone: a resumed run draws exactly what an uninterrupted one would.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
-import logging
 import os
 import random
 import re
@@ -37,7 +37,6 @@ from ..tokenizer import Tokenizer
 from .masking import IGNORE, MaskingVocab, mask_tokens
 from .pairs import pack, pairs_from_document
 
-log = logging.getLogger(__name__)
 OBJECTIVES = ("mlm", "mlm+nsp")
 FORMAT_VERSION = 1
 # a sentence ends at . ! or ? followed by space and something that can start one
@@ -110,7 +109,7 @@ def read_corpus(sources: Sequence[str], cache_dir: Path):
 def check_utf8(path: Path) -> None:
     """Fail early, with the place, on a file that is not UTF-8 text."""
     offset = 0
-    decoder = __import__("codecs").getincrementaldecoder("utf-8")()
+    decoder = codecs.getincrementaldecoder("utf-8")()
     with open(path, "rb") as handle:
         while chunk := handle.read(1 << 20):
             try:

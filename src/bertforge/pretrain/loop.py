@@ -109,6 +109,10 @@ class Metrics:
     def as_tensor(self) -> torch.Tensor:
         return torch.tensor(dataclasses.astuple(self), dtype=torch.float64)
 
+    def __add__(self, other: "Metrics") -> "Metrics":
+        return Metrics(*(a + b for a, b in zip(dataclasses.astuple(self),
+                                               dataclasses.astuple(other))))
+
     @classmethod
     def from_tensor(cls, t: torch.Tensor) -> "Metrics":
         return cls(*t.tolist())
@@ -276,8 +280,7 @@ def train_step(run: Run, model, batch: Batch, nsp: bool, autocast, scaler) -> Me
             # mean of the global batch (DDP averages over processes, so undo that)
             loss = (loss[0] / predictions + (loss[1] / r.batch if nsp else 0.0)) * run.world
             (scaler.scale(loss) if scaler is not None else loss).backward()
-        metrics = Metrics(*(a + b for a, b in zip(dataclasses.astuple(metrics),
-                                                  dataclasses.astuple(m))))
+        metrics = metrics + m
     return metrics
 
 
@@ -311,7 +314,7 @@ def evaluate(model, batches: list[Batch], nsp: bool, device: torch.device, autoc
     for batch in batches:
         with autocast():
             _, m = batch_loss(model, batch, nsp, device)
-        total = Metrics(*(a + b for a, b in zip(dataclasses.astuple(total), dataclasses.astuple(m))))
+        total = total + m
     model.train(was_training)
     return total.summary(nsp)
 
@@ -335,14 +338,13 @@ def pretrain(recipe: Recipe) -> dict:
 
     tokenizer = prepare_tokenizer(run)
     config = model_config(recipe, tokenizer)
-    cache = out / "data-cache"
-    if run.main:
-        examples = build_examples(recipe.corpus, tokenizer, recipe.seq_len, recipe.objective,
-                                  cache, recipe.seed, recipe.num_proc)
-    barrier(run)
+    # the first process builds the cache; the others wait for it, then read it
     if not run.main:
-        examples = build_examples(recipe.corpus, tokenizer, recipe.seq_len, recipe.objective,
-                                  cache, recipe.seed, recipe.num_proc)
+        barrier(run)
+    examples = build_examples(recipe.corpus, tokenizer, recipe.seq_len, recipe.objective,
+                              out / "data-cache", recipe.seed, recipe.num_proc)
+    if run.main:
+        barrier(run)
     vocab = MaskingVocab.from_tokenizer(tokenizer)
     batches = Batches(examples.train, recipe.batch, vocab, tokenizer.pad_id, recipe.seed,
                       recipe.masking)
