@@ -10,6 +10,7 @@ import argparse
 import json
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -191,6 +192,22 @@ def cmd_finetune_curve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_toy(args) -> int:
+    from .toy import plot_lab, run_lab
+
+    if args.steps < 50:
+        raise BertforgeError(f"--steps {args.steps} is too few to learn anything; give 50 "
+                             f"or more (default 600)")
+    started = time.perf_counter()
+    results = run_lab(args.seed, steps=args.steps)
+    if args.plot:
+        print()
+        for path in plot_lab(results, args.plot):
+            print(f"wrote {path}")
+    print(f"\nthe lab took {time.perf_counter() - started:.0f} s (seed {args.seed})")
+    return 0
+
+
 # ----------------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -301,6 +318,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sizes", default="25,50,100,200,400")
     p.add_argument("--plot", metavar="FILE.png")
     p.set_defaults(run=cmd_finetune_curve, steps=100)  # the same updates at every size
+
+    p = verbs.add_parser(
+        "toy", help="the bracket-language lab: BERT's argument in a minute on a CPU",
+        description="Six demonstrations on a toy language in which half the tokens can "
+                    "only be predicted from the right: the masking recipe, attention with "
+                    "and without the causal mask, a tiny BERT pre-trained, the same with "
+                    "a causal mask, three broken recipes, and fine-tuning on [CLS]. Built "
+                    "from the project's own model, masking and attention mask.")
+    p.add_argument("--seed", type=int, default=0, help="the same seed prints the same numbers")
+    p.add_argument("--plot", metavar="DIR", help="write one PNG per demonstration here")
+    p.add_argument("--steps", type=int, default=600,
+                   help="training steps per model (default 600)")
+    p.set_defaults(run=cmd_toy)
 
     p = verbs.add_parser("vocab", help="train a WordPiece vocabulary from text files")
     p.add_argument("files", metavar="FILE", nargs="+")

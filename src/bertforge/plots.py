@@ -15,14 +15,14 @@ from .errors import BertforgeError
 BLUE, ORANGE, GREY = "#4c72b0", "#dd8452", "#555555"
 
 
-def figure(width: float = 7.0, height: float = 4.0):
-    """(figure, axes) on the off-screen backend."""
+def figure(width: float = 7.0, height: float = 4.0, nrows: int = 1, ncols: int = 1):
+    """(figure, axes) on the off-screen backend; axes is an array when there are several."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt.subplots(figsize=(width, height))
+    return plt.subplots(nrows, ncols, figsize=(width, height))
 
 
 def save(fig, path: str | os.PathLike) -> Path:
