@@ -15,14 +15,16 @@ from .errors import BertforgeError
 BLUE, ORANGE, GREY = "#4c72b0", "#dd8452", "#555555"
 
 
-def figure(width: float = 7.0, height: float = 4.0, nrows: int = 1, ncols: int = 1):
-    """(figure, axes) on the off-screen backend; axes is an array when there are several."""
+def figure(width: float = 7.0, height: float = 4.0, nrows: int = 1, ncols: int = 1,
+           layout: str | None = None):
+    """(figure, axes) on the off-screen backend; axes is an array when there are several.
+    layout="constrained" suits figures with a shared colour bar."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt.subplots(nrows, ncols, figsize=(width, height))
+    return plt.subplots(nrows, ncols, figsize=(width, height), layout=layout)
 
 
 def save(fig, path: str | os.PathLike) -> Path:
@@ -37,7 +39,8 @@ def save(fig, path: str | os.PathLike) -> Path:
     for ax in fig.axes:
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
-    fig.tight_layout()
+    if fig.get_layout_engine() is None:
+        fig.tight_layout()
     temporary = path.with_name(f".{path.name}.tmp{path.suffix}")
     fig.savefig(temporary, dpi=120)
     plt.close(fig)
