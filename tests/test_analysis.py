@@ -242,3 +242,14 @@ def test_report_for_an_encoder_without_head(minilm, tmp_path):
     assert main(["report", str(minilm), "--out", str(tmp_path / "r")]) == 0
     page = (tmp_path / "r" / "index.html").read_text()
     assert "No masked-LM head" in page and "No corpus given" in page
+
+
+def test_cli_texts_after_options_and_loss(tiny_dirs, capsys):
+    model = str(tiny_dirs["masked-lm"])
+    assert main(["probe", model, "--top-k", "2", SENTENCES[0]]) == 0
+    assert SENTENCES[0] in capsys.readouterr().out
+    assert main(["probe", model, "--loss", "--repeats", "3", "The bank raised its rates again."]) == 0
+    out = capsys.readouterr().out
+    assert "the same network at BERT's initialisation" in out and "3 random maskings" in out
+    assert main(["probe", model]) == 2
+    assert "give a text with [MASK]" in capsys.readouterr().err

@@ -480,7 +480,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # argparse gives a "*" positional nothing when an option comes before it
+        # (`probe MODEL --top-k 3 "text"`): hand those texts over instead of refusing them
+        if isinstance(getattr(args, "text", None), list) and not any(
+                e.startswith("-") for e in extra):
+            args.text += extra
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("bertforge: %(message)s"))
     logger = logging.getLogger("bertforge")
