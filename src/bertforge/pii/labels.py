@@ -1,0 +1,37 @@
+"""The 29 kinds of personal data of Gretel's synthetic finance data set, folded into the
+12 groups a masking policy acts on (a first name and a full name are both a person; an
+IBAN and a routing number are both bank details)."""
+
+from __future__ import annotations
+
+from ..errors import BertforgeError
+
+GROUP_OF: dict[str, str] = {
+    "name": "PERSON", "first_name": "PERSON", "last_name": "PERSON",
+    "company": "COMPANY",
+    "street_address": "ADDRESS",
+    "local_latlng": "LOCATION",
+    "date": "DATE", "date_of_birth": "DATE", "date_time": "DATE", "time": "DATE",
+    "email": "EMAIL",
+    "phone_number": "PHONE",
+    "iban": "BANK", "bban": "BANK", "swift_bic_code": "BANK", "bank_routing_number": "BANK",
+    "credit_card_number": "CARD", "credit_card_security_code": "CARD",
+    "ssn": "GOV_ID", "passport_number": "GOV_ID", "driver_license_number": "GOV_ID",
+    "customer_id": "ACCOUNT", "employee_id": "ACCOUNT", "account_pin": "ACCOUNT",
+    "ipv4": "DIGITAL", "ipv6": "DIGITAL", "user_name": "DIGITAL", "password": "DIGITAL",
+    "api_key": "DIGITAL",
+}
+FINE_LABELS: list[str] = list(GROUP_OF)
+GROUPS: list[str] = ["PERSON", "COMPANY", "ADDRESS", "LOCATION", "DATE", "EMAIL", "PHONE",
+                     "BANK", "CARD", "GOV_ID", "ACCOUNT", "DIGITAL"]
+
+
+def group(label: str) -> str:
+    """The group of a fine label (a group name is its own group)."""
+    if label in GROUP_OF:
+        return GROUP_OF[label]
+    if label in GROUPS:
+        return label
+    raise BertforgeError(f"unknown personal-data label {label!r}; expected one of Gretel's "
+                         f"29 labels ({', '.join(FINE_LABELS)}) or a group "
+                         f"({', '.join(GROUPS)})")

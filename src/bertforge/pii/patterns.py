@@ -1,0 +1,282 @@
+"""Recognisers for the personal data that has a shape, each one validated.
+
+A regular expression proposes; a validator decides. Checksums where the format has one
+(IBAN mod-97, card Luhn plus issuer prefix, ABA routing weights), structural rules
+where it has none (SSN area/group/serial, BIC country code, IP address ranges, real
+calendar dates, phone numbers valid in their numbering plan per `phonenumbers`).
+Ambiguous shapes need their context: a CVV is three or four digits *after* "CVV" or
+"security code", a bare nine-digit SSN or routing number needs its keyword nearby, a BIC
+counts as checked only after "SWIFT" or "BIC". A latitude/longitude pair (decimals with
+three or more places, in range) is checked by its shape.
+
+`find(text)` returns `PatternMatch`es; `checked` says whether a checksum (or a shape as
+strict as one: email, IP address) backs it, which is what the detector's merge policy
+asks (see `detector.py`).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from .labels import GROUP_OF
+
+
+@dataclass(frozen=True)
+class PatternMatch:
+    start: int
+    end: int
+    kind: str        # a fine label: "iban", "credit_card_number", ...
+    checked: bool    # backed by a checksum or an equally strict shape
+
+    @property
+    def group(self) -> str:
+        return GROUP_OF[self.kind]
+
+
+# ------------------------------------------------------------------ validators
+def luhn(digits: str) -> bool:
+    """The Luhn check digit test (cards, and many other identifiers)."""
+    if not digits.isdigit():
+        return False
+    total = 0
+    for i, d in enumerate(reversed(digits)):
+        n = int(d)
+        if i % 2 == 1:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+    return total % 10 == 0
+
+
+def card_issuer(digits: str) -> str | None:
+    """The scheme a card number's prefix and length belong to, or None."""
+    n = len(digits)
+    two, four, six = int(digits[:2]), int(digits[:4]), int(digits[:6])
+    if digits[0] == "4" and n in (13, 16, 19):
+        return "visa"
+    if (51 <= two <= 55 or 2221 <= four <= 2720) and n == 16:
+        return "mastercard"
+    if two in (34, 37) and n == 15:
+        return "amex"
+    if (four == 6011 or two == 65 or 644 <= int(digits[:3]) <= 649
+            or 622126 <= six <= 622925) and 16 <= n <= 19:
+        return "discover"
+    if 3528 <= four <= 3589 and 16 <= n <= 19:
+        return "jcb"
+    if (300 <= int(digits[:3]) <= 305 or two in (36, 38, 39)) and 14 <= n <= 19:
+        return "diners"
+    if (two in (50, 56, 57, 58) or two == 63 or two == 67) and 12 <= n <= 19:
+        return "maestro"
+    if two == 62 and 16 <= n <= 19:
+        return "unionpay"
+    return None
+
+
+def valid_card(number: str) -> bool:
+    digits = re.sub(r"[ -]", "", number)
+    return 13 <= len(digits) <= 19 and digits.isdigit() and luhn(digits) \
+        and card_issuer(digits) is not None
+
+
+# IBAN lengths by country (ISO 13616 registry).
+IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28,
+    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
+    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20,
+    "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
+    "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
+    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+
+
+def valid_iban(value: str) -> bool:
+    """Country length and the mod-97 check (ISO 13616)."""
+    iban = re.sub(r"\s", "", value).upper()
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", iban):
+        return False
+    if IBAN_LENGTHS.get(iban[:2]) != len(iban):
+        return False
+    rearranged = iban[4:] + iban[:4]
+    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def valid_routing(digits: str) -> bool:
+    """ABA routing number: a Federal Reserve prefix and the 3-7-1 weighted checksum."""
+    if not re.fullmatch(r"\d{9}", digits):
+        return False
+    prefix = int(digits[:2])
+    if not (prefix <= 12 or 21 <= prefix <= 32 or 61 <= prefix <= 72 or prefix == 80):
+        return False
+    d = [int(c) for c in digits]
+    return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0
+
+
+def valid_ssn(value: str) -> bool:
+    """US SSN rules: area not 000, 666 or 900-999; group not 00; serial not 0000."""
+    digits = re.sub(r"[ -]", "", value)
+    if not re.fullmatch(r"\d{9}", digits):
+        return False
+    area, group, serial = int(digits[:3]), int(digits[3:5]), int(digits[5:])
+    return area not in (0, 666) and area < 900 and group != 0 and serial != 0
+
+
+COUNTRIES = set(IBAN_LENGTHS) | set(
+    "US CA MX AU NZ JP CN HK SG IN KR TW TH MY ID PH VN ZA NG KE MA AR CL CO PE VE UY RU "
+    "IR NP LK BD BM KY BS PA JM TT IM JE GG".split())
+
+
+def valid_bic(value: str) -> bool:
+    """SWIFT/BIC: 4 letters (bank), an ISO country, 2 characters (location), and
+    optionally 3 (branch)."""
+    return bool(re.fullmatch(r"[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?", value)) \
+        and value[4:6] in COUNTRIES
+
+
+# ------------------------------------------------------------------ the recognisers
+MONTHS = ("january february march april may june july august september october november "
+          "december").split()
+MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?" \
+        r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
+
+EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+                   r"\.[A-Za-z]{2,24}(?![\w-])")
+IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
+CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
+CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"
+                 r"(?:\w+\W{1,3}){0,2}?(\d{3,4})\b")
+SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
+NINE = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
+SSN_CONTEXT = re.compile(r"(?i)\b(?:ssn|social security|soc\.? sec|taxpayer id|tin)\b")
+ROUTING_CONTEXT = re.compile(r"(?i)\b(?:routing|aba|rtn|transit)\b|⑆")  # ⑆: MICR's transit symbol
+BIC = re.compile(r"\b[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b")
+BIC_CONTEXT = re.compile(r"(?i)\b(?:swift|bic)\b")
+LATLNG = re.compile(r"(?<![\w.-])(?:lat(?:itude)?:? ?)?\(?(-?\d{1,2}\.\d{3,8}),? ?(?:lon(?:g|gitude)?:? ?)?"
+                    r"(-?\d{1,3}\.\d{3,8})\)?(?![\w.])")
+IPV4 = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
+IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
+DATES = re.compile(
+    r"(?<![\w/.-])(?:"
+    rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}(?:[T ]{TIME})?"           # 2023-01-15, 2023-01-15T10:30:00Z
+    r"|\d{4}/\d{1,2}/\d{1,2}"                                # 2023/01/15
+    r"|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})"              # 15/01/2023, 01-15-23, 15.01.2023
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?[ -](?:of )?{MONTH}\.?,?[ -]\d{{4}}"    # 15 January 2023
+    rf"|{MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}"         # January 15, 2023
+    rf"|{MONTH} \d{{4}}"                                      # March 2023
+    r")(?:,? (?:at )?" + TIME + r")?(?![\w/-])")
+TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:])")
+
+
+def _context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:
+    return bool(pattern.search(text, max(0, start - before), start))
+
+
+def _real_date(value: str) -> bool:
+    """Reject shapes that are no calendar date (month 13, day 32, 2023-02-30)."""
+    numbers = [int(n) for n in re.findall(r"\d+", value.split("T")[0])[:3]]
+    if len(numbers) < 3 or re.search(r"[A-Za-z]{3}", value.split("T")[0]):
+        return True  # a month name: the regex already pinned the shape
+    a, b, c = numbers
+    if a > 31:                      # year first
+        candidates = [(a, b, c)]
+    else:
+        year = c + 2000 if c < 100 else c
+        candidates = [(year, b, a), (year, a, b)]  # day/month or month/day
+    for y, m, d in candidates:
+        try:
+            date(y, m, d)
+            return 1900 <= y <= 2100
+        except ValueError:
+            continue
+    return False
+
+
+def find(text: str, phones: bool = True, region: str = "US") -> list[PatternMatch]:
+    """Every validated match in the text, possibly overlapping (the detector resolves)."""
+    found: list[PatternMatch] = []
+    add = found.append
+    for m in EMAIL.finditer(text):
+        add(PatternMatch(m.start(), m.end(), "email", True))
+    for m in IBAN.finditer(text):
+        value = m.group()
+        # a spaced IBAN can run into the next group of characters: shrink to a valid one
+        while value and not valid_iban(value) and " " in value:
+            value = value[:value.rindex(" ")]
+        if valid_iban(value):
+            add(PatternMatch(m.start(), m.start() + len(value), "iban", True))
+    for m in CARD.finditer(text):
+        if valid_card(m.group()):
+            add(PatternMatch(m.start(), m.end(), "credit_card_number", True))
+    for m in CVV.finditer(text):
+        add(PatternMatch(m.start(1), m.end(1), "credit_card_security_code", True))
+    for m in SSN.finditer(text):
+        if valid_ssn(m.group()):
+            add(PatternMatch(m.start(), m.end(), "ssn", True))
+    for m in NINE.finditer(text):
+        if valid_routing(m.group()) and _context(text, m.start(), ROUTING_CONTEXT):
+            add(PatternMatch(m.start(), m.end(), "bank_routing_number", True))
+        elif valid_ssn(m.group()) and _context(text, m.start(), SSN_CONTEXT):
+            add(PatternMatch(m.start(), m.end(), "ssn", True))
+    for m in BIC.finditer(text):
+        value = m.group()
+        named = _context(text, m.start(), BIC_CONTEXT)  # "SWIFT: ..." / "BIC ..."
+        if valid_bic(value) and (named or any(c.isdigit() for c in value)):
+            add(PatternMatch(m.start(), m.end(), "swift_bic_code", named))
+    for m in LATLNG.finditer(text):
+        if abs(float(m.group(1))) <= 90 and abs(float(m.group(2))) <= 180:
+            add(PatternMatch(m.start(), m.end(), "local_latlng", True))
+    for m in IPV4.finditer(text):
+        try:
+            ipaddress.IPv4Address(m.group())
+        except ValueError:
+            continue
+        add(PatternMatch(m.start(), m.end(), "ipv4", True))
+    for m in IPV6.finditer(text):
+        value = m.group()
+        if value.count(":") < 2 or not re.search(r"[0-9A-Fa-f]", value):
+            continue
+        try:
+            ipaddress.IPv6Address(value)
+        except ValueError:
+            continue
+        add(PatternMatch(m.start(), m.end(), "ipv6", True))
+    dated = []
+    for m in DATES.finditer(text):
+        if _real_date(m.group()):
+            add(PatternMatch(m.start(), m.end(), "date", False))
+            dated.append((m.start(), m.end()))
+    for m in TIMES.finditer(text):
+        if not any(s <= m.start() < e for s, e in dated) and _real_time(m.group()):
+            add(PatternMatch(m.start(), m.end(), "time", False))
+    if phones:
+        found += _phones(text, region)
+    return found
+
+
+def _real_time(value: str) -> bool:
+    hours, minutes = (int(n) for n in re.findall(r"\d+", value)[:2])
+    return hours < 24 and minutes < 60
+
+
+def _phones(text: str, region: str) -> list[PatternMatch]:
+    """Numbers valid in their plan, read as `region` writes them and as the UK does (the
+    two national formats most financial text here uses); not a piece of a reference such
+    as "PL-2024-118842"."""
+    import phonenumbers
+
+    seen, out = set(), []
+    for r in dict.fromkeys([region, "GB"]):
+        for match in phonenumbers.PhoneNumberMatcher(text, r, leniency=phonenumbers.Leniency.VALID):
+            start, end = match.start, match.end
+            before = text[max(0, start - 2):start]
+            glued = (before[-1:].isalnum() or before[-1:] in ("-", "/", "_")
+                     or text[end:end + 1].isalnum() or text[end:end + 1] in ("-", "/", "_"))
+            if (start, end) not in seen and not glued:
+                seen.add((start, end))
+                out.append(PatternMatch(start, end, "phone_number", False))
+    return out
