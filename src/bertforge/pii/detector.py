@@ -1,0 +1,206 @@
+"""Finding personal data: a fine-tuned tagger and validated patterns, merged.
+
+The merge policy, in order:
+
+1. A pattern backed by a checksum or an equally strict shape (IBAN mod-97, card Luhn
+   with an issuer prefix, ABA routing with its keyword, SSN rules, CVV after its
+   keyword, email, IP address) wins for its kind: its span replaces whatever the model
+   found there. A model span that overlaps it is cut back to the part outside (dropped
+   if nothing worth masking is left).
+2. Where context decides (names, companies, addresses, and shapes with no checksum:
+   dates, times, phone numbers, BIC codes without their keyword), the model wins: a
+   pattern span of that kind is added where the model found nothing, and replaces model
+   spans only when they are fragments of it (each shorter than the match and none
+   covering it); a model span that covers the match keeps its label and boundaries.
+3. Spans never overlap; each has a `source` ("model" or "pattern") and a `score` (the
+   model's mean tag probability; 1.0 for a pattern).
+
+The model tags a token as personal data when P(not O) reaches the threshold (default
+0.3, chosen for recall: a missed account number costs more than a masked word). Long
+documents go through overlapping windows; many documents are batched together.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from ..errors import BertforgeError
+from ..finetune.tagging import Span, Tagger
+from . import patterns
+from .labels import GROUPS
+
+BUNDLED = Path(__file__).resolve().parent / "model"
+THRESHOLD = 0.3
+
+
+def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
+          text: str) -> list[Span]:
+    """Model spans and pattern matches of one text, merged by the policy above.
+    Linear in the number of spans after sorting (a 5 MB log has hundreds of thousands)."""
+    matches = [m if (m.start, m.end) == _strip(text, m.start, m.end) else
+               patterns.PatternMatch(*_strip(text, m.start, m.end), m.kind, m.checked)
+               for m in matches]  # "(+44 20 7946 0958" -> "+44 20 7946 0958"
+    matches = sorted((m for m in matches if m.end > m.start),
+                     key=lambda m: (-m.checked, -(m.end - m.start), m.start))
+    chosen = _Intervals()
+    for m in matches:  # pattern matches among themselves: strict first, then longest
+        if not chosen.overlaps(m.start, m.end):
+            chosen.add(m.start, m.end, m)
+    checked = _Intervals()
+    for start, end, m in chosen.items():
+        if m.checked:
+            checked.add(start, end, m)
+    spans: list[Span] = []
+    kept = _Intervals()
+    for span in model_spans:
+        pieces = [(span.start, span.end)]
+        for start, end, _ in checked.within(span.start, span.end):
+            pieces = [part for a, b in pieces for part in _cut(a, b, start, end)]
+        for a, b in pieces:
+            if (a, b) != (span.start, span.end):
+                if sum(c.isalnum() for c in text[a:b]) < 2:
+                    continue
+                a, b = _strip(text, a, b)
+                span = Span(a, b, span.label, text[a:b], span.score, "model")
+            spans.append(span)
+            kept.add(span.start, span.end, span)
+    dropped: set[int] = set()
+    for start, end, m in chosen.items():
+        if m.checked:
+            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+            continue
+        rivals = [s for _, _, s in kept.within(start, end)]
+        if any(s.start <= start and s.end >= end for s in rivals):
+            continue  # the model marked all of it: its label stands
+        if all(s.end - s.start < end - start for s in rivals):
+            dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
+            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+    return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+
+
+class _Intervals:
+    """Non-overlapping intervals, sorted, with overlap queries by binary search."""
+
+    def __init__(self):
+        self.starts: list[int] = []
+        self.rows: list[tuple[int, int, object]] = []
+
+    def add(self, start: int, end: int, item) -> None:
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.rows.insert(i, (start, end, item))
+
+    def within(self, start: int, end: int) -> list[tuple[int, int, object]]:
+        """The intervals that overlap [start, end)."""
+        i = max(0, bisect.bisect_left(self.starts, start) - 1)
+        out = []
+        while i < len(self.rows) and self.rows[i][0] < end:
+            if self.rows[i][1] > start:
+                out.append(self.rows[i])
+            i += 1
+        return out
+
+    def overlaps(self, start: int, end: int) -> bool:
+        return bool(self.within(start, end))
+
+    def items(self):
+        return list(self.rows)
+
+
+def _cut(a: int, b: int, start: int, end: int) -> list[tuple[int, int]]:
+    if end <= a or b <= start:
+        return [(a, b)]
+    return [(x, y) for x, y in ((a, start), (end, b)) if y > x]
+
+
+LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
+LOOSE_END = LOOSE | set("-/(")
+
+
+def _strip(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a] in LOOSE:
+        a += 1
+    while b > a and text[b - 1] in LOOSE_END:
+        b -= 1
+    # a bracket that opens or closes around the value, not inside it: "(+44 20 7946 0958)"
+    if b > a and text[a] == "(" and text.count(")", a, b) < text.count("(", a, b):
+        return _strip(text, a + 1, b)
+    if b > a and text[b - 1] == ")" and text.count(")", a, b) > text.count("(", a, b):
+        return _strip(text, a, b - 1)
+    return a, b
+
+
+class Redactor:
+    """Finds and masks personal data. `Redactor.load()` is the bundled model, offline."""
+
+    def __init__(self, tagger: Tagger | None, threshold: float = THRESHOLD,
+                 use_patterns: bool = True, region: str = "US"):
+        if tagger is None and not use_patterns:
+            raise BertforgeError("a redactor needs a model, patterns, or both")
+        if not 0.0 < threshold <= 1.0:
+            raise BertforgeError(f"the threshold is a probability in (0, 1], got {threshold}")
+        if tagger is not None:
+            unknown = sorted(set(tagger.labels) - set(GROUPS))
+            if unknown:
+                raise BertforgeError(f"{getattr(tagger.model, 'source', 'the model')} tags "
+                                     f"{', '.join(unknown)}, which are not personal-data groups "
+                                     f"({', '.join(GROUPS)}); train it with `bertforge pii train`")
+        self.tagger, self.threshold = tagger, threshold
+        self.use_patterns, self.region = use_patterns, region
+
+    @classmethod
+    def load(cls, source: str | os.PathLike | None = None, threshold: float | None = None,
+             use_patterns: bool = True) -> "Redactor":
+        """The model at `source` (a directory from `bertforge pii train`), or the bundled
+        one; its card's threshold unless one is given."""
+        directory = Path(source) if source is not None else BUNDLED
+        if source is None and not (BUNDLED / "config.json").is_file():
+            raise BertforgeError(f"the bundled model is missing from {BUNDLED}; reinstall "
+                                 f"bertforge or pass --model DIR")
+        tagger = Tagger.load(directory)
+        card = _card(Path(tagger.model.source))
+        return cls(tagger, threshold or card.get("threshold", THRESHOLD), use_patterns)
+
+    def detect(self, text: str) -> list[Span]:
+        return self.detect_batch([text])[0]
+
+    def detect_batch(self, texts: Sequence[str], batch: int = 32,
+                     progress: bool = False) -> list[list[Span]]:
+        """Spans for each text; the windows of all texts are batched together."""
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
+        found = (self.tagger.predict(texts, batch, progress, threshold=self.threshold)
+                 if self.tagger is not None else [[] for _ in texts])
+        if not self.use_patterns:
+            return [_tidy(text, spans) for text, spans in zip(texts, found)]
+        return [merge(_tidy(text, spans), patterns.find(text, region=self.region), text)
+                for text, spans in zip(texts, found)]
+
+    def redact(self, text: str, style: str = "group", seed: int = 0) -> str:
+        from .redact import redact
+
+        return redact(text, self.detect(text), style, seed)
+
+
+def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Model spans without the spaces and punctuation a widened token can bring along,
+    and without the one- and two-character scraps (a list number, a stray digit)."""
+    out = []
+    for span in spans:
+        a, b = _strip(text, span.start, span.end)
+        if sum(c.isalnum() for c in text[a:b]) >= 3:  # no personal data is shorter (CVVs are patterns)
+            out.append(span if (a, b) == (span.start, span.end) else
+                       Span(a, b, span.label, text[a:b], span.score, span.source))
+    return out
+
+
+def _card(directory: Path) -> dict:
+    try:
+        return json.loads((directory / "bertforge.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return {}

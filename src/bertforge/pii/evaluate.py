@@ -1,0 +1,121 @@
+"""Scoring the redactor: strict span precision, recall and F1 per group, for the model
+alone, the patterns alone and the two merged, with documents per second; a bar chart and
+an HTML page of examples."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from ..finetune.metrics import MICRO, span_scores
+from ..finetune.tagging import Span
+from . import patterns
+from .dataset import read_documents
+from .detector import Redactor, merge, _tidy
+from .labels import GROUPS
+from .redact import html, html_page
+
+SYSTEMS = ("model", "patterns", "hybrid")
+
+
+def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = None,
+             limit: int | None = None, examples: int = 12, say=print) -> dict:
+    """Scores of the three systems on the documents of `source` (Gretel's schema)."""
+    documents = read_documents(source, split="test")[:limit]
+    texts = [d["text"] for d in documents]
+    started = time.perf_counter()
+    model = redactor.tagger.predict(texts, progress=True, threshold=redactor.threshold)
+    model = [_tidy(t, s) for t, s in zip(texts, model)]
+    model_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    found = [patterns.find(t) for t in texts]
+    pattern_seconds = time.perf_counter() - started
+    systems = {
+        "model": model,
+        "patterns": [merge([], f, t) for f, t in zip(found, texts)],
+        "hybrid": [merge(m, f, t) for m, f, t in zip(model, found, texts)],
+    }
+    gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
+    scores = {name: span_scores(gold, [[(s.label, s.start, s.end) for s in spans]
+                                       for spans in found_spans])
+              for name, found_spans in systems.items()}
+    seconds = model_seconds + pattern_seconds
+    result = {
+        "documents": len(documents), "source": str(source), "threshold": redactor.threshold,
+        "documents_per_second": len(documents) / seconds,
+        "scores": {name: {label: {"precision": round(s.precision, 4), "recall": round(s.recall, 4),
+                                  "f1": round(s.f1, 4), "gold": s.gold}
+                          for label, s in table.items()} for name, table in scores.items()},
+    }
+    say(format_table(result))
+    say(f"\n{len(documents)} documents in {seconds:.1f} s: "
+        f"{result['documents_per_second']:.1f} documents/s (model {model_seconds:.1f} s, "
+        f"patterns {pattern_seconds:.1f} s)")
+    if out is not None:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        temporary = out / ".scores.json.tmp"
+        temporary.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+        os.replace(temporary, out / "scores.json")
+        plot_scores(result, out / "f1-by-group.png")
+        write_examples(documents[:examples], systems["hybrid"][:examples], out / "examples.html")
+        say(f"wrote {out / 'scores.json'}, {out / 'f1-by-group.png'}, {out / 'examples.html'}")
+    return result
+
+
+def format_table(result: dict) -> str:
+    rows = [("group", "spans", "model F1", "patterns F1", "hybrid P", "hybrid R", "hybrid F1")]
+    s = result["scores"]
+    for label in [g for g in GROUPS if g in s["hybrid"]] + [MICRO]:
+        h = s["hybrid"][label]
+        rows.append((label if label != MICRO else "all (micro)", f"{h['gold']:,}",
+                     f"{s['model'].get(label, {}).get('f1', 0):.3f}",
+                     f"{s['patterns'].get(label, {}).get('f1', 0):.3f}",
+                     f"{h['precision']:.3f}", f"{h['recall']:.3f}", f"{h['f1']:.3f}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+             for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def plot_scores(result: dict, path: Path) -> Path:
+    from .. import plots
+
+    s = result["scores"]
+    labels = [g for g in GROUPS if g in s["hybrid"] and s["hybrid"][g]["gold"]] + [MICRO]
+    fig, ax = plots.figure(10, 4)
+    width = 0.27
+    for k, (name, color) in enumerate(zip(SYSTEMS, (plots.BLUE, plots.GREY, plots.ORANGE))):
+        xs = [i + (k - 1) * width for i in range(len(labels))]
+        ax.bar(xs, [s[name].get(g, {}).get("f1", 0) for g in labels], width, label=name,
+               color=color)
+    ax.set_xticks(range(len(labels)), ["all" if g == MICRO else g for g in labels], rotation=30,
+                  ha="right")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("strict span F1")
+    ax.set_title(f"Personal data found, by group ({result['documents']} test documents)")
+    ax.legend(frameon=False, ncols=3, loc="lower left")
+    return plots.save(fig, path)
+
+
+def write_examples(documents: list[dict], found: list[list[Span]], path: Path) -> Path:
+    sections = []
+    for doc, spans in zip(documents, found):
+        gold = {(s, e, label) for s, e, label in doc["spans"]}
+        mine = {(s.start, s.end, s.label) for s in spans}
+        missed = sorted(gold - mine)
+        wrong = sorted(mine - gold)
+        notes = "".join(
+            f"<li>{kind}: {label} <code>{doc['text'][s:e]!r}</code></li>"
+            for kind, items in (("missed", missed), ("not in the annotation", wrong))
+            for s, e, label in items[:20])
+        sections.append(html(doc["text"], spans, doc.get("document_type", "")) +
+                        (f"<ul>{notes}</ul>" if notes else "<p>every span exact</p>"))
+    text = html_page(sections, "bertforge pii evaluate: examples (hybrid)")
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+    return path
