@@ -1,0 +1,408 @@
+"""The personal-data redactor: validators, patterns, the merge policy, redaction (a
+property over arbitrary text and spans), the generator, the JSONL contract, long
+documents, and the bundled model."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bertforge.cli import main
+from bertforge.errors import BertforgeError
+from bertforge.finetune.tagging import Span
+from bertforge.pii import patterns
+from bertforge.pii.detector import merge
+from bertforge.pii.labels import FINE_LABELS, GROUP_OF, GROUPS, group
+from bertforge.pii.redact import fake_value, html, redact
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+# ------------------------------------------------------------------ labels
+def test_29_labels_in_12_groups():
+    assert len(FINE_LABELS) == 29 and len(GROUPS) == 12
+    assert set(GROUP_OF.values()) == set(GROUPS)
+    assert group("iban") == "BANK" and group("PERSON") == "PERSON"
+    with pytest.raises(BertforgeError, match="unknown personal-data label"):
+        group("shoe_size")
+
+
+# ------------------------------------------------------------------ validators
+@pytest.mark.parametrize("iban", ["GB82 WEST 1234 5698 7654 32", "DE89370400440532013000",
+                                  "FR1420041010050500013M02606", "NL91ABNA0417164300"])
+def test_valid_ibans(iban):
+    assert patterns.valid_iban(iban)
+
+
+@pytest.mark.parametrize("iban", ["GB82 WEST 1234 5698 7654 33", "DE89370400440532013001",
+                                  "DE8937040044053201300", "XX89370400440532013000", "GB82"])
+def test_invalid_ibans(iban):
+    assert not patterns.valid_iban(iban)
+
+
+@pytest.mark.parametrize("card", ["4111 1111 1111 1111", "5500-0000-0000-0004",
+                                  "378282246310005", "6011111111111117", "3530111333300000"])
+def test_valid_cards(card):
+    assert patterns.valid_card(card)
+
+
+@pytest.mark.parametrize("card", ["4111 1111 1111 1112",   # Luhn fails
+                                  "1234 5678 9012 3452",   # Luhn passes, no issuer
+                                  "41111111111",           # too short
+                                  "5500 0000 0000 00004"])  # wrong length for the scheme
+def test_invalid_cards(card):
+    assert not patterns.valid_card(card)
+
+
+def test_routing_numbers_and_ssns():
+    for good in ("011000015", "021000021", "121000358"):
+        assert patterns.valid_routing(good)
+    for bad in ("011000016", "991000021", "12345678"):
+        assert not patterns.valid_routing(bad)
+    for good in ("123-45-6789", "078-05-1120", "123456789"):
+        assert patterns.valid_ssn(good)
+    for bad in ("000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000"):
+        assert not patterns.valid_ssn(bad)
+
+
+def test_bic_needs_a_country():
+    assert patterns.valid_bic("DEUTDEFF") and patterns.valid_bic("NWBKGB2L") \
+        and patterns.valid_bic("CHASUS33XXX")
+    assert not patterns.valid_bic("DEUTQQFF") and not patterns.valid_bic("DEUTDEF")
+
+
+def kinds(text):
+    return {(text[m.start:m.end], m.kind) for m in patterns.find(text)}
+
+
+def test_patterns_find_each_shape_in_context():
+    text = ("Pay GB82 WEST 1234 5698 7654 32 (BIC NWBKGB2L) from card 4111-1111-1111-1111, "
+            "CVV 123. Routing number 021000021; SSN 123-45-6789. Mail jane.doe@example.co.uk "
+            "from 192.168.0.12 or 2001:db8::8a2e:370:7334 on 2024-03-15 at 14:30, "
+            "call (212) 555-0187.")
+    found = kinds(text)
+    for item in [("GB82 WEST 1234 5698 7654 32", "iban"), ("NWBKGB2L", "swift_bic_code"),
+                 ("4111-1111-1111-1111", "credit_card_number"), ("123", "credit_card_security_code"),
+                 ("021000021", "bank_routing_number"), ("123-45-6789", "ssn"),
+                 ("jane.doe@example.co.uk", "email"), ("192.168.0.12", "ipv4"),
+                 ("2001:db8::8a2e:370:7334", "ipv6"), ("2024-03-15 at 14:30", "date"),
+                 ("(212) 555-0187", "phone_number")]:
+        assert item in found, (item, found)
+
+
+def test_patterns_reject_lookalikes():
+    text = ("Invoice INV-2023-00417 for $4,111.11, 12.5% APR, order 4111111111111112, "
+            "version 1.2.3.4.5, 999.1.1.1, ratio 12:75, product 123456789 (no keyword), "
+            "date 2023-02-30, STATEMENT BUSINESS")
+    assert kinds(text) == set(), kinds(text)
+
+
+def test_cvv_needs_its_keyword():
+    assert ("482", "credit_card_security_code") in kinds("security code: 482")
+    assert not any(k == "credit_card_security_code" for _, k in kinds("room 482"))
+
+
+# ------------------------------------------------------------------ merge policy
+def test_checked_pattern_beats_the_model_and_model_wins_elsewhere():
+    text = "Send to GB82WEST12345698765432 for Jane Smith on 15/03/2024."
+    model = [Span(8, 20, "ACCOUNT", text[8:20], 0.6),          # a piece of the IBAN
+             Span(35, 45, "PERSON", "Jane Smith", 0.9),
+             Span(49, 59, "DATE", "15/03/2024", 0.8)]
+    merged = merge(model, patterns.find(text), text)
+    got = [(s.text, s.label, s.source) for s in merged]
+    assert got == [("GB82WEST12345698765432", "BANK", "pattern"),
+                   ("Jane Smith", "PERSON", "model"),
+                   ("15/03/2024", "DATE", "model")]
+
+
+def test_unchecked_patterns_fill_what_the_model_missed():
+    text = "Meeting on March 3, 2024; call +44 20 7946 0958."
+    merged = merge([], patterns.find(text, region="GB"), text)
+    assert [(s.text, s.label) for s in merged] == [("March 3, 2024", "DATE"),
+                                                   ("+44 20 7946 0958", "PHONE")]
+
+
+# ------------------------------------------------------------------ redaction
+@st.composite
+def text_and_spans(draw):
+    text = draw(st.text(min_size=0, max_size=200))
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=12, unique=True)))
+    spans = []
+    for a, b in zip(cuts[::2], cuts[1::2]):
+        if b > a:
+            spans.append(Span(a, b, draw(st.sampled_from(GROUPS)), text[a:b]))
+    return text, spans
+
+
+@settings(max_examples=300, deadline=None)
+@given(text_and_spans(), st.sampled_from(["group", "numbered", "mask", "fake"]))
+def test_redaction_keeps_every_character_outside_the_spans(case, style):
+    text, spans = case
+    out = redact(text, spans, style)
+    # walk the output: the pieces between spans come back in order, untouched
+    position = 0
+    last = 0
+    for span in sorted(spans, key=lambda s: s.start):
+        between = text[last:span.start]
+        assert out[position:position + len(between)] == between
+        position += len(between)
+        replacement = redact(text[span.start:span.end],
+                             [Span(0, span.end - span.start, span.label)], style) \
+            if style != "numbered" else None
+        if replacement is not None:
+            assert out[position:position + len(replacement)] == replacement
+            position += len(replacement)
+        else:
+            position = out.index("]", position) + 1
+        last = span.end
+    assert out[position:] == text[last:]
+    if style == "mask":
+        assert len(out) == len(text)
+
+
+def test_redaction_refuses_bad_spans():
+    with pytest.raises(BertforgeError, match="overlap"):
+        redact("abcdef", [Span(0, 3, "PERSON"), Span(2, 4, "DATE")])
+    with pytest.raises(BertforgeError, match="outside"):
+        redact("abc", [Span(1, 9, "PERSON")])
+    with pytest.raises(BertforgeError, match="unknown redaction style"):
+        redact("abc", [], "blur")
+
+
+def test_numbered_and_fake_are_consistent_per_value():
+    text = "Ann Lee paid Bob Ray; later ANN LEE paid again."
+    spans = [Span(0, 7, "PERSON"), Span(13, 20, "PERSON"), Span(28, 35, "PERSON")]
+    assert redact(text, spans, "numbered") == \
+        "[PERSON_1] paid [PERSON_2]; later [PERSON_1] paid again."
+    fake = redact(text, spans, "fake", seed=3)
+    assert fake == redact(text, spans, "fake", seed=3) != redact(text, spans, "fake", seed=4)
+    assert "Ann Lee" not in fake and "Bob Ray" not in fake
+    assert patterns.valid_card(fake_value("CARD", "4111 1111 1111 1111").replace(" ", "")) or \
+        fake_value("CARD", "4111 1111 1111 1111").replace(" ", "").isdigit()
+
+
+def test_html_view_escapes_and_labels():
+    page = html("<b>Ann</b> & co", [Span(3, 6, "PERSON", "Ann", 0.9)])
+    assert "&lt;b&gt;" in page and "PERSON" in page and "<b>" not in page
+
+
+# ------------------------------------------------------------------ the generator
+@pytest.fixture(scope="module")
+def generated():
+    from bertforge.pii.synth import generate
+
+    return {split: generate(n, seed=7, split=split)
+            for split, n in (("train", 400), ("validation", 60), ("test", 150))}
+
+
+def test_generator_is_deterministic_and_in_gretels_schema(generated):
+    from bertforge.pii.synth import generate
+
+    assert generate(20, seed=7, split="train") == generated["train"][:20]
+    assert generate(20, seed=8, split="train") != generated["train"][:20]
+    for row in generated["train"][:50]:
+        assert {"generated_text", "pii_spans", "document_type", "language"} <= set(row)
+        assert isinstance(row["pii_spans"], str) and row["language"] == "English"
+
+
+def test_generator_spans_are_exact_and_cover_every_label(generated):
+    from bertforge.pii.synth import TYPES
+
+    labels = set()
+    for rows in generated.values():
+        for row in rows:
+            text, spans = row["generated_text"], json.loads(row["pii_spans"])
+            last = 0
+            for span in spans:
+                value = text[span["start"]:span["end"]]
+                assert span["start"] >= last and value and value == value.strip()
+                last = span["end"]
+                labels.add(span["label"])
+    assert labels == set(FINE_LABELS)
+    assert len(TYPES) >= 40
+
+
+def test_generator_splits_by_document_type(generated):
+    types = {split: {r["document_type"] for r in rows} for split, rows in generated.items()}
+    assert not types["test"] & types["train"] and not types["validation"] & types["train"]
+    assert len(types["test"]) >= 8
+
+
+def test_generator_has_long_documents_with_data_past_512_tokens(generated, minilm):
+    from bertforge.tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer(minilm)
+    rows = [r for rows in generated.values() for r in rows]
+    encodings = tokenizer.encode_batch([r["generated_text"] for r in rows], add_special_tokens=False)
+    long_with_late_data = 0
+    for row, encoding in zip(rows, encodings):
+        if len(encoding.ids) > 512:
+            limit = encoding.offsets[511][1]
+            long_with_late_data += any(s["start"] > limit for s in json.loads(row["pii_spans"]))
+    assert long_with_late_data / len(rows) >= 0.10
+
+
+# ------------------------------------------------------------------ long documents
+@pytest.fixture(scope="module")
+def tiny_redactor_dir(tmp_path_factory, minilm):
+    """A randomly initialised 2-layer tagger for the 12 groups with the packaged
+    tokenizer: fast enough to push 5 MB through, which is what windows are about."""
+    from bertforge.config import BertConfig
+    from bertforge.finetune.tagging import Tagger, tag_names
+    from bertforge.model import Bert
+    from bertforge.tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer(minilm)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=64, labels=tag_names(GROUPS))
+    directory = tmp_path_factory.mktemp("tiny-redactor") / "model"
+    Tagger(Bert(config, head="token-classification"), tokenizer, 254, 192).save(directory)
+    return directory
+
+
+def test_five_megabytes_go_through_windows_not_truncated(tiny_redactor_dir):
+    from bertforge.pii import Redactor
+
+    redactor = Redactor.load(tiny_redactor_dir)
+    calls = []
+    real = redactor.tagger.probabilities
+
+    def spy(texts, *args, **kwargs):
+        encodings, probs = real(texts, *args, **kwargs)
+        calls.append((len(encodings[0].ids), None if probs[0] is None else len(probs[0])))
+        return encodings, probs
+
+    redactor.tagger.probabilities = spy
+    paragraph = ("Statement line: transfer of $1,250.00 to account GB82 WEST 1234 5698 7654 32, "
+                 "reference INV-2024-0042, confirmed by email to ops@example.com.\n")
+    text = paragraph * (5_000_000 // len(paragraph) + 1)
+    spans = redactor.detect(text)
+    tokens, rows = calls[0]
+    assert len(text) >= 5_000_000 and tokens > 1_000_000 and rows == tokens  # every token scored
+    last_iban = text.rindex("GB82")
+    assert any(s.start == last_iban and s.label == "BANK" for s in spans)
+    emails = [s for s in spans if s.text == "ops@example.com"]
+    assert len(emails) == text.count("ops@example.com") and {s.label for s in emails} == {"EMAIL"}
+    out = redactor.redact(text[:len(paragraph) * 3])
+    assert "GB82" not in out and "ops@example.com" not in out and out.count("[BANK]") >= 3
+
+
+# ------------------------------------------------------------------ the bundled model
+@pytest.fixture(scope="module")
+def bundled():
+    from bertforge.pii import Redactor
+
+    return Redactor.load()
+
+
+def test_bundled_model_loads_offline_and_finds_the_obvious(bundled, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    text = (EXAMPLES / "documents" / "loan-application.txt").read_text(encoding="utf-8")
+    found = {(s.text, s.label) for s in bundled.detect(text)}
+    for item in [("Margaret O'Donnell", "PERSON"), ("m.odonnell79@gmail.com", "EMAIL"),
+                 ("521-44-7310", "GOV_ID"), ("(203) 555-0148", "PHONE"),
+                 ("4716 2089 4410 7735", "CARD"), ("021000021", "BANK"),
+                 ("02/11/1979", "DATE")]:
+        assert item in found, (item, sorted(found))
+    assert any(label == "ADDRESS" and "Larchmont" in t for t, label in found)
+    assert any(label == "COMPANY" and "Halvorsen" in t for t, label in found)
+    redacted = bundled.redact(text)
+    for secret in ("O'Donnell", "521-44-7310", "4716 2089", "odonnell79"):
+        assert secret not in redacted
+    assert "$18,500.00" in redacted and "48 months" in redacted  # amounts are not personal
+
+
+def test_bundled_model_finds_data_past_token_512(bundled):
+    from bertforge.pii.synth import generate
+
+    rows = [r for r in generate(150, seed=5, split="train") if r["document_type"] == "Bank Statement"]
+    row = max(rows, key=lambda r: len(r["generated_text"]))
+    text, gold = row["generated_text"], json.loads(row["pii_spans"])
+    encoding = bundled.tagger.tokenizer.encode(text, add_special_tokens=False)
+    assert len(encoding.ids) > 1200
+    limit = encoding.offsets[511][1]
+    found = {(s.start, s.end) for s in bundled.detect(text)}
+
+    def recall(spans):
+        return sum((s["start"], s["end"]) in found for s in spans) / len(spans)
+
+    early = [s for s in gold if s["end"] <= limit]
+    late = [s for s in gold if s["start"] > limit]
+    assert len(late) > 40
+    assert recall(late) >= 0.85 and recall(late) >= recall(early) - 0.1
+
+
+def test_cli_redacts_files_and_reports_bad_ones(tmp_path, capsys):
+    good = EXAMPLES / "documents" / "wire-dispute-email.txt"
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("Caf\xe9 owner: J\xfcrgen".encode("latin-1"))
+    assert main(["redact", str(good), str(bad), str(tmp_path / "missing.txt")]) == 2
+    captured = capsys.readouterr()
+    assert "[BANK]" in captured.out and "GB29 NWBK" not in captured.out
+    assert "latin1.txt: not UTF-8 text" in captured.err and "missing.txt: no such file" in captured.err
+    assert main(["redact", "--format", "json", str(good)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert set(document["spans"][0]) == {"start", "end", "label", "text", "score", "source"}
+    text = good.read_text(encoding="utf-8")
+    assert all(text[s["start"]:s["end"]] == s["text"] for s in document["spans"])
+    assert main(["redact", "--format", "html", "--style", "numbered", str(good)]) == 0
+    assert "<span class=\"pii\"" in capsys.readouterr().out
+
+
+def test_cli_jsonl_contract_round_trips(tmp_path, capsys):
+    lines = [json.dumps({"id": 1, "text": "Call Ann Lee on (212) 555-0187.", "team": "ops"}),
+             "{not json",
+             json.dumps({"id": 3, "body": "no text field"}),
+             json.dumps({"id": 4, "text": "IBAN DE89370400440532013000, thanks."})]
+    source = tmp_path / "in.jsonl"
+    source.write_bytes(("\n".join(lines) + "\n").encode() + b'{"id": 5, "text": "\xff"}\n')
+    target = tmp_path / "out.jsonl"
+    assert main(["redact", "--jsonl", str(source), "--out", str(target)]) == 2
+    out = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert len(out) == 5
+    assert out[0]["id"] == 1 and out[0]["team"] == "ops" and "[PHONE]" in out[0]["redacted"]
+    assert all(out[0]["text"][s["start"]:s["end"]] == s["text"] for s in out[0]["spans"])
+    assert "not valid JSON" in out[1]["error"] and out[2]["id"] == 3 and "text" in out[2]["error"]
+    assert out[3]["redacted"] == "IBAN [BANK], thanks."
+    assert "not UTF-8" in out[4]["error"]
+    assert "3 lines with errors" in capsys.readouterr().err
+
+
+def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
+    data = tmp_path / "data"
+    assert main(["pii", "generate", "--out", str(data), "--train", "40", "--validation", "5",
+                 "--test", "20", "--seed", "3"]) == 0
+    rows = [json.loads(l) for l in (data / "train.jsonl").read_text().splitlines()]
+    assert len(rows) == 40 and all("pii_spans" in r for r in rows)
+    model = tmp_path / "model"
+    assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(model), "--base",
+                 str(tiny_dirs[None]), "--steps", "3", "--window", "62", "--stride", "48",
+                 "--half", "--quiet"]) == 0
+    card = json.loads((model / "bertforge.json").read_text())
+    assert card["recipe"]["steps"] == 3 and card["window"] == 62 and card["documents"] == 40
+    assert sorted(card["entity_labels"]) == sorted(GROUPS)
+    capsys.readouterr()
+    report = tmp_path / "report"
+    assert main(["pii", "evaluate", str(data / "test.jsonl"), "--model", str(model), "--out",
+                 str(report), "--limit", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "all (micro)" in out and "documents/s" in out
+    scores = json.loads((report / "scores.json").read_text())
+    assert set(scores["scores"]) == {"model", "patterns", "hybrid"} and scores["documents"] == 10
+    assert scores["scores"]["patterns"]["micro"]["f1"] > 0  # emails, IBANs, cards ...
+    assert (report / "f1-by-group.png").stat().st_size > 10_000
+    assert "<span class=\"pii\"" in (report / "examples.html").read_text()
+
+
+def test_training_data_errors_name_the_line(tmp_path):
+    from bertforge.pii.dataset import read_documents
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"generated_text": "Ann", "pii_spans": json.dumps(
+        [{"start": 0, "end": 3, "label": "shoe_size"}])}) + "\n")
+    with pytest.raises(BertforgeError, match=r"bad.jsonl:1: span 0: unknown personal-data label"):
+        read_documents(str(bad))
+    bad.write_text(json.dumps({"generated_text": "Ann", "pii_spans": "[oops"}) + "\n")
+    with pytest.raises(BertforgeError, match=r"bad.jsonl:1: \"pii_spans\" is a string that is not JSON"):
+        read_documents(str(bad))
