@@ -307,16 +307,15 @@ def cmd_redact(args) -> int:
         except UnicodeDecodeError as error:
             inputs.append((name, None, f"not UTF-8 text (byte {error.start}); convert it "
                                        f"first, e.g. iconv -f latin1 -t utf-8"))
-    good = [(name, text) for name, text, error in inputs if error is None]
-    found = dict(zip([n for n, _ in good], redactor.detect_batch([t for _, t in good],
-                                                                 progress=len(good) > 20)))
+    good = [text for _, text, error in inputs if error is None]
+    found = iter(redactor.detect_batch(good, progress=len(good) > 20))
     failed, documents, sections = 0, [], []
     for name, text, error in inputs:
         if error is not None:
             print(f"bertforge: error: {name}: {error}", file=sys.stderr)
             failed += 1
             continue
-        spans = found[name]
+        spans = next(found)
         if args.format == "json":
             documents.append({"file": name, "spans": [s.to_dict() for s in spans],
                               "redacted": redact(text, spans, args.style, args.seed)})
