@@ -91,10 +91,12 @@ def fake_value(label: str, value: str, seed: int = 0) -> str:
     if label == "CARD":
         return fake.credit_card_security_code() if len(digits) <= 4 else fake.credit_card_number()
     if label == "BANK":
-        if re.match(r"[A-Z]{2}\d{2}", value.replace(" ", "")) and len(digits) > 8:
+        compact = value.replace(" ", "")
+        if re.match(r"[A-Z]{2}\d{2}", compact) and len(digits) > 8:
             return fake.iban()
-        return fake.swift() if value.isalpha() or len(value) in (8, 11) and not digits.isdigit() \
-            else fake.numerify("#" * max(len(digits), 6))
+        if re.fullmatch(r"[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?", compact):  # a BIC
+            return fake.swift(length=len(compact))
+        return fake.numerify("#" * max(len(digits), 6))
     if label == "GOV_ID":
         return fake.ssn()
     if label == "DIGITAL":

@@ -462,12 +462,9 @@ def form(title_options: list[str], sections: list[tuple[str, list[Field]]],
     return make
 
 
-def _person_fields(dob: bool = True) -> list[Field]:
-    fields = [("Full Name", "name")] if True else []
-    if dob:
-        fields.append(("Date of Birth", "date_of_birth"))
-    return fields + [("Address", "street_address"), ("Phone", "phone_number"),
-                     ("Email", "email")]
+def _person_fields() -> list[Field]:
+    return [("Full Name", "name"), ("Date of Birth", "date_of_birth"),
+            ("Address", "street_address"), ("Phone", "phone_number"), ("Email", "email")]
 
 
 def _split_name_fields() -> list[Field]:
