@@ -376,30 +376,25 @@ def _redact_jsonl(args) -> int:
             continue
         records.append(record)
     todo = [r for r in records if "error" not in r]
-    chunk, done = 64, 0
+    found: list = []
+    with tqdm(total=len(todo), unit="doc", disable=len(todo) < 20) as bar:
+        for start in range(0, len(todo), 64):  # in chunks, so that the bar moves
+            part = [r["text"] for r in todo[start:start + 64]]
+            found += redactor.detect_batch(part)
+            bar.update(len(part))
+    spans_in_order = iter(found)
     temporary = target.with_name(f".{target.name}.tmp")
     target.parent.mkdir(parents=True, exist_ok=True)
-    with temporary.open("w", encoding="utf-8") as f, tqdm(total=len(todo), unit="doc",
-                                                         disable=len(todo) < 20) as bar:
-        spans_of = {}
-        for start in range(0, len(todo), chunk):
-            part = todo[start:start + chunk]
-            for record, spans in zip(part, redactor.detect_batch([r["text"] for r in part])):
-                spans_of[id(record)] = spans
-            bar.update(len(part))
+    with temporary.open("w", encoding="utf-8") as f:
         for record in records:
-            if "error" in record:
-                f.write(json.dumps(record, ensure_ascii=False) + "\n")
-                continue
-            spans = spans_of[id(record)]
-            f.write(json.dumps(record | {"spans": [s.to_dict() for s in spans],
-                                         "redacted": redact(record["text"], spans, args.style,
-                                                            args.seed)},
-                               ensure_ascii=False) + "\n")
-            done += 1
+            if "error" not in record:
+                spans = next(spans_in_order)
+                record = record | {"spans": [s.to_dict() for s in spans],
+                                   "redacted": redact(record["text"], spans, args.style, args.seed)}
+            f.write(json.dumps(record, ensure_ascii=False) + "\n")
     os.replace(temporary, target)
-    errors = len(records) - done
-    print(f"{done} documents redacted, {errors} lines with errors -> {target}",
+    errors = len(records) - len(todo)
+    print(f"{len(todo)} documents redacted, {errors} lines with errors -> {target}",
           file=sys.stderr)
     for record in records:
         if "error" in record:

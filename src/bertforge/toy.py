@@ -158,7 +158,6 @@ def pretrain(seed: int, stream: int, steps: int = 600, causal: bool = False,
     loss is cross-entropy at the picked positions only; with nothing picked it is 0
     and nothing is learned."""
     model = new_model(seed, stream)
-    model.causal = causal
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr)
     gen, losses = generator(seed, stream), []
     model.train()
@@ -179,17 +178,19 @@ def pretrain(seed: int, stream: int, steps: int = 600, causal: bool = False,
 
 
 @torch.no_grad()
-def predict(model: Bert, inp: torch.Tensor) -> torch.Tensor:
-    return logits(model, inp, getattr(model, "causal", False)).argmax(-1)
+def predict(model: Bert, inp: torch.Tensor, causal: bool = False) -> torch.Tensor:
+    return logits(model, inp, causal).argmax(-1)
 
 
-def accuracy(model: Bert, ev: dict[str, torch.Tensor], where: torch.Tensor | None = None) -> float:
-    """Masked-token accuracy over the picked positions (or those of them in `where`)."""
+def accuracy(model: Bert, ev: dict[str, torch.Tensor], where: torch.Tensor | None = None,
+             causal: bool = False) -> float:
+    """Masked-token accuracy over the picked positions (or those of them in `where`);
+    `causal` for a model trained with the causal mask."""
     picked = ev["labels"] != IGNORE
     sel = picked if where is None else picked & where
     if not sel.any():
         return float("nan")
-    return float((predict(model, ev["inp"])[sel] == ev["labels"][sel]).float().mean())
+    return float((predict(model, ev["inp"], causal)[sel] == ev["labels"][sel]).float().mean())
 
 
 def classifier_from(encoder: Bert | None, seed: int, stream: int) -> Bert:
@@ -339,7 +340,7 @@ def demo_causal(seed: int, say: Say, ev: dict, steps: int, bert: Bert) -> dict:
                              ("  closers (clue on the left)", "closers", closers),
                              ("  openers (clue on the right)", "openers", openers)):
         result[f"bidirectional_{key}"] = accuracy(bert, ev, where)
-        result[f"causal_{key}"] = accuracy(gpt, ev, where)
+        result[f"causal_{key}"] = accuracy(gpt, ev, where, causal=True)
         say(f"  {name:36s}{result[f'bidirectional_{key}']:>14.1%}"
             f"{result[f'causal_{key}']:>9.1%}")
     say("  (closers and openers: those whose partner is in the input, so that the answer")

@@ -171,15 +171,22 @@ class Redactor:
     def detect_batch(self, texts: Sequence[str], batch: int = 32,
                      progress: bool = False) -> list[list[Span]]:
         """Spans for each text; the windows of all texts are batched together."""
+        found = self.model_spans(texts, batch, progress)
+        if not self.use_patterns:
+            return found
+        return [merge(spans, patterns.find(text, region=self.region), text)
+                for text, spans in zip(texts, found)]
+
+    def model_spans(self, texts: Sequence[str], batch: int = 32,
+                    progress: bool = False) -> list[list[Span]]:
+        """The model's spans alone (tidied), none without a model."""
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
-        found = (self.tagger.predict(texts, batch, progress, threshold=self.threshold)
-                 if self.tagger is not None else [[] for _ in texts])
-        if not self.use_patterns:
-            return [_tidy(text, spans) for text, spans in zip(texts, found)]
-        return [merge(_tidy(text, spans), patterns.find(text, region=self.region), text)
-                for text, spans in zip(texts, found)]
+        if self.tagger is None:
+            return [[] for _ in texts]
+        found = self.tagger.predict(texts, batch, progress, threshold=self.threshold)
+        return [_tidy(text, spans) for text, spans in zip(texts, found)]
 
     def redact(self, text: str, style: str = "group", seed: int = 0) -> str:
         from .redact import redact

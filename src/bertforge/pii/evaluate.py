@@ -13,7 +13,7 @@ from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span
 from . import patterns
 from .dataset import read_documents
-from .detector import Redactor, merge, _tidy
+from .detector import Redactor, merge
 from .labels import GROUPS
 from .redact import html, html_page
 
@@ -26,11 +26,10 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     documents = read_documents(source, split="test")[:limit]
     texts = [d["text"] for d in documents]
     started = time.perf_counter()
-    model = redactor.tagger.predict(texts, progress=True, threshold=redactor.threshold)
-    model = [_tidy(t, s) for t, s in zip(texts, model)]
+    model = redactor.model_spans(texts, progress=True)
     model_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    found = [patterns.find(t) for t in texts]
+    found = [patterns.find(t, region=redactor.region) for t in texts]
     pattern_seconds = time.perf_counter() - started
     systems = {
         "model": model,
