@@ -90,6 +90,11 @@ def tags_to_spans(text: str, offsets: Sequence[tuple[int, int]], tag_ids: Sequen
     return out
 
 
+def _breaks(gap: str, before: str, after: str) -> bool:
+    """Whether the text between two inside words ends a run of them."""
+    return "\t" in gap or "\n\n" in gap or ("\n" in gap and not before == after == "ADDRESS")
+
+
 def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
                     tags: list[str], threshold: float) -> list[Span]:
     """Spans by word rather than by token, for recall with clean boundaries:
@@ -102,7 +107,8 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
       ("lat 40.71 lon -74.01" is one location, not four fragments);
     - consecutive inside words form one span until the label changes, a word's B- mass
       beats its I- mass (a new entity starts) after anything but a plain space, or a
-      blank line comes between them. The score is the mean P(not O) of its tokens.
+      tab, a blank line, or a line break not inside an address comes between them
+      (table cells and lines are separate values; only addresses run over lines). The score is the mean P(not O) of its tokens.
     Token-by-token argmax instead breaks entities into fragments whenever two labels
     trade places inside one."""
     n = len(offsets)
@@ -137,7 +143,8 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
             w += 1
             continue
         v = w + 1
-        while v < words and inside[v] and "\n\n" not in gap(v):
+        while v < words and inside[v] and not _breaks(gap(v), labels[label[v - 1]],
+                                                      labels[label[v]]):
             v += 1
         runs.append((w, v))
         w = v

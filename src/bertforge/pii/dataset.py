@@ -1,11 +1,13 @@
 """Documents in Gretel's schema (`generated_text`, `pii_spans` as a JSON string of
 {start, end, label}, `document_type`, `language`), from a JSONL file or, when online,
 from `datasets` (`gretelai/synthetic_pii_finance_multilingual`), as tagging examples
-whose labels are the 12 groups."""
+whose labels are the 12 groups; or hand-written documents marked up inline (see
+`parse_marked`), which is how an evaluation set is written by hand."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..errors import BertforgeError
@@ -20,7 +22,9 @@ def read_documents(source: str, split: str = "train", language: str | None = "En
     A file is read as JSONL; anything else is a `datasets` name or saved directory.
     Overlapping spans (real annotations have some) keep the longer one."""
     path = Path(source)
-    if path.is_file():
+    if path.is_file() and path.suffix in (".txt", ".md"):
+        records = read_marked(path)
+    elif path.is_file():
         records = read_records(source)
     else:
         records = _from_datasets(source, split)
@@ -55,6 +59,52 @@ def read_documents(source: str, split: str = "train", language: str | None = "En
     if not documents:
         raise BertforgeError(f"{source} holds no {language or ''} documents".replace("  ", " "))
     return documents
+
+
+MARK = re.compile(r"\[\[([A-Za-z_]+):(.*?)\]\]", re.S)
+
+
+def parse_marked(marked: str, where: str = "text") -> tuple[str, list[dict]]:
+    """Plain text and spans from text marked up as "[[PERSON:Jane Doe]] paid
+    [[BANK:GB82 WEST 1234 5698 7654 32]]": each mark becomes its value in the text and a
+    span with that label (a group or one of Gretel's labels)."""
+    parts, spans, size, at = [], [], 0, 0
+    for match in MARK.finditer(marked):
+        label, value = match.group(1), match.group(2)
+        if not value.strip() or "[[" in value:
+            raise BertforgeError(f"{where}: mark at character {match.start()} is empty or "
+                                 f"nested: {match.group(0)[:60]!r}")
+        parts.append(marked[at:match.start()])
+        size += match.start() - at
+        spans.append({"start": size, "end": size + len(value), "label": label})
+        parts.append(value)
+        size += len(value)
+        at = match.end()
+    parts.append(marked[at:])
+    text = "".join(parts)
+    if "[[" in text:
+        where_left = text.index("[[")
+        raise BertforgeError(f"{where}: unclosed or malformed mark near "
+                             f"{text[where_left:where_left + 40]!r}; write [[LABEL:value]]")
+    return text, spans
+
+
+def read_marked(path: Path) -> list[dict]:
+    """Documents from a marked-up text file: each starts with a line "=== title"."""
+    try:
+        content = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise BertforgeError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    records = []
+    for k, chunk in enumerate(re.split(r"^=== ?", content, flags=re.M)[1:], 1):
+        title, _, body = chunk.partition("\n")
+        where = f"{path}: document {k} ({title.strip()})"
+        text, spans = parse_marked(body.strip("\n") + "\n", where)
+        records.append({"generated_text": text, "pii_spans": spans,
+                        "document_type": title.strip(), "where": where})
+    if not records:
+        raise BertforgeError(f"{path}: no documents; start each with a line \"=== title\"")
+    return records
 
 
 def _no_overlaps(spans: list[dict]) -> list[dict]:

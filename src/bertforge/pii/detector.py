@@ -194,12 +194,27 @@ class Redactor:
         return redact(text, self.detect(text), style, seed)
 
 
+def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
+    """A span that cuts a run of letters, digits and underscores in two, widened to it."""
+    if b > a:
+        while a > 0 and _word(text[a - 1]) and _word(text[a]):
+            a -= 1
+        while b < len(text) and _word(text[b - 1]) and _word(text[b]):
+            b += 1
+    return a, b
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
+    widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
     and without the one- and two-character scraps (a list number, a stray digit)."""
     out = []
     for span in spans:
-        a, b = _strip(text, span.start, span.end)
+        a, b = _whole_words(text, *_strip(text, span.start, span.end))
         if sum(c.isalnum() for c in text[a:b]) >= 3:  # no personal data is shorter (CVVs are patterns)
             out.append(span if (a, b) == (span.start, span.end) else
                        Span(a, b, span.label, text[a:b], span.score, span.source))
