@@ -224,6 +224,21 @@ def test_generator_spans_are_exact_and_cover_every_label(generated):
     assert len(TYPES) >= 40
 
 
+def test_generated_checksummed_values_pass_their_checks(generated):
+    # Faker's en_IN writes IBANs that fail mod-97; real ones never do, so none may be generated
+    checks = {"iban": patterns.valid_iban, "credit_card_number": patterns.valid_card}
+    seen = {kind: 0 for kind in checks}
+    for rows in generated.values():
+        for row in rows:
+            text = row["generated_text"]
+            for span in json.loads(row["pii_spans"]):
+                if span["label"] in checks:
+                    value = json.loads(f'"{text[span["start"]:span["end"]]}"')
+                    assert checks[span["label"]](value.replace(" ", "").replace("-", "")), value
+                    seen[span["label"]] += 1
+    assert min(seen.values()) >= 20, seen
+
+
 def test_generator_splits_by_document_type(generated):
     types = {split: {r["document_type"] for r in rows} for split, rows in generated.items()}
     assert not types["test"] & types["train"] and not types["validation"] & types["train"]
@@ -407,3 +422,86 @@ def test_training_data_errors_name_the_line(tmp_path):
     bad.write_text(json.dumps({"generated_text": "Ann", "pii_spans": "[oops"}) + "\n")
     with pytest.raises(BertforgeError, match=r"bad.jsonl:1: \"pii_spans\" is a string that is not JSON"):
         read_documents(str(bad))
+
+
+# ------------------------------------------------------------------ decoding boundaries
+TAGS = ["O", "B-ACCOUNT", "I-ACCOUNT", "B-ADDRESS", "I-ADDRESS", "B-PERSON", "I-PERSON"]
+
+
+def _decode(text, tagged):
+    """threshold_spans over whitespace tokens, each given a tag with probability 0.9."""
+    import re
+
+    import numpy as np
+
+    from bertforge.finetune.tagging import threshold_spans
+
+    offsets = [m.span() for m in re.finditer(r"\S+", text)]
+    assert len(offsets) == len(tagged)
+    probs = np.full((len(offsets), len(TAGS)), 0.1 / (len(TAGS) - 1))
+    for row, tag in zip(probs, tagged):
+        row[TAGS.index(tag)] = 0.9
+    return [(s.label, s.text) for s in threshold_spans(text, offsets, probs, TAGS, 0.5)]
+
+
+def test_spans_do_not_run_across_table_cells_or_lines():
+    # before: "40118\tOkafor\tChidi" came out as one PERSON (the first cell smoothed over)
+    assert _decode("40118\tOkafor\tChidi", ["B-ACCOUNT", "B-PERSON", "I-PERSON"]) == [
+        ("ACCOUNT", "40118"), ("PERSON", "Okafor"), ("PERSON", "Chidi")]
+    assert _decode("Tomasz\nmob", ["B-PERSON", "I-PERSON"]) == [("PERSON", "Tomasz"), ("PERSON", "mob")]
+    # an address is the one value that runs over lines
+    assert _decode("12 High St\nLeeds LS1", ["B-ADDRESS"] + ["I-ADDRESS"] * 4) == [
+        ("ADDRESS", "12 High St\nLeeds LS1")]
+    assert _decode("Jane Doe paid", ["B-PERSON", "I-PERSON", "O"]) == [("PERSON", "Jane Doe")]
+    # a new entity at the end of a run keeps its label: a name, then an employee ID
+    assert _decode("Ann Lee , EMP-4410", ["B-PERSON", "I-PERSON", "I-PERSON", "B-ACCOUNT"]) == [
+        ("PERSON", "Ann Lee ,"), ("ACCOUNT", "EMP-4410")]
+
+
+def test_model_spans_are_widened_to_whole_words():
+    from bertforge.pii.detector import _tidy
+
+    text = "DB_USER=svc_payments\nuser etl_reader_02 read it"
+    cut = [Span(8, 12, "DIGITAL", text[8:12]), Span(26, 36, "DIGITAL", text[26:36])]
+    assert [s.text for s in _tidy(text, cut)] == ["svc_payments", "etl_reader_02"]
+    whole = [Span(0, 7, "DIGITAL", "DB_USER")]
+    assert [s.text for s in _tidy(text, whole)] == ["DB_USER"]
+
+
+def test_markup_names_are_not_personal_data():
+    from bertforge.pii.detector import _tidy
+
+    text = '<Dbtr><PstlAdr>12 High St</PstlAdr><Amt Ccy="EUR">5</Amt></Dbtr> Ann <ann@x.com>'
+    spans = [Span(text.index(w), text.index(w) + len(w), "ADDRESS", w)
+             for w in ("PstlAdr", "12 High St", "Amt Ccy", "EUR", "ann@x.com")]
+    assert [s.text for s in _tidy(text, spans)] == ["12 High St", "EUR", "ann@x.com"]
+
+
+# ------------------------------------------------------------------ hand-written evaluation sets
+def test_marked_text_gives_text_and_exact_spans(tmp_path):
+    from bertforge.pii.dataset import parse_marked, read_documents
+
+    text, spans = parse_marked("[[PERSON:Jane Doe]] paid [[BANK:GB29 NWBK 6016 1331 9268 19]] "
+                               "on [[[DATE:1 May]]].")
+    assert text == "Jane Doe paid GB29 NWBK 6016 1331 9268 19 on [1 May]."
+    assert [(text[s["start"]:s["end"]], s["label"]) for s in spans] == [
+        ("Jane Doe", "PERSON"), ("GB29 NWBK 6016 1331 9268 19", "BANK"), ("1 May", "DATE")]
+    for bad in ("[[PERSON:Jane", "[[PERSON:]] x", "[[PERSON Jane]]"):
+        with pytest.raises(BertforgeError, match="mark"):
+            parse_marked(bad)
+    path = tmp_path / "set.txt"
+    path.write_text("=== one\nHi [[PERSON:Ann]].\n=== two\nMail [[email:a@b.co]]\n", encoding="utf-8")
+    documents = read_documents(str(path))
+    assert [d["document_type"] for d in documents] == ["one", "two"]
+    assert documents[1]["spans"] == [(5, 11, "EMAIL")]
+    path.write_text("no header\n", encoding="utf-8")
+    with pytest.raises(BertforgeError, match="=== title"):
+        read_documents(str(path))
+
+
+def test_the_hand_written_sets_parse():
+    from bertforge.pii.dataset import read_documents
+
+    for name, least in (("pii_handwritten.txt", 13), ("pii_heldout.txt", 10)):
+        documents = read_documents(str(EXAMPLES.parent / "bench" / name))
+        assert len(documents) >= least and all(d["spans"] for d in documents)

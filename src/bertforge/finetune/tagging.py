@@ -104,7 +104,8 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
       over its tokens;
     - a word whose two neighbours agree on another label takes theirs, and so does a
       word at either end of a run whose neighbour's label goes on for two words or more
-      ("lat 40.71 lon -74.01" is one location, not four fragments);
+      ("lat 40.71 lon -74.01" is one location, not four fragments), unless that word
+      is the start of a new entity at the end ("Ann Lee, EMP-4410": a name, then an ID);
     - consecutive inside words form one span until the label changes, a word's B- mass
       beats its I- mass (a new entity starts) after anything but a plain space, or a
       tab, a blank line, or a line break not inside an address comes between them
@@ -156,7 +157,7 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
                 lab[k] = lab[k - 1]
         if len(lab) >= 3 and lab[0] != lab[1] == lab[2]:
             lab[0] = lab[1]
-        if len(lab) >= 3 and lab[-1] != lab[-2] == lab[-3]:
+        if len(lab) >= 3 and lab[-1] != lab[-2] == lab[-3] and not begins[b - 1]:
             lab[-1] = lab[-2]
         start = a
         for k in range(a + 1, b + 1):

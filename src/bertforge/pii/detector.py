@@ -204,6 +204,17 @@ def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+def _in_markup(text: str, a: int, b: int) -> bool:
+    """Whether a span is a tag or attribute name inside "<...>" (not a quoted value):
+    XML and HTML names such as "PstlAdr" or "td" are never personal data."""
+    opened = text.rfind("<", 0, a)
+    if opened < 0 or text.rfind(">", 0, a) > opened or "\n" in text[opened:a]:
+        return False
+    closed = text.find(">", b)
+    return closed >= 0 and "<" not in text[b:closed] and text.count('"', opened, a) % 2 == 0 \
+        and "@" not in text[a:b]
+
+
 def _word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
@@ -211,11 +222,12 @@ def _word(char: str) -> bool:
 def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
     widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
-    and without the one- and two-character scraps (a list number, a stray digit)."""
+    and without the one- and two-character scraps (a list number, a stray digit) and
+    markup names."""
     out = []
     for span in spans:
         a, b = _whole_words(text, *_strip(text, span.start, span.end))
-        if sum(c.isalnum() for c in text[a:b]) >= 3:  # no personal data is shorter (CVVs are patterns)
+        if sum(c.isalnum() for c in text[a:b]) >= 3 and not _in_markup(text, a, b):  # no personal data is shorter (CVVs are patterns)
             out.append(span if (a, b) == (span.start, span.end) else
                        Span(a, b, span.label, text[a:b], span.score, span.source))
     return out

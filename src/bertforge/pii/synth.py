@@ -36,7 +36,7 @@ from typing import Callable
 
 from ..errors import BertforgeError
 from .labels import FINE_LABELS
-from .patterns import valid_card
+from .patterns import valid_card, valid_iban
 
 EPOCH, BIRTHS = datetime(2019, 1, 1), datetime(1934, 1, 1)  # documents 2019-2025; births 1934-2005
 LOCALES = ["en_US", "en_US", "en_US", "en_GB", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT",
@@ -211,9 +211,12 @@ class Values:
         return phone
 
     # bank and card
-    def iban(self) -> str:
+    def iban(self, spaced: bool | None = None) -> str:
         iban = self.fake.iban()
-        return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4)) if self.iban_spaced else iban
+        if not valid_iban(iban):  # Faker's en_IN writes 21-character "GB" IBANs
+            iban = self.us.iban()
+        spaced = self.iban_spaced if spaced is None else spaced
+        return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4)) if spaced else iban
 
     def bban(self) -> str:
         if self.locale in ("en_GB", "en_IE") and self.rng.random() < 0.6:
@@ -814,18 +817,25 @@ def call_notes(doc: Doc, v: Values, layout: str) -> None:
     doc.add("\n")
 
 
+def _payee(doc: Doc, v: Values, person: float, upper: bool) -> None:
+    """A payee that is a person (with probability `person`) or a company, labelled as such."""
+    kind = "name" if v.rng.random() < person else "company"
+    value = v.value(kind)
+    doc.pii(kind, value.upper() if upper else value)
+
+
 def swift_mt103(doc: Doc, v: Values, layout: str) -> None:
     doc.add("{1:F01").pii("swift_bic_code", v.fake.swift(length=8) + "XXXX"[:0]).add("AXXX0000000000}")
     doc.add("{2:I103").pii("swift_bic_code", v.fake.swift(length=8)).add("XXXXN}\n")
     doc.add(f":20:{v.decoy('reference')}\n:23B:CRED\n:32A:")
     doc.add(f"{v.rng.randrange(20, 27)}{v.rng.randrange(1, 13):02d}{v.rng.randrange(1, 29):02d}")
     doc.add(f"{v.choice(['EUR', 'USD', 'GBP'])}{v.decoy('plain_amount').replace('.', ',')}\n")
-    doc.add(":50K:/").pii("iban", v.fake.iban()).add("\n").pii("name", v.name().upper()).add("\n")
+    doc.add(":50K:/").pii("iban", v.iban(spaced=False)).add("\n").pii("name", v.name().upper()).add("\n")
     doc.pii("street_address", v.street_address().upper()).add("\n")
     doc.add(":57A:").pii("swift_bic_code", v.fake.swift(length=11)).add("\n")
-    doc.add(":59:/").pii("iban", v.fake.iban()).add("\n")
-    doc.pii("name" if v.rng.random() < 0.5 else "company",
-            v.name().upper() if v.rng.random() < 0.5 else v.company().upper()).add("\n")
+    doc.add(":59:/").pii("iban", v.iban(spaced=False)).add("\n")
+    _payee(doc, v, 0.5, upper=True)
+    doc.add("\n")
     doc.pii("street_address", v.street_address().upper()).add("\n")
     doc.add(f":70:{v.choice(['INVOICE', 'RFB', 'SALARY', 'RENT'])} {v.decoy('invoice')}\n:71A:SHA\n-}}\n")
 
@@ -833,7 +843,11 @@ def swift_mt103(doc: Doc, v: Values, layout: str) -> None:
 def statement(doc: Doc, v: Values, layout: str) -> None:
     doc.add(v.choice(["Account Statement", "Monthly Statement", "Bank Statement"]) + "\n")
     doc.pii("company", v.company()).add("\n\n")
-    doc.add("Account holder: ").pii("name", v.name()).add("\n")
+    if v.rng.random() < 0.3:  # a joint account: two people, two spans
+        doc.add("Account holders: ").pii("name", v.name()).add(v.choice([" & ", " and ", ", "]))
+        doc.pii("name", v.name()).add("\n")
+    else:
+        doc.add("Account holder: ").pii("name", v.name()).add("\n")
     doc.pii("street_address", v.street_address()).add("\n")
     doc.add("IBAN: ").pii("iban", v.iban()).add("   BIC: ").pii("swift_bic_code", v.swift_bic_code()).add("\n")
     doc.add("Customer no.: ").pii("customer_id", v.customer_id()).add("\n")
@@ -1030,9 +1044,9 @@ def audit_report(doc: Doc, v: Values, layout: str) -> None:
 def xml_message(doc: Doc, v: Values, layout: str) -> None:
     doc.add("<?xml version=\"1.0\"?>\n<Payment>\n  <Debtor>\n    <Nm>").pii("name", v.name())
     doc.add("</Nm>\n    <PstlAdr>").pii("street_address", v.street_address()).add("</PstlAdr>\n    <IBAN>")
-    doc.pii("iban", v.fake.iban()).add("</IBAN>\n    <BIC>").pii("swift_bic_code", v.swift_bic_code())
+    doc.pii("iban", v.iban(spaced=False)).add("</IBAN>\n    <BIC>").pii("swift_bic_code", v.swift_bic_code())
     doc.add("</BIC>\n  </Debtor>\n  <Creditor>\n    <Nm>").pii("company", v.company())
-    doc.add("</Nm>\n    <IBAN>").pii("iban", v.fake.iban()).add(f"</IBAN>\n  </Creditor>\n  <Amt Ccy=\"EUR\">{v.decoy('plain_amount')}</Amt>\n  <ReqdExctnDt>")
+    doc.add("</Nm>\n    <IBAN>").pii("iban", v.iban(spaced=False)).add(f"</IBAN>\n  </Creditor>\n  <Amt Ccy=\"EUR\">{v.decoy('plain_amount')}</Amt>\n  <ReqdExctnDt>")
     doc.pii("date", v.date(2)).add(f"</ReqdExctnDt>\n  <EndToEndId>{v.decoy('reference')}</EndToEndId>\n</Payment>\n")
 
 
@@ -1476,16 +1490,37 @@ def card_statement(doc: Doc, v: Values, layout: str) -> None:
 
 
 def mt940(doc: Doc, v: Values, layout: str) -> None:
-    doc.add(f":20:{v.decoy('reference')}\n:25:").pii("iban", v.fake.iban()).add("\n:28C:00001/001\n")
+    doc.add(f":20:{v.decoy('reference')}\n:25:").pii("iban", v.iban(spaced=False)).add("\n:28C:00001/001\n")
     doc.add(f":60F:C{v.rng.randrange(200101, 251231)}EUR{v.decoy('plain_amount').replace('.', ',')}\n")
     for _ in range(v.rng.randrange(3, 25)):
         doc.add(f":61:{v.rng.randrange(200101, 251231)}{v.choice(['C', 'D'])}{v.decoy('plain_amount').replace('.', ',')}NTRFNONREF\n:86:")
-        doc.pii("name" if v.rng.random() < 0.6 else "company", v.name().upper() if v.rng.random() < 0.6 else v.company())
-        doc.add(" ").pii("iban", v.fake.iban()).add(f" {v.choice(['INVOICE', 'RENT', 'SALARY'])} {v.decoy('invoice')}\n")
+        _payee(doc, v, 0.6, upper=v.rng.random() < 0.6)
+        doc.add(" ").pii("iban", v.iban(spaced=False)).add(f" {v.choice(['INVOICE', 'RENT', 'SALARY'])} {v.decoy('invoice')}\n")
     doc.add(f":62F:C{v.rng.randrange(200101, 251231)}EUR{v.decoy('plain_amount').replace('.', ',')}\n-\n")
 
 
+def html_table(doc: Doc, v: Values, layout: str) -> None:
+    columns = v.choice([[("Name", "name"), ("Email", "email"), ("Phone", "phone_number"), ("Balance", "decoy:amount")],
+                        [("Customer", "customer_id"), ("Holder", "name"), ("IBAN", "iban"), ("Opened", "date")],
+                        [("Payee", "company"), ("Account", "bban"), ("Sort code / ABA", "bank_routing_number"),
+                         ("Amount", "decoy:amount")],
+                        [("Employee", "name"), ("ID", "employee_id"), ("Address", "street_address"), ("DOB", "date_of_birth")]])
+    nl = v.choice(["\n", "", "\n  "])
+    doc.add(f"<html><body>{nl}<p>{v.choice(['Dear ', 'Hello '])}").pii("first_name", v.first_name())
+    doc.add(f", please review the records below.</p>{nl}<table class=\"data\">{nl}<tr>")
+    doc.add("".join(f"<th>{h}</th>" for h, _ in columns) + f"</tr>{nl}")
+    for _ in range(v.rng.randrange(2, 15)):
+        doc.add("<tr>")
+        for _, kind in columns:
+            doc.add(v.choice(["<td>", '<td class="c">']))
+            _value(doc, v, kind)
+            doc.add("</td>")
+        doc.add(f"</tr>{nl}")
+    doc.add(f"</table>{nl}<p>Contact ").pii("email", v.email()).add(f" with questions.</p>{nl}</body></html>\n")
+
+
 TYPES += [
+    DocType("HTML Report", html_table, long=True),
     DocType("Email Thread", email_thread), DocType("Case Notes", case_notes),
     DocType("Config File", config_file), DocType("Bank Letter", bank_letter),
     DocType("Staff Roster", roster, long=True), DocType("Incident Chat", incident_chat),
