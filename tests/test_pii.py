@@ -464,6 +464,8 @@ def test_model_spans_are_widened_to_whole_words():
     text = "DB_USER=svc_payments\nuser etl_reader_02 read it"
     cut = [Span(8, 12, "DIGITAL", text[8:12]), Span(26, 36, "DIGITAL", text[26:36])]
     assert [s.text for s in _tidy(text, cut)] == ["svc_payments", "etl_reader_02"]
+    halves = [Span(8, 12, "DIGITAL", "svc_"), Span(15, 20, "ACCOUNT", "ments")]
+    assert [(s.label, s.text) for s in _tidy(text, halves)] == [("DIGITAL", "svc_payments")]
     whole = [Span(0, 7, "DIGITAL", "DB_USER")]
     assert [s.text for s in _tidy(text, whole)] == ["DB_USER"]
 

@@ -227,7 +227,13 @@ def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = []
     for span in spans:
         a, b = _whole_words(text, *_strip(text, span.start, span.end))
-        if sum(c.isalnum() for c in text[a:b]) >= 3 and not _in_markup(text, a, b):  # no personal data is shorter (CVVs are patterns)
+        # no personal data is shorter than 3 characters (CVVs are patterns)
+        if sum(c.isalnum() for c in text[a:b]) >= 3 and not _in_markup(text, a, b):
+            if out and a < out[-1].end:  # widened into the span before: one span, the longer's label
+                last = out.pop()
+                label = last.label if last.end - last.start >= span.end - span.start else span.label
+                a, b = last.start, max(b, last.end)
+                span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
             out.append(span if (a, b) == (span.start, span.end) else
                        Span(a, b, span.label, text[a:b], span.score, span.source))
     return out
