@@ -4,15 +4,20 @@ Gretel's synthetic finance set cannot be downloaded here, so this writes documen
 same kind in the same schema (`generated_text`, `pii_spans` as a JSON string,
 `document_type`, `language`), with the same 29 labels, on Faker:
 
-- 45 document types: forms (loan and account applications, KYC records, insurance
-  claims, payroll ...), statements with many rows, letters, emails, chat and call
-  transcripts, SWIFT MT103 messages, CSV and JSON exports, server logs, contracts,
-  invoices, and more;
-- several layouts per form ("Label: value", upper-case labels, dotted leaders, Markdown
-  tables, key = value, bullets, two columns) and several wordings per prose sentence;
-- values formatted as real ones vary: a dozen date formats, spaced and unspaced IBANs,
-  cards with spaces, dashes or nothing, names upper-case in some layouts or written
-  "LAST, First", phone numbers in each locale's style, seven Faker locales;
+- 61 document types: forms (loan and account applications, KYC records, insurance
+  claims, payroll ...), statements with many rows, letters, emails and email threads
+  with quoted replies and signature blocks, chat, chatbot and incident-channel
+  transcripts, terse case notes, SWIFT MT103 and MT940 messages, ISO 20022 XML, HTML
+  reports, CSV, TSV and JSON exports, webhook payloads, config files, server logs,
+  contracts, invoices, scanned-form text, expense reports, and more;
+- ten layouts per form ("Label: value", upper-case labels, dotted leaders, Markdown
+  tables, key = value, bullets, two columns, label above value, label and value far
+  apart, all fields on one line) and several wordings per prose sentence;
+- values formatted as real ones vary: a dozen date formats plus the loose ones of notes
+  ("3rd of May 1990", "Thu 6/13", "10am"), spaced and unspaced IBANs, UK sort codes and
+  account numbers, national ID numbers by country, cards with spaces, dashes or
+  nothing, names upper-case in some layouts, written "LAST, First" or after a title,
+  trade-style company names ("Oakhurst Veterinary Clinic"), 16 Faker locales;
 - unlabelled decoys that look like data but are not personal: amounts, percentages,
   invoice and transaction references, policy and loan numbers, product codes;
 - long documents (statements, logs, exports, contracts) with personal data to the end,
