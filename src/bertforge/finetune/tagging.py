@@ -109,7 +109,8 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     - consecutive inside words form one span until the label changes, a word's B- mass
       beats its I- mass (a new entity starts) after anything but a plain space, or a
       tab, a blank line, or a line break not inside an address comes between them
-      (table cells and lines are separate values; only addresses run over lines). The score is the mean P(not O) of its tokens.
+      (table cells and lines are separate values; only addresses run over lines).
+      The score is the mean P(not O) of its tokens.
     Token-by-token argmax instead breaks entities into fragments whenever two labels
     trade places inside one."""
     n = len(offsets)

@@ -19,7 +19,8 @@ GRETEL = "gretelai/synthetic_pii_finance_multilingual"
 
 def read_documents(source: str, split: str = "train", language: str | None = "English") -> list[dict]:
     """{"text", "spans": [(start, end, GROUP)], "document_type", "where"} per document.
-    A file is read as JSONL; anything else is a `datasets` name or saved directory.
+    A .txt or .md file is read as marked-up documents (`read_marked`), any other file
+    as JSONL; anything else is a `datasets` name or saved directory.
     Overlapping spans (real annotations have some) keep the longer one."""
     path = Path(source)
     if path.is_file() and path.suffix in (".txt", ".md"):
