@@ -91,8 +91,10 @@ def tags_to_spans(text: str, offsets: Sequence[tuple[int, int]], tag_ids: Sequen
 
 
 def _breaks(gap: str, before: str, after: str) -> bool:
-    """Whether the text between two inside words ends a run of them."""
-    return "\t" in gap or "\n\n" in gap or ("\n" in gap and not before == after == "ADDRESS")
+    """Whether the text between two inside words ends a run of them: a tab or three
+    spaces (a column gap), a blank line, or a line break outside an address."""
+    return "\t" in gap or "   " in gap or "\n\n" in gap or \
+        ("\n" in gap and not before == after == "ADDRESS")
 
 
 def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
@@ -108,8 +110,9 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
       is the start of a new entity at the end ("Ann Lee, EMP-4410": a name, then an ID);
     - consecutive inside words form one span until the label changes, a word's B- mass
       beats its I- mass (a new entity starts) after anything but a plain space, or a
-      tab, a blank line, or a line break not inside an address comes between them
-      (table cells and lines are separate values; only addresses run over lines).
+      tab, three spaces, a blank line, or a line break not inside an address comes
+      between them (table cells, fixed-width columns and lines are separate values;
+      only addresses run over lines).
       The score is the mean P(not O) of its tokens.
     Token-by-token argmax instead breaks entities into fragments whenever two labels
     trade places inside one."""

@@ -25,6 +25,8 @@ from __future__ import annotations
 import bisect
 import json
 import os
+import re
+import unicodedata
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -121,8 +123,13 @@ LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
 
 
+def _symbol(char: str) -> bool:
+    """A symbol such as "▶", "•" or "€" never starts personal data ("+" of a phone does)."""
+    return char != "+" and unicodedata.category(char).startswith("S")
+
+
 def _strip(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and text[a] in LOOSE:
+    while a < b and (text[a] in LOOSE or _symbol(text[a])):
         a += 1
     while b > a and text[b - 1] in LOOSE_END:
         b -= 1
@@ -221,16 +228,67 @@ def _word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")  # "\u00e9" in JSON: a letter, not digits
+
+
+def _names(text: str, span: Span) -> list[Span]:
+    """A person's name has no digits: the words of a PERSON span that hold one are not
+    part of it ("04NTRFNONREF", "Smith 4410" -> "Smith"). Other labels pass unchanged."""
+    if span.label != "PERSON" or not any(c.isdigit() for c in ESCAPE.sub("", span.text)):
+        return [span]
+    pieces, start = [], None
+    for m in re.finditer(r"\S+", text[span.start:span.end] + " "):
+        digits = any(c.isdigit() for c in ESCAPE.sub("", m.group()))
+        if digits and start is not None:
+            pieces.append((start, end))
+            start = None
+        elif not digits:
+            start = span.start + m.start() if start is None else start
+            end = span.start + min(m.end(), span.end - span.start)
+    if start is not None:
+        pieces.append((start, end))
+    return [Span(a, b, span.label, text[a:b], span.score, span.source) for a, b in pieces]
+
+
+def _date_end(text: str, a: int, b: int, label: str) -> int:
+    """A full stop after "10:30 AM" or "2024-03-01" ends the sentence, not the date
+    ("a.m." keeps its own)."""
+    if label == "DATE" and b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
+            and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM")):
+        return b - 1
+    return b
+
+
+CALENDAR = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|"
+                      r"fri|sat|sun|noon|midnight)")
+
+
+def _plausible(value: str, label: str) -> bool:
+    """The shape every value of some groups has: a phone number has at least 7 digits
+    ("200 512" of an access log is no phone), an ID number, card or coordinate at least
+    one, and a date a digit or a month or day name ("minutes" is no date)."""
+    digits = sum(c.isdigit() for c in value)
+    if label == "PHONE":
+        return digits >= 7
+    if label in ("GOV_ID", "CARD", "LOCATION"):
+        return digits > 0
+    if label == "DATE":
+        return digits > 0 or bool(CALENDAR.search(value))
+    return True
+
+
 def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
     widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
-    and without the one- and two-character scraps (a list number, a stray digit) and
-    markup names."""
+    without the one- and two-character scraps (a list number, a stray digit), markup
+    names and values of the wrong shape (`_plausible`), and names without digits."""
     out = []
-    for span in spans:
+    for span in (piece for s in spans for piece in _names(text, s)):
         a, b = _whole_words(text, *_strip(text, span.start, span.end))
+        b = _date_end(text, a, b, span.label)
         # no personal data is shorter than 3 characters (CVVs are patterns)
-        if sum(c.isalnum() for c in text[a:b]) >= 3 and not _in_markup(text, a, b):
+        if sum(c.isalnum() for c in text[a:b]) >= 3 and _plausible(text[a:b], span.label) \
+                and not _in_markup(text, a, b):
             if out and a < out[-1].end:  # widened into the span before: one span, the longer's label
                 last = out.pop()
                 label = last.label if last.end - last.start >= span.end - span.start else span.label

@@ -142,7 +142,7 @@ MONTHS = ("january february march april may june july august september october n
           "december").split()
 MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?" \
         r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
-TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
+TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+|,\d{3}(?!\d))?)?(?:\s?(?:[AaPp]\.[Mm]\.|[AaPp][Mm]))?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
 
 EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
                    r"\.[A-Za-z]{2,24}(?![\w-])")
