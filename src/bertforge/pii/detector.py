@@ -12,7 +12,10 @@ The merge policy, in order:
    pattern span of that kind is added where the model found nothing, and replaces model
    spans only when they are fragments of it (each shorter than the match and none
    covering it); a model span that covers the match keeps its label and boundaries.
-3. Spans never overlap; each has a `source` ("model" or "pattern") and a `score` (the
+3. Before the merge, model spans are tidied (`_tidy`): whole words, no markup names,
+   and the shape every value of their group has (a name holds no digits, a phone
+   number at least 7, a date a digit or a month or day name).
+4. Spans never overlap; each has a `source` ("model" or "pattern") and a `score` (the
    model's mean tag probability; 1.0 for a pattern).
 
 The model tags a token as personal data when P(not O) reaches the threshold (default
