@@ -232,6 +232,7 @@ def _word(char: str) -> bool:
 
 
 ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")  # "\u00e9" in JSON: a letter, not digits
+NONSPACE = re.compile(r"\S+")
 
 
 def _names(text: str, span: Span) -> list[Span]:
@@ -239,17 +240,16 @@ def _names(text: str, span: Span) -> list[Span]:
     part of it ("04NTRFNONREF", "Smith 4410" -> "Smith"). Other labels pass unchanged."""
     if span.label != "PERSON" or not any(c.isdigit() for c in ESCAPE.sub("", span.text)):
         return [span]
-    pieces, start = [], None
-    for m in re.finditer(r"\S+", text[span.start:span.end] + " "):
-        digits = any(c.isdigit() for c in ESCAPE.sub("", m.group()))
-        if digits and start is not None:
-            pieces.append((start, end))
-            start = None
-        elif not digits:
-            start = span.start + m.start() if start is None else start
-            end = span.start + min(m.end(), span.end - span.start)
-    if start is not None:
-        pieces.append((start, end))
+    pieces: list[list[int]] = []  # runs of words without digits, as [start, end]
+    after_digits = True
+    for m in NONSPACE.finditer(text, span.start, span.end):
+        if any(c.isdigit() for c in ESCAPE.sub("", m.group())):
+            after_digits = True
+        elif after_digits:
+            pieces.append([m.start(), m.end()])
+            after_digits = False
+        else:
+            pieces[-1][1] = m.end()
     return [Span(a, b, span.label, text[a:b], span.score, span.source) for a, b in pieces]
 
 
