@@ -45,8 +45,17 @@ def test_windows_cover_every_token(n, size, stride):
         covered[w.start:w.end] += 1
     assert covered.min() >= 1
     assert spans[-1].end == n and spans[0].start == 0
-    if n > size:
-        assert all(len(w) == size for w in spans)  # the last one is flush with the end
+    if n > size:  # the fewest windows with starts at most `stride` apart, all one length
+        assert len(spans) == -(-(n - size) // stride) + 1
+        assert len({len(w) for w in spans}) == 1
+        for a, b in zip(spans, spans[1:]):
+            assert 0 < b.start - a.start <= stride and a.end - b.start >= size - stride
+
+
+def test_windows_share_the_work_evenly():
+    assert windows(359, 254, 192) == [Window(0, 211), Window(148, 359)]
+    assert windows(254, 254, 192) == [Window(0, 254)]
+    assert windows(255, 254, 192) == [Window(0, 159), Window(96, 255)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -61,6 +70,22 @@ def test_merge_keeps_the_best_placed_prediction(n, size, data):
         chosen = spans[merged[token]]
         assert chosen.start <= token < chosen.end
         assert min(token - chosen.start, chosen.end - 1 - token) == best
+
+
+def test_layers_keeps_the_base_first_layers(tiny_dirs):
+    from bertforge.finetune.fit import start_task_model
+
+    base = load_model(tiny_dirs[None])
+    model, *_ = start_task_model(tiny_dirs[None], "token-classification", ["O", "B-X", "I-X"],
+                                 62, 48, layers=1)
+    assert len(model.layers) == model.config.num_hidden_layers == 1
+    for ours, theirs in zip(model.layers[0].parameters(), base.layers[0].parameters()):
+        assert torch.equal(ours, theirs)
+    ids = torch.tensor([[101, 2023, 102]])
+    assert model(ids).logits.shape == (1, 3, 3)
+    with pytest.raises(BertforgeError, match="has 2 layers"):
+        start_task_model(tiny_dirs[None], "token-classification", ["O", "B-X", "I-X"], 62, 48,
+                         layers=3)
 
 
 def test_merge_unit():

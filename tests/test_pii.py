@@ -407,9 +407,11 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     model = tmp_path / "model"
     assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(model), "--base",
                  str(tiny_dirs[None]), "--steps", "3", "--window", "62", "--stride", "48",
-                 "--half", "--quiet"]) == 0
+                 "--layers", "1", "--half", "--quiet"]) == 0
     card = json.loads((model / "bertforge.json").read_text())
     assert card["recipe"]["steps"] == 3 and card["window"] == 62 and card["documents"] == 40
+    assert card["recipe"]["layers"] == 1
+    assert json.loads((model / "config.json").read_text())["num_hidden_layers"] == 1
     assert sorted(card["entity_labels"]) == sorted(GROUPS)
     capsys.readouterr()
     report = tmp_path / "report"

@@ -418,7 +418,7 @@ def cmd_pii_train(args) -> int:
     settings = FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
                            precision=args.precision, seed=args.seed, progress=not args.quiet)
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
-                             args.validation, half=args.half)
+                             args.validation, half=args.half, layers=args.layers)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 
@@ -657,6 +657,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--stride", type=int, default=192)
     p.add_argument("--precision", choices=["auto", "fp32", "bf16", "fp16"], default="auto")
     p.add_argument("--half", action="store_true", help="save fp16 weights (half the size)")
+    p.add_argument("--layers", type=int, metavar="N",
+                   help="keep only the base's first N layers (a smaller, faster model)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=cmd_pii_train)

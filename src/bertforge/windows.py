@@ -1,9 +1,13 @@
 """Overlapping windows over long inputs, and merging what the model says about each.
 
 BERT reads at most 512 positions; a document is any length. So a document's tokens are
-cut into windows of `size` tokens (510 by default, leaving room for [CLS] and [SEP])
-whose starts are `stride` tokens apart (384), the last window ending flush with the
-document, so every token is in at least one window and no document is ever truncated.
+cut into windows of at most `size` tokens (510 by default, leaving room for [CLS] and
+[SEP]) whose starts are at most `stride` tokens apart (384), so every token is in at
+least one window, neighbours share at least `size - stride` tokens, and no document is
+ever truncated. A document longer than one window gets the fewest windows that allow,
+all of one length, spread evenly from its first token to its last: 359 tokens in
+windows of 254 every 192 are read as 0-211 and 148-359 (422 tokens of work), not as
+0-254 and 105-359 (508).
 
 A token near a window's edge is read with little context on one side. Where windows
 overlap, `merge` keeps, for each token, the prediction of the window in which it sits
@@ -43,8 +47,10 @@ def windows(n_tokens: int, size: int = SIZE, stride: int = STRIDE) -> list[Windo
                              f"tokens: the stride must not exceed the window")
     if n_tokens <= size:
         return [Window(0, n_tokens)]
-    starts = list(range(0, n_tokens - size, stride)) + [n_tokens - size]
-    return [Window(s, s + size) for s in starts]
+    count = -(-(n_tokens - size) // stride) + 1               # the fewest windows
+    length = -(-(n_tokens + (count - 1) * (size - stride)) // count)  # <= size
+    step = (n_tokens - length) / (count - 1)                   # <= length - (size - stride)
+    return [Window(s, s + length) for s in (round(i * step) for i in range(count))]
 
 
 def context(window: Window) -> np.ndarray:

@@ -186,15 +186,26 @@ def save_task_model(task, directory, card: dict):
 
 
 def start_task_model(base, head: str, labels, size: int, stride: int, seed: int = 0,
-                     from_scratch: bool = False):
+                     from_scratch: bool = False, layers: int | None = None):
     """(model, tokenizer, size, stride) to fine-tune: `base` with a fresh head for
     `labels`, or the same network from random weights (BERT's initialisation) when
-    `from_scratch`; windows no longer than the model's positions allow."""
+    `from_scratch`; windows no longer than the model's positions allow.
+    layers: keep only the base's first `layers` layers (a smaller, faster model: the
+    top layers are the ones fine-tuning can best do without)."""
+    import dataclasses
+
     from ..model import Bert
     from ..tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer(base)
     model = load_model(base, head=head, labels=list(labels))
+    if layers is not None:
+        if not 1 <= layers <= model.config.num_hidden_layers:
+            raise BertforgeError(f"--layers {layers}: {base} has "
+                                 f"{model.config.num_hidden_layers} layers; keep 1 to "
+                                 f"{model.config.num_hidden_layers} of them")
+        model.layers = model.layers[:layers]
+        model.config = dataclasses.replace(model.config, num_hidden_layers=layers)
     if from_scratch:
         torch.manual_seed(seed)
         model = Bert(model.config, head=head)

@@ -262,9 +262,11 @@ class Tagger:
 
 def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                  settings: FitSettings | None = None, labels: Sequence[str] | None = None,
-                 size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False) -> Tagger:
+                 size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False,
+                 layers: int | None = None) -> Tagger:
     """Fine-tune `base` (any BERT directory, packaged model or hub id) to tag the
-    examples' spans. from_scratch: the same network from random weights instead."""
+    examples' spans. from_scratch: the same network from random weights instead;
+    layers: only the base's first `layers` layers."""
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
@@ -273,7 +275,8 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
         raise BertforgeError("the training examples hold no spans: nothing to learn to tag")
     tags = tag_names(labels)
     model, tokenizer, size, stride = start_task_model(base, "token-classification", tags, size,
-                                                      stride, settings.seed, from_scratch)
+                                                      stride, settings.seed, from_scratch,
+                                                      layers)
     features = tagging_features(tokenizer, examples, tags, size, stride)
     fit(model, features, settings, tokenizer.pad_id)
     return Tagger(model, tokenizer, size, stride)

@@ -21,21 +21,24 @@ WINDOW, STRIDE = 254, 192  # 256 positions with [CLS] and [SEP]: most documents 
 def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
                    settings: FitSettings | None = None, window: int = WINDOW,
                    stride: int = STRIDE, validation: str | None = None, half: bool = False,
-                   card: dict | None = None, say=print) -> tuple[Tagger, dict]:
-    """Fine-tune `base` on the documents of `train`; save to `out` (fp16 weights when
-    `half`, which halves the size and loses nothing a tagger's argmax can see).
+                   card: dict | None = None, say=print,
+                   layers: int | None = None) -> tuple[Tagger, dict]:
+    """Fine-tune `base` (only its first `layers` layers, if given) on the documents of
+    `train`; save to `out` (fp16 weights when `half`, which halves the size and loses
+    nothing a tagger's argmax can see).
     Returns (tagger, card)."""
     settings = settings or FitSettings(epochs=2.0, batch=16, lr=8e-5)
     documents = read_documents(train)
     say(f"{len(documents):,} training documents from {train}")
     started = time.perf_counter()
-    tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride)
+    tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride,
+                          layers=layers)
     minutes = (time.perf_counter() - started) / 60
     info = {"task": "pii-tagging", "base": str(base), "train_data": str(train),
             "recipe": {"epochs": settings.epochs, "steps": settings.steps,
                        "batch": settings.batch, "lr": settings.lr, "warmup": settings.warmup,
                        "seed": settings.seed, "precision": settings.precision,
-                       "window": window, "stride": stride},
+                       "window": window, "stride": stride, "layers": layers},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
         scores = tagger.evaluate(read_documents(validation))["strict"]
