@@ -123,6 +123,35 @@ def test_unchecked_patterns_fill_what_the_model_missed():
                                                    ("+44 20 7946 0958", "PHONE")]
 
 
+def test_micr_line_gives_routing_and_account():
+    text = "Memo: INV2024-40830\n\n⑆026644013⑆ 321218070885⑈ 437\n⑆20 66 33⑆ 41926819⑈ 12"
+    found = kinds(text)
+    for item in [("026644013", "bank_routing_number"), ("321218070885", "bban"),
+                 ("20 66 33", "bank_routing_number"), ("41926819", "bban")]:
+        assert item in found, (item, found)
+    assert not any(value in ("437", "12", "INV2024-40830") for value, _ in found)
+    assert not any(k == "bban" for _, k in kinds("account 321218070885, cheque 437"))
+
+
+def test_swift_figures_and_payment_references_are_not_personal_data():
+    text = (":20:STMT-0042\n:25:GB82WEST12345698765432\n:28C:00001/001\n"
+            ":60F:C240131EUR1234,56\n:61:2402010201D12,50NTRFNONREF\n:86:Jane Smith rent\n"
+            ":62F:C240229EUR1222,06\n-\n<EndToEndId>ORD-384337573</EndToEndId>")
+    model = []
+    for value, label in [("C240131EUR1234", "BANK"), ("2402010201D12", "BANK"),
+                         ("50NTRFNONREF", "ACCOUNT"), ("Jane Smith", "PERSON"),
+                         ("C240229EUR1222,06", "BANK"), ("ORD-384337573", "ACCOUNT")]:
+        start = text.find(value)
+        model.append(Span(start, start + len(value), label, text[start:start + len(value)], 0.9))
+    merged = merge(sorted(model, key=lambda s: s.start), patterns.find(text), text)
+    assert [(s.text, s.label) for s in merged] == [("GB82WEST12345698765432", "BANK"),
+                                                   ("Jane Smith", "PERSON")]
+    # the same figures outside a SWIFT field stay the model's to judge
+    loose = "Ref C240131EUR1234 was paid."
+    kept = merge([Span(4, 18, "BANK", "C240131EUR1234", 0.9)], patterns.find(loose), loose)
+    assert [s.text for s in kept] == ["C240131EUR1234"]
+
+
 # ------------------------------------------------------------------ redaction
 @st.composite
 def text_and_spans(draw):

@@ -6,7 +6,10 @@ The merge policy, in order:
    with an issuer prefix, ABA routing with its keyword, SSN rules, CVV after its
    keyword, email, IP address) wins for its kind: its span replaces whatever the model
    found there. A model span that overlaps it is cut back to the part outside (dropped
-   if nothing worth masking is left).
+   if nothing worth masking is left). So is a model span that overlaps a stretch whose
+   format says it holds no personal data (`patterns.not_personal`: the balances and
+   statement lines of SWIFT MT940 statements, the references of ISO 20022 payments),
+   and unchecked patterns there are dropped.
 2. Where context decides (names, companies, addresses, and shapes with no checksum:
    dates, times, phone numbers, BIC codes without their keyword), the model wins: a
    pattern span of that kind is added where the model found nothing, and replaces model
@@ -59,6 +62,9 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
     for start, end, m in chosen.items():
         if m.checked:
             checked.add(start, end, m)
+    for start, end in patterns.not_personal(text):
+        if not checked.overlaps(start, end):
+            checked.add(start, end, None)
     spans: list[Span] = []
     kept = _Intervals()
     for span in model_spans:
@@ -75,6 +81,8 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
             kept.add(span.start, span.end, span)
     dropped: set[int] = set()
     for start, end, m in chosen.items():
+        if checked.within(start, end) and not m.checked:
+            continue  # inside a stretch that holds no personal data
         if m.checked:
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
             continue

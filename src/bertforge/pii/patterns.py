@@ -7,7 +7,11 @@ calendar dates, phone numbers valid in their numbering plan per `phonenumbers`).
 Ambiguous shapes need their context: a CVV is three or four digits *after* "CVV" or
 "security code", a bare nine-digit SSN or routing number needs its keyword nearby, a BIC
 counts as checked only after "SWIFT" or "BIC". A latitude/longitude pair (decimals with
-three or more places, in range) is checked by its shape.
+three or more places, in range) is checked by its shape, and so are the transit and
+on-us fields of a cheque's MICR line (between its ⑆ and ⑈ symbols).
+`not_personal(text)` names the stretches a format says hold no personal data (the
+figures of SWIFT MT940 statements, the references of ISO 20022 payments), which the
+detector keeps model spans out of.
 
 `find(text)` returns `PatternMatch`es; `checked` says whether a checksum (or a shape as
 strict as one: email, IP address) backs it, which is what the detector's merge policy
@@ -170,6 +174,19 @@ DATES = re.compile(
     rf"|{MONTH} \d{{4}}"                                      # March 2023
     r")(?:,? (?:at )?" + TIME + r")?(?![\w/-])")
 TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:])")
+# A cheque's MICR line: ⑆transit (routing or sort code)⑆ on-us (account number)⑈
+MICR = re.compile(r"⑆ ?(\d[\d -]{4,12}\d) ?⑆ ?([0-9A-Z][0-9A-Z -]{2,30}?[0-9A-Z]) ?⑈")
+# Fields of SWIFT MT940/MT942 statements that are never personal data: balances
+# (":60F:C240131EUR1234,56"), statement lines up to the owner's reference
+# (":61:2401310131D12,50NTRFNONREF"), sums, floor limits, the statement number.
+SWIFT_FIGURES = re.compile(r"(?m)^(?::6[02][FM]:|:6[45]:)[CD]\d{6}[A-Z]{3}\d[\d,]*"
+                           r"|^:61:\d{6}(?:\d{4})?R?[CD][A-Z]?\d[\d,]*[NFS][A-Z0-9]{3}[^\n/]{0,16}"
+                           r"|^:9[08][DC]:\d+[A-Z]{3}\d[\d,]*|^:34F:[A-Z]{3}[CD]?\d[\d,]*"
+                           r"|^:28C:\d+(?:/\d+)?")
+# The identifiers an ISO 20022 payment message gives itself (pain.001, pacs.008, camt):
+# references chosen by a bank or its software, not by or about a person
+ISO_REFERENCES = re.compile(r"<((?:\w+:)?(?:MsgId|PmtInfId|InstrId|EndToEndId|TxId|UETR))>"
+                            r"([^<]{1,64})</\1>")
 
 
 def _context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:
@@ -253,9 +270,21 @@ def find(text: str, phones: bool = True, region: str = "US") -> list[PatternMatc
     for m in TIMES.finditer(text):
         if not any(s <= m.start() < e for s, e in dated) and _real_time(m.group()):
             add(PatternMatch(m.start(), m.end(), "time", False))
+    for m in MICR.finditer(text):
+        add(PatternMatch(m.start(1), m.end(1), "bank_routing_number", True))
+        add(PatternMatch(m.start(2), m.end(2), "bban", True))
     if phones:
         found += _phones(text, region)
     return found
+
+
+def not_personal(text: str) -> list[tuple[int, int]]:
+    """Stretches whose format says they hold no personal data, as (start, end): the
+    figures of SWIFT statement messages (balances, statement lines, sums) and the
+    message, instruction and end-to-end references of ISO 20022 payments. A model that
+    never saw MT940 reads "C240131EUR1234,56" as an account number."""
+    return sorted([m.span() for m in SWIFT_FIGURES.finditer(text)] +
+                  [m.span(2) for m in ISO_REFERENCES.finditer(text)])
 
 
 def _real_time(value: str) -> bool:
