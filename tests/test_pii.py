@@ -536,6 +536,16 @@ def test_model_spans_are_widened_to_whole_words():
     assert [s.text for s in _tidy(text, whole)] == ["DB_USER"]
 
 
+def test_brackets_around_a_value_are_not_part_of_it():
+    from bertforge.pii.detector import _tidy
+
+    text = "Employee: N. Erdogan (52140), call (212) 555-0187 (home) at (40.7128, -74.0060)"
+    spans = [Span(21, 28, "ACCOUNT", "(52140)"), Span(35, 56, "PHONE", text[35:56]),
+             Span(60, 79, "LOCATION", text[60:79])]
+    assert [s.text for s in _tidy(text, spans)] == ["52140", "(212) 555-0187 (home)",
+                                                     "(40.7128, -74.0060)"]
+
+
 def test_markup_names_are_not_personal_data():
     from bertforge.pii.detector import _tidy
 

@@ -139,12 +139,26 @@ def _symbol(char: str) -> bool:
     return char != "+" and unicodedata.category(char).startswith("S")
 
 
+def _closes(text: str, a: int, b: int) -> int:
+    """Where the bracket opened at text[a] closes before b (-1: not before b)."""
+    depth = 0
+    for i in range(a, b):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return -1
+
+
 def _strip(text: str, a: int, b: int) -> tuple[int, int]:
     while a < b and (text[a] in LOOSE or _symbol(text[a])):
         a += 1
     while b > a and text[b - 1] in LOOSE_END:
         b -= 1
-    # a bracket that opens or closes around the value, not inside it: "(+44 20 7946 0958)"
+    # a bracket that opens or closes around the value, not inside it: "(+44 20 7946 0958)";
+    # a word in brackets is the word ("(52140)"), a pair is a tuple ("(40.71, -74.01)")
+    if b - a > 2 and text[a] == "(" and text[b - 1] == ")" and _closes(text, a, b) == b - 1 \
+            and not any(c.isspace() for c in text[a:b]):
+        return _strip(text, a + 1, b - 1)
     if b > a and text[a] == "(" and text.count(")", a, b) < text.count("(", a, b):
         return _strip(text, a + 1, b)
     if b > a and text[b - 1] == ")" and text.count(")", a, b) > text.count("(", a, b):
