@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
@@ -192,8 +192,6 @@ def start_task_model(base, head: str, labels, size: int, stride: int, seed: int 
     `from_scratch`; windows no longer than the model's positions allow.
     layers: keep only the base's first `layers` layers (a smaller, faster model: the
     top layers are the ones fine-tuning can best do without)."""
-    import dataclasses
-
     from ..model import Bert
     from ..tokenizer import load_tokenizer
 
@@ -205,7 +203,7 @@ def start_task_model(base, head: str, labels, size: int, stride: int, seed: int 
                                  f"{model.config.num_hidden_layers} layers; keep 1 to "
                                  f"{model.config.num_hidden_layers} of them")
         model.layers = model.layers[:layers]
-        model.config = dataclasses.replace(model.config, num_hidden_layers=layers)
+        model.config = replace(model.config, num_hidden_layers=layers)
     if from_scratch:
         torch.manual_seed(seed)
         model = Bert(model.config, head=head)
