@@ -88,6 +88,10 @@ def main() -> None:
     ours_peak = peak_mb()
     ours_found = [[(s.label, s.start, s.end) for s in spans] for spans in ours]
 
+    # Presidio's URL recogniser asks tldextract for the public suffix list; offline the
+    # download fails, is logged with a traceback, and the bundled copy is used instead
+    import logging
+    logging.getLogger("tldextract").setLevel(logging.ERROR)
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
