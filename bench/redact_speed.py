@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import resource
 import sys
 import time
@@ -90,7 +91,6 @@ def main() -> None:
 
     # Presidio's URL recogniser asks tldextract for the public suffix list; offline the
     # download fails, is logged with a traceback, and the bundled copy is used instead
-    import logging
     logging.getLogger("tldextract").setLevel(logging.ERROR)
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
