@@ -14,6 +14,7 @@ Hugging Face (and Google) name.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import torch
@@ -68,6 +69,36 @@ class Dense(nn.Linear):
             y = torch.ops.mkldnn._linear_pointwise(x, self.weight, self.bias, op, [], algorithm)
             return y if self.act in _ONEDNN_POST_OPS else ACTIVATIONS[self.act](y)
         y = F.linear(x, self.weight, self.bias)
+        return y if self.act is None else ACTIVATIONS[self.act](y)
+
+
+class Int8Dense(nn.Module):
+    """A `Dense` for CPU inference in int8: weights rounded to 8 bits once (one scale per
+    output row, symmetric), inputs rounded per call (one scale per matrix), products
+    summed in int32 by PyTorch's quantised kernel (fbgemm), the activation in fp32 after
+    it. Built by `Bert.quantize_int8`; it has no gradient, so it refuses to train."""
+
+    def __init__(self, dense: Dense):
+        super().__init__()
+        weight = dense.weight.detach().float()
+        scale = weight.abs().amax(dim=1).clamp(min=1e-8) / 127
+        with warnings.catch_warnings():  # PyTorch marks quantised tensors as deprecated
+            warnings.filterwarnings("ignore", message=".*quantized tensor creation")
+            q = torch.quantize_per_channel(weight, scale, torch.zeros(len(scale), dtype=torch.long),
+                                           0, torch.qint8)
+        try:  # packed for the build's default engine: fbgemm on x86
+            self.packed = torch.ops.quantized.linear_prepack(q, dense.bias.detach().float())
+        except (AttributeError, RuntimeError) as error:
+            raise BertforgeError(f"this PyTorch build cannot run int8 linear layers ({error}); "
+                                 f"use precision fp32 or bf16") from error
+        self.act, self.out_features = dense.act, dense.out_features
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if torch.is_grad_enabled() and x.requires_grad:
+            raise BertforgeError("an int8 model is for inference only; train the fp32 one")
+        # inputs in 7 bits, not 8 (PyTorch's advice for x86): pairs of products then fit
+        # in 16 bits on AVX2, and the kernel gives AVX2 and AVX-512 CPUs the same numbers
+        y = torch.ops.quantized.linear_dynamic(x.float(), self.packed, True)
         return y if self.act is None else ACTIVATIONS[self.act](y)
 
 
@@ -233,6 +264,20 @@ class Bert(nn.Module):
         for module in self.modules():
             if isinstance(module, Dense):
                 module.onednn = enabled
+        return self
+
+    def quantize_int8(self) -> "Bert":
+        """Replace the encoder layers' dense layers with `Int8Dense` (in place) for CPU
+        inference on machines without bf16: the redactor ran 1.45x faster than in fp32 on
+        a Xeon with AVX-512, 1.34x with the kernels limited to AVX2, its F1 moving by
+        -0.012 to +0.014 (README). Embeddings, norms, attention and heads stay fp32.
+        Returns the model, which can no longer be trained or saved as a checkpoint."""
+        for layer in self.layers:
+            for parent in (layer, layer.attention):
+                for name, child in list(parent.named_children()):
+                    if isinstance(child, Dense):
+                        setattr(parent, name, Int8Dense(child))
+        self.quantized = True
         return self
 
     def forward(
