@@ -347,11 +347,12 @@ def test_five_megabytes_go_through_windows_not_truncated(tiny_redactor_dir):
 
 
 # ------------------------------------------------------------------ the bundled model
-@pytest.fixture(scope="module")
-def bundled():
+@pytest.fixture(scope="module", params=["auto", "int8"])
+def bundled(request):
+    """The bundled model as `bertforge redact` runs it, and quantised to int8."""
     from bertforge.pii import Redactor
 
-    return Redactor.load()
+    return Redactor.load(precision=request.param)
 
 
 def test_bundled_model_loads_offline_and_finds_the_obvious(bundled, monkeypatch):
@@ -389,6 +390,20 @@ def test_bundled_model_finds_data_past_token_512(bundled):
     late = [s for s in gold if s["start"] > limit]
     assert len(late) > 40
     assert recall(late) >= 0.85 and recall(late) >= recall(early) - 0.1
+
+
+def test_cli_precision_int8_and_bad_precisions(capsys):
+    from bertforge.pii import Redactor
+
+    good = EXAMPLES / "documents" / "wire-dispute-email.txt"
+    assert main(["redact", "--precision", "int8", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "[BANK]" in out and "GB29 NWBK" not in out
+    with pytest.raises(SystemExit):  # argparse: not a choice
+        main(["redact", "--precision", "fp16", str(good)])
+    assert "invalid choice" in capsys.readouterr().err
+    with pytest.raises(BertforgeError, match="precision must be one of"):
+        Redactor(None, precision="int4")
 
 
 def test_cli_redacts_files_and_reports_bad_ones(tmp_path, capsys):
