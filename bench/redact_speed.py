@@ -33,6 +33,7 @@ from common import tune_allocator  # noqa: E402
 
 from bertforge.finetune.metrics import MICRO, span_scores  # noqa: E402
 from bertforge.pii import GROUPS, Redactor  # noqa: E402
+from bertforge.pii.detector import PRECISIONS  # noqa: E402
 from bertforge.pii.labels import group  # noqa: E402
 from bertforge.pii.synth import generate  # noqa: E402
 
@@ -96,7 +97,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--docs", type=int, default=200)
     parser.add_argument("--model", help="default: the bundled model")
-    parser.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16", "int8"],
+    parser.add_argument("--precision", default="auto", choices=PRECISIONS,
                         help="bertforge's (auto: bf16 where the CPU has it, else fp32)")
     args = parser.parse_args()
     tune_allocator()

@@ -404,6 +404,10 @@ def test_cli_precision_int8_and_bad_precisions(capsys):
     assert "invalid choice" in capsys.readouterr().err
     with pytest.raises(BertforgeError, match="precision must be one of"):
         Redactor(None, precision="int4")
+    from bertforge import cli
+    from bertforge.pii.detector import PRECISIONS
+
+    assert cli.REDACT_PRECISIONS == list(PRECISIONS)  # the CLI's torch-free copy
 
 
 def test_cli_redacts_files_and_reports_bad_ones(tmp_path, capsys):

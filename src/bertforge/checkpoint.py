@@ -402,7 +402,7 @@ def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
     interrupted save leaves the old directory (or none), never a half-written one.
     """
     directory = Path(directory)
-    if getattr(model, "quantized", False):
+    if model.quantized:
         raise CheckpointError("this model was quantised to int8 for inference and has lost "
                               "its fp32 weights; save the model before `quantize_int8`")
     if directory.exists() and not directory.is_dir():

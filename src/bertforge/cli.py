@@ -285,6 +285,7 @@ def _redactor(args):
                          precision=args.precision)
 
 
+REDACT_PRECISIONS = ["auto", "fp32", "bf16", "int8"]  # pii.detector.PRECISIONS, torch-free
 PRECISION_HELP = ("auto: bf16 where the CPU has it (AVX-512 BF16, AMX), else fp32; int8: "
                   "faster on CPUs without bf16, F1 within about 0.01")
 
@@ -629,7 +630,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the bundled model)")
     p.add_argument("--model", metavar="DIR", help="a model from `bertforge pii train`")
     p.add_argument("--no-patterns", action="store_true", help="the model alone")
-    p.add_argument("--precision", choices=["auto", "fp32", "bf16", "int8"], default="auto",
+    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
                    help=PRECISION_HELP)
     p.add_argument("--seed", type=int, default=0, help="for --style fake")
     p.add_argument("--jsonl", metavar="IN.jsonl")
@@ -681,7 +682,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="DIR")
     p.add_argument("--threshold", type=float)
     p.add_argument("--no-patterns", action="store_true")
-    p.add_argument("--precision", choices=["auto", "fp32", "bf16", "int8"], default="auto",
+    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
                    help=PRECISION_HELP)
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.set_defaults(run=cmd_pii_evaluate)

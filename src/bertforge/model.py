@@ -91,7 +91,7 @@ class Int8Dense(nn.Module):
         except (AttributeError, RuntimeError) as error:
             raise BertforgeError(f"this PyTorch build cannot run int8 linear layers ({error}); "
                                  f"use precision fp32 or bf16") from error
-        self.act, self.out_features = dense.act, dense.out_features
+        self.act = dense.act
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if torch.is_grad_enabled() and x.requires_grad:
@@ -210,6 +210,8 @@ class Bert(nn.Module):
     `config.labels`). pooler: whether to build the pooler; by default, when the head
     needs it or there is no head.
     """
+
+    quantized = False  # True after `quantize_int8`
 
     def __init__(self, config: BertConfig, head: str | None = None, pooler: bool | None = None):
         super().__init__()

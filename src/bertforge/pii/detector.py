@@ -193,7 +193,7 @@ class Redactor:
         if precision == "int8" and tagger is not None:
             if next(tagger.model.parameters()).device.type != "cpu":
                 raise BertforgeError("int8 runs on the CPU; on a GPU use auto or bf16")
-            if not getattr(tagger.model, "quantized", False):
+            if not tagger.model.quantized:
                 tagger.model.quantize_int8()
         self.tagger, self.threshold = tagger, threshold
         self.use_patterns, self.region = use_patterns, region
