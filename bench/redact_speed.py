@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import resource
 import sys
 import time
@@ -35,6 +36,7 @@ from bertforge.finetune.metrics import MICRO, span_scores  # noqa: E402
 from bertforge.pii import GROUPS, Redactor  # noqa: E402
 from bertforge.pii.detector import PRECISIONS  # noqa: E402
 from bertforge.pii.labels import group  # noqa: E402
+from bertforge.training import cpu_has_bf16  # noqa: E402
 from bertforge.pii.synth import generate  # noqa: E402
 
 # Presidio's default recognisers -> our groups
@@ -68,10 +70,6 @@ def documents(n: int, seed: int = 1) -> list[dict]:
 
 def precision_note() -> str:
     """What "auto" means on this CPU, and any kernel limits set in the environment."""
-    import os
-
-    from bertforge.training import cpu_has_bf16
-
     limits = [f"{k}={os.environ[k]}" for k in ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA",
                                               "MKL_ENABLE_INSTRUCTIONS",
                                               "FBGEMM_ENABLE_INSTRUCTIONS") if k in os.environ]
