@@ -410,6 +410,26 @@ def test_cli_precision_int8_and_bad_precisions(capsys):
     assert cli.REDACT_PRECISIONS == list(PRECISIONS)  # the CLI's torch-free copy
 
 
+def test_device_is_resolved_or_refused_clearly(capsys):
+    import torch
+
+    from bertforge.training import resolve_device
+
+    gpu = torch.cuda.is_available()
+    assert resolve_device("auto").type == ("cuda" if gpu else "cpu")
+    assert resolve_device(None) == resolve_device("auto")
+    assert resolve_device("cpu") == torch.device("cpu")
+    for bad, message in [("meta", "not supported"), ("tpu", "unknown device")]:
+        with pytest.raises(BertforgeError, match=message):
+            resolve_device(bad)
+    good = EXAMPLES / "documents" / "wire-dispute-email.txt"
+    assert main(["redact", "--device", "cpu", str(good)]) == 0
+    assert "[BANK]" in capsys.readouterr().out
+    if not gpu:  # the error a user without a GPU sees
+        assert main(["redact", "--device", "cuda", str(good)]) == 2
+        assert "sees no CUDA GPU" in capsys.readouterr().err
+
+
 def test_cli_redacts_files_and_reports_bad_ones(tmp_path, capsys):
     good = EXAMPLES / "documents" / "wire-dispute-email.txt"
     bad = tmp_path / "latin1.txt"
@@ -446,6 +466,12 @@ def test_cli_jsonl_contract_round_trips(tmp_path, capsys):
     assert "3 lines with errors" in capsys.readouterr().err
 
 
+def gpu_names() -> list[str]:
+    import torch
+
+    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+
+
 def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     data = tmp_path / "data"
     assert main(["pii", "generate", "--out", str(data), "--train", "40", "--validation", "5",
@@ -458,9 +484,15 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
                  "--layers", "1", "--half", "--quiet"]) == 0
     card = json.loads((model / "bertforge.json").read_text())
     assert card["recipe"]["steps"] == 3 and card["window"] == 62 and card["documents"] == 40
-    assert card["recipe"]["layers"] == 1
+    assert card["recipe"]["layers"] == 1 and card["recipe"]["device"] in ("cpu", *gpu_names())
     assert json.loads((model / "config.json").read_text())["num_hidden_layers"] == 1
     assert sorted(card["entity_labels"]) == sorted(GROUPS)
+    if not gpu_names():  # asking for a GPU that is not there: a clear error, nothing written
+        assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(tmp_path / "gpu"),
+                     "--base", str(tiny_dirs[None]), "--steps", "3", "--device", "cuda",
+                     "--quiet"]) == 2
+        assert "sees no CUDA GPU" in capsys.readouterr().err
+        assert not (tmp_path / "gpu").exists()
     capsys.readouterr()
     report = tmp_path / "report"
     assert main(["pii", "evaluate", str(data / "test.jsonl"), "--model", str(model), "--out",

@@ -128,7 +128,8 @@ def _fit_settings(args: argparse.Namespace):
     from .finetune.fit import FitSettings
 
     return FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
-                       precision=args.precision, seed=args.seed, progress=not args.quiet)
+                       precision=args.precision, seed=args.seed, progress=not args.quiet,
+                       device=args.device)
 
 
 def cmd_finetune_tag(args: argparse.Namespace) -> int:
@@ -282,10 +283,11 @@ def _redactor(args):
     from .pii import Redactor
 
     return Redactor.load(args.model, threshold=args.threshold, use_patterns=not args.no_patterns,
-                         precision=args.precision)
+                         precision=args.precision, device=args.device)
 
 
 REDACT_PRECISIONS = ["auto", "fp32", "bf16", "int8"]  # pii.detector.PRECISIONS, torch-free
+DEVICE_HELP = "auto (a CUDA GPU when PyTorch sees one, else the CPU), cpu, or cuda[:N]"
 PRECISION_HELP = ("auto: bf16 where the CPU has it (AVX-512 BF16, AMX), else fp32; int8: "
                   "faster on CPUs without bf16, F1 within about 0.01")
 
@@ -422,7 +424,8 @@ def cmd_pii_train(args) -> int:
     from .pii.train import train_redactor
 
     settings = FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
-                           precision=args.precision, seed=args.seed, progress=not args.quiet)
+                           precision=args.precision, seed=args.seed, progress=not args.quiet,
+                           device=args.device)
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
                              args.validation, half=args.half, layers=args.layers)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
@@ -537,6 +540,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--window", type=int, default=510, help="tokens per window")
         p.add_argument("--stride", type=int, default=384, help="tokens between window starts")
         p.add_argument("--precision", choices=["auto", "fp32", "bf16", "fp16"], default="auto")
+        p.add_argument("--device", default="auto", help=DEVICE_HELP)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--quiet", action="store_true")
 
@@ -632,6 +636,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-patterns", action="store_true", help="the model alone")
     p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
                    help=PRECISION_HELP)
+    p.add_argument("--device", default="auto", help=DEVICE_HELP)
     p.add_argument("--seed", type=int, default=0, help="for --style fake")
     p.add_argument("--jsonl", metavar="IN.jsonl")
     p.add_argument("--out", metavar="OUT.jsonl")
@@ -665,6 +670,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--window", type=int, default=254)
     p.add_argument("--stride", type=int, default=192)
     p.add_argument("--precision", choices=["auto", "fp32", "bf16", "fp16"], default="auto")
+    p.add_argument("--device", default="auto", help=DEVICE_HELP)
     p.add_argument("--half", action="store_true", help="save fp16 weights (half the size)")
     p.add_argument("--layers", type=int, metavar="N",
                    help="keep only the base's first N layers (a smaller, faster model)")
@@ -684,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-patterns", action="store_true")
     p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
                    help=PRECISION_HELP)
+    p.add_argument("--device", default="auto", help=DEVICE_HELP)
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.set_defaults(run=cmd_pii_evaluate)
 

@@ -46,6 +46,22 @@ def linear_schedule(optimizer, steps: int, warmup: float):
     return torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
 
 
+def resolve_device(device: str | torch.device | None = "auto") -> torch.device:
+    """auto (or None): the first CUDA GPU when PyTorch sees one, else the CPU."""
+    if device is None or device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        resolved = torch.device(device)
+    except (RuntimeError, TypeError) as error:
+        raise BertforgeError(f"unknown device {device!r}; give auto, cpu or cuda") from error
+    if resolved.type not in ("cpu", "cuda"):
+        raise BertforgeError(f"device {device!r} is not supported; give auto, cpu or cuda")
+    if resolved.type == "cuda" and not torch.cuda.is_available():
+        raise BertforgeError(f"device {device!r}: PyTorch sees no CUDA GPU here; use cpu "
+                             f"or auto")
+    return resolved
+
+
 def cpu_has_bf16() -> bool:
     try:
         return bool(torch.ops.mkldnn._is_mkldnn_bf16_supported())

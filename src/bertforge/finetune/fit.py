@@ -23,7 +23,7 @@ from tqdm import tqdm
 from ..errors import BertforgeError
 from .. import training
 from ..checkpoint import load_model, save_model
-from ..training import adamw, autocast_for, linear_schedule
+from ..training import adamw, autocast_for, linear_schedule, resolve_device
 from ..windows import SIZE, STRIDE
 
 IGNORE = -100
@@ -41,6 +41,7 @@ class FitSettings:
     precision: str = "auto"
     seed: int = 0
     progress: bool = True
+    device: str = "auto"  # auto: a CUDA GPU when PyTorch sees one, else the CPU
 
 
 def length_batches(lengths: Sequence[int], batch: int, rng: np.random.Generator,
@@ -91,11 +92,12 @@ class FitReport:
 
 
 def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
-        pad_id: int, device: str | torch.device = "cpu") -> FitReport:
-    """Train `model` (its forward returns `.logits`) on `features`."""
+        pad_id: int) -> FitReport:
+    """Train `model` (its forward returns `.logits`) on `features`, on settings.device;
+    the model stays there."""
     if not features:
         raise BertforgeError("no training examples")
-    device = torch.device(device)
+    device = resolve_device(settings.device)
     model.to(device).train()
     rng = np.random.default_rng(settings.seed)
     torch.manual_seed(settings.seed)
@@ -132,16 +134,18 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
 
 @torch.inference_mode()
 def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int,
-                   batch: int = 32, device: str | torch.device = "cpu",
-                   progress: bool = False, precision: str = "auto") -> list[np.ndarray]:
+                   batch: int = 32, progress: bool = False,
+                   precision: str = "auto") -> list[np.ndarray]:
     """The model's logits for each feature (rows for its real tokens, or one row of
-    classes), batched by length and returned in the order given.
+    classes), batched by length and returned in the order given, computed where the
+    model's weights are (move the model to move the work).
 
     precision "auto" runs under bf16 autocast where the hardware has bf16 (here 1.9x
     faster; a borderline token may change its tag, so judge it by task F1), "fp32" in
     full precision."""
     model.eval()
-    autocast, _, _ = autocast_for(precision, torch.device(device))
+    device = next(model.parameters()).device
+    autocast, _, _ = autocast_for(precision, device)
     order = np.argsort([len(f["input_ids"]) for f in features], kind="stable")
     out: list[np.ndarray | None] = [None] * len(features)
     for start in tqdm(range(0, len(order), batch), disable=not progress, unit="batch"):
@@ -161,14 +165,15 @@ def softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-def load_task_model(source, head: str):
-    """(model, tokenizer, window size, stride) of a fine-tuned model directory."""
+def load_task_model(source, head: str, device: str | torch.device | None = None):
+    """(model, tokenizer, window size, stride) of a fine-tuned model directory; the
+    model on `device` (default the CPU)."""
     import json
     from pathlib import Path
 
     from ..tokenizer import load_tokenizer
 
-    model = load_model(source, head=head)
+    model = load_model(source, head=head, device=device)
     card_path = Path(model.source) / "bertforge.json"
     card = {}
     if card_path.is_file():

@@ -201,8 +201,9 @@ class Tagger:
         self.labels = sorted({t[2:] for t in self.tags if t != "O"})
 
     @classmethod
-    def load(cls, source: str | os.PathLike) -> "Tagger":
-        return cls(*load_task_model(source, "token-classification"))
+    def load(cls, source: str | os.PathLike, device=None) -> "Tagger":
+        """The tagger saved at `source`, on `device` (default the CPU)."""
+        return cls(*load_task_model(source, "token-classification", device))
 
     def save(self, directory: str | os.PathLike, info: dict | None = None) -> Path:
         return save_task_model(self, directory, {"task": "tagging",

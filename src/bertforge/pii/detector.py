@@ -202,14 +202,20 @@ class Redactor:
 
     @classmethod
     def load(cls, source: str | os.PathLike | None = None, threshold: float | None = None,
-             use_patterns: bool = True, precision: str = "auto") -> "Redactor":
+             use_patterns: bool = True, precision: str = "auto",
+             device: str = "auto") -> "Redactor":
         """The model at `source` (a directory from `bertforge pii train`), or the bundled
-        one; its card's threshold unless one is given; precision as for `Redactor`."""
+        one; its card's threshold unless one is given; precision as for `Redactor`;
+        device: cpu, cuda, or auto (a CUDA GPU when PyTorch sees one; the CPU for int8)."""
+        from ..training import resolve_device
+
         directory = Path(source) if source is not None else BUNDLED
         if source is None and not (BUNDLED / "config.json").is_file():
             raise BertforgeError(f"the bundled model is missing from {BUNDLED}; reinstall "
                                  f"bertforge or pass --model DIR")
-        tagger = Tagger.load(directory)
+        if device == "auto" and precision == "int8":
+            device = "cpu"
+        tagger = Tagger.load(directory, resolve_device(device))
         card = _card(Path(tagger.model.source))
         return cls(tagger, threshold or card.get("threshold", THRESHOLD), use_patterns,
                    precision=precision)

