@@ -10,6 +10,10 @@ test splits and the three hand-written sets in bench/, all through the command l
 --device (default cuda). Results are written to RESULTS/results.json after every run,
 so a run cut short still leaves what finished. --ship ARM packs that arm's run with the
 highest validation F1 as RESULTS/ship.tar.N (15 MiB pieces: `cat ship.tar.* | tar x`).
+
+With --soup, each arm's runs are also averaged into one model (`bertforge finetune
+average`), which is evaluated the same way; --rule soups then applies the rule of
+`2026-12-01-soups.md` and --ship soup packs the soup that rule picks, if any.
 """
 
 from __future__ import annotations
@@ -52,6 +56,15 @@ def one(arm: str, train: str, seed: int, args, results: dict) -> None:
               args.validation, "--half", "--epochs", "2", "--seed", str(seed), "--device",
               args.device, "--quiet"], log)
     minutes = (time.time() - started) / 60
+    scores = evaluate_all(work, args, log)
+    with lock:
+        results["runs"][name] = {"arm": arm, "seed": seed, "minutes": round(minutes, 2)} | scores
+        save(results, args)
+    print(f"{name}: {json.dumps(scores | {'test_groups': None})} ({minutes:.1f} min)", flush=True)
+
+
+def evaluate_all(work: Path, args, log: Path) -> dict:
+    bf = [sys.executable, "-m", "bertforge"]
     sets = {"validation": args.validation, "test": args.test} | {k: str(v) for k, v in HANDWRITTEN.items()}
     scores = {}
     for set_name, path in sets.items():
@@ -62,14 +75,28 @@ def one(arm: str, train: str, seed: int, args, results: dict) -> None:
         scores[set_name] = round(hybrid["micro"]["f1"], 4)
         if set_name == "test":
             scores["test_groups"] = {g: round(s["f1"], 4) for g, s in hybrid.items()}
+    return scores
+
+
+def soup(arm: str, args, results: dict) -> None:
+    members = [Path(args.work) / name / "model" for name, r in sorted(results["runs"].items())
+               if r["arm"] == arm]
+    if len(members) < 2:
+        return
+    work = Path(args.work) / f"{arm}-soup"
+    work.mkdir(parents=True, exist_ok=True)
+    log = work / "log.txt"
+    run([sys.executable, "-m", "bertforge", "finetune", "average", *map(str, members), "--out",
+         str(work / "model"), "--half"], log)
+    scores = evaluate_all(work, args, log)
     with lock:
-        results["runs"][name] = {"arm": arm, "seed": seed, "minutes": round(minutes, 2)} | scores
+        results.setdefault("soups", {})[arm] = {"members": len(members)} | scores
         save(results, args)
-    print(f"{name}: {json.dumps(scores | {'test_groups': None})} ({minutes:.1f} min)", flush=True)
+    print(f"{arm}-soup of {len(members)}: {json.dumps(scores | {'test_groups': None})}", flush=True)
 
 
 def save(results: dict, args) -> None:
-    results["decision"] = decide(results, args)
+    results["decision"] = (decide_soups if args.rule == "soups" else decide)(results, args)
     path = Path(args.out) / "results.json"
     path.write_text(json.dumps(results, indent=1))
 
@@ -104,21 +131,68 @@ def decide(results: dict, args) -> dict:
     return out | {"checks": checks, "adopt": all(checks.values())}
 
 
+def arm_means(results: dict, arm: str) -> dict | None:
+    chosen = [r for r in results["runs"].values() if r["arm"] == arm]
+    if not chosen:
+        return None
+    means = {k: mean([r[k] for r in chosen]) for k in ("validation", "test", *HANDWRITTEN)}
+    means["test_ACCOUNT"] = mean([r["test_groups"]["ACCOUNT"] for r in chosen])
+    means["handwritten_mean"] = mean([means[k] for k in HANDWRITTEN])
+    return means | {"runs": len(chosen)}
+
+
+def soup_works(soup: dict, means: dict) -> dict:
+    three = mean([soup[k] for k in HANDWRITTEN])
+    return {"1 validation >= the arm's mean": soup["validation"] >= means["validation"],
+            "2 three-set mean >= the arm's + 0.01": three >= means["handwritten_mean"] + 0.01,
+            **{f"3 {k} >= the arm's - 0.02": soup[k] >= means[k] - 0.02 for k in HANDWRITTEN}}
+
+
+def decide_soups(results: dict, args) -> dict:
+    """The rule of 2026-12-01-soups.md."""
+    arms = list(results["arms"])
+    means = {arm: arm_means(results, arm) for arm in arms}
+    out: dict = {"means": means, "soups": {}}
+    for arm, scores in results.get("soups", {}).items():
+        checks = soup_works(scores, means[arm])
+        out["soups"][arm] = {"handwritten_mean": mean([scores[k] for k in HANDWRITTEN]),
+                             "checks": checks, "works": all(checks.values())}
+    base, new = args.baseline, args.candidate
+    if means.get(base) and means.get(new):
+        b, n = means[base], means[new]
+        checks = {"1 validation >= baseline - 0.002": n["validation"] >= b["validation"] - 0.002,
+                  **{f"2 {k} >= baseline - 0.02": n[k] >= b[k] - 0.02 for k in HANDWRITTEN},
+                  "3 three-set mean >= baseline + 0.01":
+                      n["handwritten_mean"] >= b["handwritten_mean"] + 0.01}
+        out["recipe"] = {"checks": checks, "works": all(checks.values())}
+    working = [(results["soups"][a]["validation"], a) for a, d in out["soups"].items() if d["works"]]
+    out["ship"] = f"{max(working)[1]}-soup" if working else None
+    return out
+
+
 def ship(results: dict, args) -> None:
-    runs = [r for r in results["runs"].values() if r["arm"] == args.ship]
-    if not runs:
-        return
-    best = max(runs, key=lambda r: (r["validation"], -r["seed"]))
-    model = Path(args.work) / f"{args.ship}-s{best['seed']}" / "model"
+    if args.ship == "soup":
+        name = results["decision"].get("ship")
+        if not name:
+            print("no soup to ship")
+            return
+        label = f"validation {results['soups'][name[:-5]]['validation']}"
+    else:
+        runs = [r for r in results["runs"].values() if r["arm"] == args.ship]
+        if not runs:
+            return
+        best = max(runs, key=lambda r: (r["validation"], -r["seed"]))
+        name, label = f"{args.ship}-s{best['seed']}", f"validation {best['validation']}"
+    model = Path(args.work) / name / "model"
     tar = Path(args.work) / "ship.tar"
     with tarfile.open(tar, "w") as t:
-        t.add(model, arcname=f"{args.ship}-s{best['seed']}")
+        t.add(model, arcname=name)
     data, piece = tar.read_bytes(), 15 * 2**20
     for i in range(0, len(data), piece):
         (Path(args.out) / f"ship.tar.{i // piece}").write_bytes(data[i:i + piece])
-    results["shipped"] = f"{args.ship}-s{best['seed']}"
+    results["shipped"] = name
     save(results, args)
-    print(f"packed {results['shipped']} (validation {best['validation']})")
+    print(f"packed {name} ({label})")
 
 
 def main() -> None:
@@ -132,7 +206,9 @@ def main() -> None:
     p.add_argument("--precision", default="fp32", help="for evaluation")
     p.add_argument("--baseline", default="main")
     p.add_argument("--candidate", default="decoys")
-    p.add_argument("--ship", metavar="ARM")
+    p.add_argument("--ship", metavar="ARM", help="an arm's best run on validation, or soup")
+    p.add_argument("--soup", action="store_true", help="average each arm's runs and score that")
+    p.add_argument("--rule", choices=["generators", "soups"], default="generators")
     p.add_argument("--out", required=True)
     p.add_argument("--work", default="/tmp/seeds")
     args = p.parse_args()
@@ -148,6 +224,13 @@ def main() -> None:
                 f.result()
             except Exception as error:  # one failed run does not stop the others
                 print(f"failed: {error}", flush=True)
+    if args.soup:
+        with ThreadPoolExecutor(len(arms)) as pool:
+            for f in [pool.submit(soup, arm, args, results) for arm in arms]:
+                try:
+                    f.result()
+                except Exception as error:
+                    print(f"failed: {error}", flush=True)
     save(results, args)
     if args.ship:
         ship(results, args)
