@@ -88,40 +88,6 @@ def test_layers_keeps_the_base_first_layers(tiny_dirs):
                          layers=3)
 
 
-def test_average_is_the_elementwise_mean_and_refuses_other_models(tiny_dirs, tmp_path, capsys):
-    from bertforge.checkpoint import save_model
-    from bertforge.cli import main
-    from bertforge.tokenizer import load_tokenizer
-
-    source = tiny_dirs["token-classification"]
-    tokenizer = load_tokenizer(source)
-    a = load_model(source)
-    b = load_model(source)
-    with torch.no_grad():
-        for p in b.parameters():
-            p.add_(torch.randn_like(p))
-    save_model(a, tokenizer, tmp_path / "a", info={"recipe": {"seed": 0}, "threshold": 0.5,
-                                                   "test_scores": {"micro": 0.9}})
-    save_model(b, tokenizer, tmp_path / "b", info={"recipe": {"seed": 1}})
-    assert main(["finetune", "average", str(tmp_path / "a"), str(tmp_path / "b"), "--out",
-                 str(tmp_path / "mean")]) == 0
-    mean = load_model(tmp_path / "mean")
-    for (name, m), pa, pb in zip(mean.state_dict().items(), a.state_dict().values(),
-                                 b.state_dict().values()):
-        assert torch.allclose(m, (pa + pb) / 2, atol=1e-6), name
-    card = json.loads((tmp_path / "mean" / "bertforge.json").read_text())
-    assert [s["seed"] for s in card["averaged_from"]] == [0, 1]
-    assert card["threshold"] == 0.5 and "test_scores" not in card  # settings kept, scores not
-    ids = torch.tensor([[101, 2023, 102]])
-    assert not torch.allclose(mean(ids).logits, a(ids).logits)
-    # not copies of one model: refused, nothing written
-    assert main(["finetune", "average", str(tmp_path / "a"), str(tiny_dirs["masked-lm"]),
-                 "--out", str(tmp_path / "bad")]) == 2
-    assert "same architecture, head and labels" in capsys.readouterr().err
-    assert not (tmp_path / "bad").exists()
-    assert main(["finetune", "average", str(tmp_path / "a"), "--out", str(tmp_path / "one")]) == 2
-
-
 def test_merge_unit():
     spans = [Window(0, 6), Window(4, 10)]
     merged = merge(spans, [np.zeros(6), np.ones(6)], 10)

@@ -11,9 +11,9 @@ test splits and the three hand-written sets in bench/, all through the command l
 so a run cut short still leaves what finished. --ship ARM packs that arm's run with the
 highest validation F1 as RESULTS/ship.tar.N (15 MiB pieces: `cat ship.tar.* | tar x`).
 
-With --soup, each arm's runs are also averaged into one model (`bertforge finetune
-average`), which is evaluated the same way; --rule soups then applies the rule of
-`2026-12-01-soups.md` and --ship soup packs the soup that rule picks, if any.
+--rule data applies the rule of `2026-12-01-soups.md` to the arms --baseline and
+--candidate. (The soups of that note were made by code taken out after it; commit
+6864d48 has the script as it ran.)
 """
 
 from __future__ import annotations
@@ -78,25 +78,8 @@ def evaluate_all(work: Path, args, log: Path) -> dict:
     return scores
 
 
-def soup(arm: str, args, results: dict) -> None:
-    members = [Path(args.work) / name / "model" for name, r in sorted(results["runs"].items())
-               if r["arm"] == arm]
-    if len(members) < 2:
-        return
-    work = Path(args.work) / f"{arm}-soup"
-    work.mkdir(parents=True, exist_ok=True)
-    log = work / "log.txt"
-    run([sys.executable, "-m", "bertforge", "finetune", "average", *map(str, members), "--out",
-         str(work / "model"), "--half"], log)
-    scores = evaluate_all(work, args, log)
-    with lock:
-        results.setdefault("soups", {})[arm] = {"members": len(members)} | scores
-        save(results, args)
-    print(f"{arm}-soup of {len(members)}: {json.dumps(scores | {'test_groups': None})}", flush=True)
-
-
 def save(results: dict, args) -> None:
-    results["decision"] = (decide_soups if args.rule == "soups" else decide)(results, args)
+    results["decision"] = (decide_data if args.rule == "data" else decide)(results, args)
     path = Path(args.out) / "results.json"
     path.write_text(json.dumps(results, indent=1))
 
@@ -141,48 +124,26 @@ def arm_means(results: dict, arm: str) -> dict | None:
     return means | {"runs": len(chosen)}
 
 
-def soup_works(soup: dict, means: dict) -> dict:
-    three = mean([soup[k] for k in HANDWRITTEN])
-    return {"1 validation >= the arm's mean": soup["validation"] >= means["validation"],
-            "2 three-set mean >= the arm's + 0.01": three >= means["handwritten_mean"] + 0.01,
-            **{f"3 {k} >= the arm's - 0.02": soup[k] >= means[k] - 0.02 for k in HANDWRITTEN}}
-
-
-def decide_soups(results: dict, args) -> dict:
-    """The rule of 2026-12-01-soups.md."""
-    arms = list(results["arms"])
-    means = {arm: arm_means(results, arm) for arm in arms}
-    out: dict = {"means": means, "soups": {}}
-    for arm, scores in results.get("soups", {}).items():
-        checks = soup_works(scores, means[arm])
-        out["soups"][arm] = {"handwritten_mean": mean([scores[k] for k in HANDWRITTEN]),
-                             "checks": checks, "works": all(checks.values())}
-    base, new = args.baseline, args.candidate
-    if means.get(base) and means.get(new):
-        b, n = means[base], means[new]
+def decide_data(results: dict, args) -> dict:
+    """The data-size rule of 2026-12-01-soups.md: --candidate against --baseline."""
+    means = {arm: arm_means(results, arm) for arm in results["arms"]}
+    out: dict = {"means": means}
+    b, n = means.get(args.baseline), means.get(args.candidate)
+    if b and n:
         checks = {"1 validation >= baseline - 0.002": n["validation"] >= b["validation"] - 0.002,
                   **{f"2 {k} >= baseline - 0.02": n[k] >= b[k] - 0.02 for k in HANDWRITTEN},
                   "3 three-set mean >= baseline + 0.01":
                       n["handwritten_mean"] >= b["handwritten_mean"] + 0.01}
         out["recipe"] = {"checks": checks, "works": all(checks.values())}
-    working = [(results["soups"][a]["validation"], a) for a, d in out["soups"].items() if d["works"]]
-    out["ship"] = f"{max(working)[1]}-soup" if working else None
     return out
 
 
 def ship(results: dict, args) -> None:
-    if args.ship == "soup":
-        name = results["decision"].get("ship")
-        if not name:
-            print("no soup to ship")
-            return
-        label = f"validation {results['soups'][name[:-5]]['validation']}"
-    else:
-        runs = [r for r in results["runs"].values() if r["arm"] == args.ship]
-        if not runs:
-            return
-        best = max(runs, key=lambda r: (r["validation"], -r["seed"]))
-        name, label = f"{args.ship}-s{best['seed']}", f"validation {best['validation']}"
+    runs = [r for r in results["runs"].values() if r["arm"] == args.ship]
+    if not runs:
+        return
+    best = max(runs, key=lambda r: (r["validation"], -r["seed"]))
+    name, label = f"{args.ship}-s{best['seed']}", f"validation {best['validation']}"
     model = Path(args.work) / name / "model"
     tar = Path(args.work) / "ship.tar"
     with tarfile.open(tar, "w") as t:
@@ -206,9 +167,8 @@ def main() -> None:
     p.add_argument("--precision", default="fp32", help="for evaluation")
     p.add_argument("--baseline", default="main")
     p.add_argument("--candidate", default="decoys")
-    p.add_argument("--ship", metavar="ARM", help="an arm's best run on validation, or soup")
-    p.add_argument("--soup", action="store_true", help="average each arm's runs and score that")
-    p.add_argument("--rule", choices=["generators", "soups"], default="generators")
+    p.add_argument("--ship", metavar="ARM", help="pack the arm's best run on validation")
+    p.add_argument("--rule", choices=["generators", "data"], default="generators")
     p.add_argument("--out", required=True)
     p.add_argument("--work", default="/tmp/seeds")
     args = p.parse_args()
@@ -224,13 +184,6 @@ def main() -> None:
                 f.result()
             except Exception as error:  # one failed run does not stop the others
                 print(f"failed: {error}", flush=True)
-    if args.soup:
-        with ThreadPoolExecutor(len(arms)) as pool:
-            for f in [pool.submit(soup, arm, args, results) for arm in arms]:
-                try:
-                    f.result()
-                except Exception as error:
-                    print(f"failed: {error}", flush=True)
     save(results, args)
     if args.ship:
         ship(results, args)

@@ -177,19 +177,6 @@ def cmd_finetune_classify(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_finetune_average(args: argparse.Namespace) -> int:
-    from .checkpoint import save_model
-    from .finetune.average import average_models
-    from .tokenizer import load_tokenizer
-
-    model, card = average_models(args.models)
-    if args.half:
-        model = model.half()
-    save_model(model, load_tokenizer(model.source), args.out, info=card)
-    print(f"wrote {args.out}: the mean of {len(args.models)} models' weights")
-    return 0
-
-
 def cmd_finetune_curve(args: argparse.Namespace) -> int:
     from .finetune.curve import format_curve, learning_curve, plot_curve
     from .finetune.examples import tagging_examples
@@ -572,17 +559,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--valid", metavar="FILE")
     p.add_argument("--out", required=True, metavar="DIR")
     p.set_defaults(run=cmd_finetune_classify)
-
-    p = tasks.add_parser("average", help="one model from the mean of several fine-tuned copies",
-                         description="The element-wise mean of the weights of several models "
-                                     "fine-tuned from the same base with different seeds "
-                                     "(a 'model soup'): one model of the same size, usually "
-                                     "steadier than any one of them. They must share "
-                                     "architecture, head and labels.")
-    p.add_argument("models", metavar="MODEL", nargs="+")
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--half", action="store_true", help="save fp16 weights")
-    p.set_defaults(run=cmd_finetune_average)
 
     p = tasks.add_parser("curve", help="pre-trained vs random weights on growing training sets")
     common(p)
