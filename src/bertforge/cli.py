@@ -289,7 +289,7 @@ def _redactor(args):
 REDACT_PRECISIONS = ["auto", "fp32", "bf16", "int8"]  # pii.detector.PRECISIONS, torch-free
 DEVICE_HELP = "auto (a CUDA GPU when PyTorch sees one, else the CPU), cpu, or cuda[:N]"
 PRECISION_HELP = ("auto: bf16 where the CPU has it (AVX-512 BF16, AMX), else fp32; int8: "
-                  "faster on CPUs without bf16, F1 within about 0.01")
+                  "faster on CPUs without bf16, F1 within about 0.02")
 
 
 def cmd_redact(args) -> int:
@@ -630,7 +630,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--style", choices=["group", "numbered", "mask", "fake"], default="group",
                    help="[PERSON] (default), [PERSON_1], ******, or a consistent fake value")
     p.add_argument("--threshold", type=float,
-                   help="P(personal data) a token needs (default: the model card's; 0.65 for "
+                   help="P(personal data) a token needs (default: the model card's; 0.8 for "
                         "the bundled model)")
     p.add_argument("--model", metavar="DIR", help="a model from `bertforge pii train`")
     p.add_argument("--no-patterns", action="store_true", help="the model alone")

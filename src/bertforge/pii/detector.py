@@ -176,7 +176,7 @@ class Redactor:
                  use_patterns: bool = True, region: str = "US", precision: str = "auto"):
         """precision: "auto" (bf16 where the CPU or GPU has it, else fp32), "fp32",
         "bf16", or "int8" (the model's dense layers quantised, in place, for CPUs without
-        bf16: faster, F1 within about 0.01; see `Bert.quantize_int8`)."""
+        bf16: faster, F1 within about 0.02; see `Bert.quantize_int8`)."""
         if tagger is None and not use_patterns:
             raise BertforgeError("a redactor needs a model, patterns, or both")
         if precision not in PRECISIONS:
