@@ -126,7 +126,9 @@ def cmd_pretrain(args: argparse.Namespace) -> int:
 
 def _fit_settings(args: argparse.Namespace):
     from .finetune.fit import FitSettings
+    from .training import resolve_device
 
+    resolve_device(args.device)  # a device that is not there fails before training starts
     return FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
                        precision=args.precision, seed=args.seed, progress=not args.quiet,
                        device=args.device)
@@ -422,7 +424,9 @@ def cmd_pii_generate(args) -> int:
 def cmd_pii_train(args) -> int:
     from .finetune.fit import FitSettings
     from .pii.train import train_redactor
+    from .training import resolve_device
 
+    resolve_device(args.device)  # a device that is not there fails before any data is read
     settings = FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
                            precision=args.precision, seed=args.seed, progress=not args.quiet,
                            device=args.device)
