@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HANDWRITTEN = {"handwritten": ROOT / "bench" / "pii_handwritten.txt",
                "heldout": ROOT / "bench" / "pii_heldout.txt",
                "fresh": ROOT / "bench" / "pii_fresh.txt"}
+BF = [sys.executable, "-m", "bertforge"]
 lock = threading.Lock()
 
 
@@ -50,9 +51,8 @@ def one(arm: str, train: str, seed: int, args, results: dict) -> None:
     work = Path(args.work) / name
     work.mkdir(parents=True, exist_ok=True)
     log = work / "log.txt"
-    bf = [sys.executable, "-m", "bertforge"]
     started = time.time()
-    run(bf + ["pii", "train", train, "--out", str(work / "model"), "--validation",
+    run(BF + ["pii", "train", train, "--out", str(work / "model"), "--validation",
               args.validation, "--half", "--epochs", "2", "--seed", str(seed), "--device",
               args.device, "--quiet"], log)
     minutes = (time.time() - started) / 60
@@ -64,12 +64,11 @@ def one(arm: str, train: str, seed: int, args, results: dict) -> None:
 
 
 def evaluate_all(work: Path, args, log: Path) -> dict:
-    bf = [sys.executable, "-m", "bertforge"]
     sets = {"validation": args.validation, "test": args.test} | {k: str(v) for k, v in HANDWRITTEN.items()}
     scores = {}
     for set_name, path in sets.items():
         out = work / f"eval-{set_name}"
-        run(bf + ["pii", "evaluate", path, "--model", str(work / "model"), "--out", str(out),
+        run(BF + ["pii", "evaluate", path, "--model", str(work / "model"), "--out", str(out),
                   "--device", args.device, "--precision", args.precision], log)
         hybrid = json.loads((out / "scores.json").read_text())["scores"]["hybrid"]
         scores[set_name] = round(hybrid["micro"]["f1"], 4)
@@ -88,19 +87,25 @@ def mean(values: list[float]) -> float:
     return round(sum(values) / len(values), 4)
 
 
+def arm_means(results: dict, arm: str, seeds: list[int] | None = None) -> dict | None:
+    """The mean scores of an arm's runs (only those with `seeds`, if given)."""
+    chosen = [r for r in results["runs"].values()
+              if r["arm"] == arm and (seeds is None or r["seed"] in seeds)]
+    if not chosen:
+        return None
+    means = {k: mean([r[k] for r in chosen]) for k in ("validation", "test", *HANDWRITTEN)}
+    means["test_ACCOUNT"] = mean([r["test_groups"]["ACCOUNT"] for r in chosen])
+    means["handwritten_mean"] = mean([means[k] for k in HANDWRITTEN])
+    return means | {"runs": len(chosen)}
+
+
 def decide(results: dict, args) -> dict:
     """The rule of 2026-12-01-gpu-seeds.md, over the seeds finished in both arms."""
     runs = results["runs"]
     base, new = args.baseline, args.candidate
     seeds = sorted(s for s in args.seeds
                    if f"{base}-s{s}" in runs and f"{new}-s{s}" in runs)
-    means = {}
-    for arm in (base, new):
-        chosen = [runs[f"{arm}-s{s}"] for s in seeds]
-        if chosen:
-            means[arm] = {k: mean([r[k] for r in chosen])
-                          for k in ("validation", "test", *HANDWRITTEN)}
-            means[arm]["test_ACCOUNT"] = mean([r["test_groups"]["ACCOUNT"] for r in chosen])
+    means = {arm: m for arm in (base, new) if (m := arm_means(results, arm, seeds))}
     out = {"seeds_in_both": seeds, "means": means}
     if len(seeds) < 4:
         return out | {"adopt": None, "why": "fewer than 4 seeds finished in both arms"}
@@ -112,16 +117,6 @@ def decide(results: dict, args) -> dict:
         "3 test ACCOUNT >= baseline": n["test_ACCOUNT"] >= b["test_ACCOUNT"],
     }
     return out | {"checks": checks, "adopt": all(checks.values())}
-
-
-def arm_means(results: dict, arm: str) -> dict | None:
-    chosen = [r for r in results["runs"].values() if r["arm"] == arm]
-    if not chosen:
-        return None
-    means = {k: mean([r[k] for r in chosen]) for k in ("validation", "test", *HANDWRITTEN)}
-    means["test_ACCOUNT"] = mean([r["test_groups"]["ACCOUNT"] for r in chosen])
-    means["handwritten_mean"] = mean([means[k] for k in HANDWRITTEN])
-    return means | {"runs": len(chosen)}
 
 
 def decide_data(results: dict, args) -> dict:

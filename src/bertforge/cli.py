@@ -422,14 +422,9 @@ def cmd_pii_generate(args) -> int:
 
 
 def cmd_pii_train(args) -> int:
-    from .finetune.fit import FitSettings
     from .pii.train import train_redactor
-    from .training import resolve_device
 
-    resolve_device(args.device)  # a device that is not there fails before any data is read
-    settings = FitSettings(epochs=args.epochs, steps=args.steps, batch=args.batch, lr=args.lr,
-                           precision=args.precision, seed=args.seed, progress=not args.quiet,
-                           device=args.device)
+    settings = _fit_settings(args)  # before any data is read: a missing device fails at once
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
                              args.validation, half=args.half, layers=args.layers)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")

@@ -270,9 +270,9 @@ class Bert(nn.Module):
 
     def quantize_int8(self) -> "Bert":
         """Replace the encoder layers' dense layers with `Int8Dense` (in place) for CPU
-        inference on machines without bf16: the redactor ran 1.45x faster than in fp32 on
-        a Xeon with AVX-512, 1.34x with the kernels limited to AVX2, its F1 moving by
-        -0.012 to +0.014 (README). Embeddings, norms, attention and heads stay fp32.
+        inference on machines without bf16: faster than fp32, F1 within about 0.02 (the
+        README's speed section has the figures). Embeddings, norms, attention and heads
+        stay fp32.
         Returns the model, which can no longer be trained or saved as a checkpoint."""
         for layer in self.layers:
             for parent in (layer, layer.attention):
