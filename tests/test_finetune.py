@@ -11,7 +11,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bertforge import BertforgeError, load_model, load_tokenizer
+from bertforge import BertforgeError, load_model, load_tokenizer, save_model
 from bertforge.finetune.classify import Classifier, train_classifier
 from bertforge.finetune.examples import check_spans, classification_examples, tagging_examples
 from bertforge.finetune.features import FeatureTagger
@@ -86,6 +86,74 @@ def test_layers_keeps_the_base_first_layers(tiny_dirs):
     with pytest.raises(BertforgeError, match="has 2 layers"):
         start_task_model(tiny_dirs[None], "token-classification", ["O", "B-X", "I-X"], 62, 48,
                          layers=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lengths=st.lists(st.integers(1, 600), max_size=60), tokens=st.integers(1, 5000),
+       rows=st.none() | st.integers(1, 9))
+def test_prediction_batches_cover_each_row_once_within_the_budget(lengths, tokens, rows):
+    from bertforge.finetune.fit import prediction_batches
+
+    batches = prediction_batches(lengths, tokens=tokens, rows=rows)
+    order = [int(i) for b in batches for i in b]
+    assert sorted(order) == list(range(len(lengths)))
+    assert [lengths[i] for i in order] == sorted(lengths)  # by length, shortest first
+    for b in batches:
+        assert len(b) >= 1 and (rows is None or len(b) <= rows)
+        # a batch is over the budget only when it is one row longer than the budget
+        assert len(b) * max(lengths[i] for i in b) <= tokens or len(b) == 1
+    for b, after in zip(batches, batches[1:]):  # a batch is closed only when full
+        full = rows is not None and len(b) == rows
+        assert full or (len(b) + 1) * lengths[after[0]] > tokens
+
+
+def test_prediction_in_token_budgets_gives_the_same_logits(tiny_dirs):
+    from bertforge.finetune import fit as fit_module
+
+    model = load_model(tiny_dirs["token-classification"])
+    rng = np.random.default_rng(0)
+    features = [{"input_ids": [101] + rng.integers(1000, 2000, n).tolist() + [102],
+                 "token_type_ids": [0] * (n + 2)} for n in rng.integers(1, 60, 25)]
+    one_by_one = fit_module.predict_logits(model, features, 0, batch=1, precision="fp32")
+    budgeted = fit_module.predict_logits(model, features, 0, precision="fp32")  # CPU budget
+    assert all(a.shape == b.shape == (len(f["input_ids"]), 3) and np.allclose(a, b, atol=1e-5)
+               for a, b, f in zip(one_by_one, budgeted, features))
+
+
+def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
+    """Units whose output weights are zero add nothing: ffn_importance scores them 0,
+    prune_ffn drops them, and the smaller model computes exactly what the full one did;
+    it saves and loads with its new size."""
+    from bertforge.finetune.fit import ffn_importance
+
+    model = load_model(tiny_dirs["token-classification"]).eval()
+    units = model.config.intermediate_size
+    dead = torch.randperm(units, generator=torch.Generator().manual_seed(0))[:units // 2]
+    with torch.no_grad():
+        for layer in model.layers:
+            layer.down.weight[:, dead] = 0
+    ids = torch.tensor([[101, 2023, 2003, 1037, 3231, 102], [101, 7592, 102, 0, 0, 0]])
+    mask = (ids != 0).long()
+    with torch.no_grad():
+        before = model(ids, attention_mask=mask).logits
+    features = [{"input_ids": row[row != 0].tolist(), "token_type_ids": [0] * int((row != 0).sum())}
+                for row in ids]
+    importance = ffn_importance(model, features, pad_id=0)
+    assert all(score[dead].eq(0).all() and score.gt(0).sum() == units - len(dead)
+               for score in importance)
+    model.prune_ffn(units - len(dead), importance)
+    assert model.config.intermediate_size == units - len(dead)
+    assert model.layers[0].up.weight.shape == (units - len(dead), model.config.hidden_size)
+    with torch.no_grad():
+        after = model(ids, attention_mask=mask).logits
+    assert torch.allclose(before, after, atol=1e-5)
+    save_model(model, load_tokenizer(tiny_dirs["token-classification"]), tmp_path / "small")
+    again = load_model(tmp_path / "small")
+    assert again.config.intermediate_size == units - len(dead)
+    with torch.no_grad():
+        assert torch.allclose(again(ids, attention_mask=mask).logits, after, atol=1e-5)
+    with pytest.raises(BertforgeError, match="keep 1 to"):
+        model.prune_ffn(units + 1, importance)
 
 
 def test_merge_unit():

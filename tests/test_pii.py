@@ -481,12 +481,13 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     model = tmp_path / "model"
     assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(model), "--base",
                  str(tiny_dirs[None]), "--steps", "3", "--window", "62", "--stride", "48",
-                 "--layers", "1", "--half", "--quiet"]) == 0
+                 "--layers", "1", "--ffn", "20", "--half", "--quiet"]) == 0
     card = json.loads((model / "bertforge.json").read_text())
     assert card["recipe"]["steps"] == 3 and card["window"] == 62 and card["documents"] == 40
-    assert card["recipe"]["layers"] == 1
+    assert card["recipe"]["layers"] == 1 and card["recipe"]["ffn"] == 20
     assert card["recipe"]["device"] == (gpu_names()[0] if gpu_names() else "cpu")
-    assert json.loads((model / "config.json").read_text())["num_hidden_layers"] == 1
+    config = json.loads((model / "config.json").read_text())
+    assert config["num_hidden_layers"] == 1 and config["intermediate_size"] == 20
     assert sorted(card["entity_labels"]) == sorted(GROUPS)
     if not gpu_names():  # asking for a GPU that is not there: a clear error, at once
         assert main(["pii", "train", str(tmp_path / "not-read.jsonl"), "--out",

@@ -70,7 +70,7 @@ class Classifier:
         return save_task_model(self, directory, {"task": "classification"} | (info or {}))
 
     def predict_proba(self, texts: Sequence[str], pairs: Sequence[str | None] | None = None,
-                      batch: int = 32, precision: str = "auto") -> np.ndarray:
+                      batch: int | None = None, precision: str = "auto") -> np.ndarray:
         """(texts, classes) probabilities; a long text's logits are its windows' mean."""
         examples = [{"text": t, "text_b": None if pairs is None else pairs[i]}
                     for i, t in enumerate(texts)]
@@ -86,7 +86,7 @@ class Classifier:
         return softmax(pooled / np.maximum(counts, 1)[:, None])
 
     def predict(self, texts: Sequence[str], pairs: Sequence[str | None] | None = None,
-                batch: int = 32) -> list[str]:
+                batch: int | None = None) -> list[str]:
         return [self.labels[i] for i in self.predict_proba(texts, pairs, batch).argmax(-1)]
 
     def evaluate(self, examples: Sequence[dict]) -> dict:

@@ -26,8 +26,8 @@ from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
-from .fit import (IGNORE, FitSettings, fit, load_task_model, predict_logits, save_task_model,
-                  softmax, start_task_model)
+from .fit import (IGNORE, FitSettings, ffn_importance, fit, load_task_model, predict_logits,
+                  save_task_model, softmax, start_task_model)
 from .metrics import span_scores
 
 
@@ -209,7 +209,7 @@ class Tagger:
         return save_task_model(self, directory, {"task": "tagging",
                                                  "entity_labels": self.labels} | (info or {}))
 
-    def predict(self, texts: Sequence[str], batch: int = 32, progress: bool = False,
+    def predict(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
                 precision: str = "auto", threshold: float | None = None) -> list[list[Span]]:
         """Spans for each text; windows of all texts are batched together.
         precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits).
@@ -230,7 +230,7 @@ class Tagger:
             results.append(tags_to_spans(text, encoding.offsets, tag_ids, chosen, self.tags))
         return results
 
-    def probabilities(self, texts: Sequence[str], batch: int = 32, progress: bool = False,
+    def probabilities(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
                       precision: str = "auto"):
         """(encodings, per text a (tokens, tags) array of tag probabilities or None for
         a text without tokens), each token's row from the window where it has most
@@ -253,7 +253,7 @@ class Tagger:
                   for encoding, parts in zip(encodings, per_doc)]
         return encodings, merged
 
-    def evaluate(self, examples: Sequence[dict], batch: int = 32, precision: str = "auto") -> dict:
+    def evaluate(self, examples: Sequence[dict], batch: int | None = None, precision: str = "auto") -> dict:
         """Strict and overlap span scores against the examples' spans."""
         predicted = self.predict([e["text"] for e in examples], batch, precision=precision)
         gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in examples]
@@ -264,10 +264,11 @@ class Tagger:
 def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                  settings: FitSettings | None = None, labels: Sequence[str] | None = None,
                  size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False,
-                 layers: int | None = None) -> Tagger:
+                 layers: int | None = None, ffn: int | None = None) -> Tagger:
     """Fine-tune `base` (any BERT directory, packaged model or hub id) to tag the
     examples' spans. from_scratch: the same network from random weights instead;
-    layers: only the base's first `layers` layers."""
+    layers: only the base's first `layers` layers; ffn: only the `ffn` feed-forward
+    units of each layer that do most on the first 512 training windows."""
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
@@ -279,5 +280,7 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                                                       stride, settings.seed, from_scratch,
                                                       layers)
     features = tagging_features(tokenizer, examples, tags, size, stride)
+    if ffn is not None:
+        model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
     fit(model, features, settings, tokenizer.pad_id)
     return Tagger(model, tokenizer, size, stride)

@@ -223,7 +223,7 @@ class Redactor:
     def detect(self, text: str) -> list[Span]:
         return self.detect_batch([text])[0]
 
-    def detect_batch(self, texts: Sequence[str], batch: int = 32,
+    def detect_batch(self, texts: Sequence[str], batch: int | None = None,
                      progress: bool = False) -> list[list[Span]]:
         """Spans for each text; the windows of all texts are batched together."""
         found = self.model_spans(texts, batch, progress)
@@ -232,7 +232,7 @@ class Redactor:
         return [merge(spans, patterns.find(text, region=self.region), text)
                 for text, spans in zip(texts, found)]
 
-    def model_spans(self, texts: Sequence[str], batch: int = 32,
+    def model_spans(self, texts: Sequence[str], batch: int | None = None,
                     progress: bool = False) -> list[list[Span]]:
         """The model's spans alone (tidied), none without a model."""
         for i, text in enumerate(texts):
