@@ -158,7 +158,8 @@ def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int
                    precision: str = "auto") -> list[np.ndarray]:
     """The model's logits for each feature (rows for its real tokens, or one row of
     classes), batched by length and returned in the order given, computed where the
-    model's weights are (move the model to move the work).
+    model's weights are (move the model to move the work). batch: features per forward
+    pass; None: as many as fit in the device's `PREDICT_TOKENS`.
 
     precision "auto" runs under bf16 autocast where the hardware has bf16 (here 1.9x
     faster; a borderline token may change its tag, so judge it by task F1), "fp32" in
