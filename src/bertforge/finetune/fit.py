@@ -138,6 +138,10 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
 PREDICT_TOKENS = {"cpu": 4096, "cuda": 32 * 512}
 
 
+def _tokens_per_pass(device: torch.device) -> int:
+    return PREDICT_TOKENS.get(device.type, PREDICT_TOKENS["cuda"])
+
+
 def prediction_batches(lengths: Sequence[int], tokens: int | None = None,
                        rows: int | None = None) -> list[np.ndarray]:
     """Indices sorted by length, cut into batches of at most `tokens` padded tokens
@@ -169,7 +173,7 @@ def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int
     autocast, _, _ = autocast_for(precision, device)
     lengths = [len(f["input_ids"]) for f in features]
     batches = prediction_batches(lengths, rows=batch) if batch is not None else \
-        prediction_batches(lengths, tokens=PREDICT_TOKENS.get(device.type, PREDICT_TOKENS["cuda"]))
+        prediction_batches(lengths, tokens=_tokens_per_pass(device))
     out: list[np.ndarray | None] = [None] * len(features)
     for chosen in tqdm(batches, disable=not progress, unit="batch"):
         inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
@@ -227,7 +231,8 @@ def ffn_importance(model, features: Sequence[dict], pad_id: int) -> list[torch.T
 
     hooks = [layer.up.register_forward_hook(add(i)) for i, layer in enumerate(model.layers)]
     try:
-        for chosen in prediction_batches([len(f["input_ids"]) for f in features], tokens=4096):
+        for chosen in prediction_batches([len(f["input_ids"]) for f in features],
+                                         tokens=_tokens_per_pass(device)):
             inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
                               for i in chosen], pad_id)
             inputs = {k: v.to(device) for k, v in inputs.items()}
