@@ -132,9 +132,10 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     return FitReport(losses, tokens, time.perf_counter() - start, precision)
 
 
-# tokens per forward pass in prediction, by device type. On a CPU, small passes keep
-# the activations in cache: 8 windows of 512 instead of 32 ran 1.04x (bf16) to 1.4x
-# (int8) as many documents/s on the 2-core Xeon (bench/redact_speed.py)
+# tokens per forward pass in prediction, by device type. On a CPU small passes are
+# faster: against 32 windows a pass, the redactor ran 1.01x (bf16),
+# 1.08x (fp32) and 1.27x (int8) as many documents/s on the 2-core Xeon, and 1.07x and
+# 1.19x with its kernels limited to AVX2 (README, "Speed and memory")
 PREDICT_TOKENS = {"cpu": 4096, "cuda": 32 * 512}
 
 
