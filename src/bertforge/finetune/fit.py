@@ -220,15 +220,17 @@ def save_task_model(task, directory, card: dict):
 @torch.no_grad()
 def ffn_importance(model, features: Sequence[dict], pad_id: int) -> list[torch.Tensor]:
     """Per layer, how much each feed-forward unit adds to the layer's output on the
-    features' real tokens: its mean |activation| times the length of its output
-    weights. The units with the lowest scores are the ones to prune."""
+    features' real tokens: its |activation| summed over those tokens times the
+    length of its output weights. The units with the lowest scores are the ones to
+    prune."""
     model.eval()
     device = next(model.parameters()).device
     sums = [torch.zeros(layer.up.out_features, device=device) for layer in model.layers]
     real = {}
 
-    def add(i):
-        return lambda module, inputs, output: sums[i].add_((output.abs() * real["mask"]).sum((0, 1)))
+    def add(i):  # a hook on layer i's up-projection (its output is after the activation)
+        return lambda module, inputs, output: \
+            sums[i].add_((output.abs() * real["mask"]).sum((0, 1)))
 
     hooks = [layer.up.register_forward_hook(add(i)) for i, layer in enumerate(model.layers)]
     try:

@@ -253,7 +253,8 @@ class Tagger:
                   for encoding, parts in zip(encodings, per_doc)]
         return encodings, merged
 
-    def evaluate(self, examples: Sequence[dict], batch: int | None = None, precision: str = "auto") -> dict:
+    def evaluate(self, examples: Sequence[dict], batch: int | None = None,
+                 precision: str = "auto") -> dict:
         """Strict and overlap span scores against the examples' spans."""
         predicted = self.predict([e["text"] for e in examples], batch, precision=precision)
         gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in examples]
