@@ -105,6 +105,8 @@ def test_prediction_batches_cover_each_row_once_within_the_budget(lengths, token
     for b, after in zip(batches, batches[1:]):  # a batch is closed only when full
         full = rows is not None and len(b) == rows
         assert full or (len(b) + 1) * lengths[after[0]] > tokens
+    with pytest.raises(BertforgeError, match="at least one row"):
+        prediction_batches(lengths, rows=0)
 
 
 def test_prediction_in_token_budgets_gives_the_same_logits(tiny_dirs):

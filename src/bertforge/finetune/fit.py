@@ -133,9 +133,9 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
 
 
 # tokens per forward pass in prediction, by device type. On a CPU small passes are
-# faster: against 32 windows a pass, the redactor ran 1.01x (bf16),
-# 1.08x (fp32) and 1.27x (int8) as many documents/s on the 2-core Xeon, and 1.07x and
-# 1.19x with its kernels limited to AVX2 (README, "Speed and memory")
+# faster and use less memory: against 32 windows a pass, the redactor ran 1.01x (bf16),
+# 1.08x (fp32) and 1.17-1.27x (int8) as many documents/s on the 2-core Xeon, 1.05-1.19x
+# in int8 with its kernels limited to AVX2 (README, "Speed and memory")
 PREDICT_TOKENS = {"cpu": 4096, "cuda": 32 * 512}
 
 
@@ -147,6 +147,9 @@ def prediction_batches(lengths: Sequence[int], tokens: int | None = None,
                        rows: int | None = None) -> list[np.ndarray]:
     """Indices sorted by length, cut into batches of at most `tokens` padded tokens
     and at most `rows` rows (a row longer than `tokens` is a batch of its own)."""
+    if (rows is not None and rows < 1) or (tokens is not None and tokens < 1):
+        raise BertforgeError(f"a batch holds at least one row and one token, not rows={rows}, "
+                             f"tokens={tokens}")
     order = np.argsort(lengths, kind="stable")
     batches, start = [], 0
     for end in range(1, len(order) + 1):
