@@ -160,6 +160,19 @@ def prediction_batches(lengths: Sequence[int], tokens: int | None = None,
     return batches
 
 
+def prediction_inputs(features: Sequence[dict], pad_id: int, device: torch.device,
+                      batch: int | None = None, progress: bool = False):
+    """(indices, model inputs on `device`) for each prediction batch of the features:
+    `batch` features a batch, or by the device's token budget when None."""
+    lengths = [len(f["input_ids"]) for f in features]
+    batches = prediction_batches(lengths, rows=batch) if batch is not None else \
+        prediction_batches(lengths, tokens=_tokens_per_pass(device))
+    for chosen in tqdm(batches, disable=not progress, unit="batch"):
+        inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
+                          for i in chosen], pad_id)
+        yield chosen, {k: v.to(device) for k, v in inputs.items()}
+
+
 @torch.inference_mode()
 def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int,
                    batch: int | None = None, progress: bool = False,
@@ -175,15 +188,10 @@ def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int
     model.eval()
     device = next(model.parameters()).device
     autocast, _, _ = autocast_for(precision, device)
-    lengths = [len(f["input_ids"]) for f in features]
-    batches = prediction_batches(lengths, rows=batch) if batch is not None else \
-        prediction_batches(lengths, tokens=_tokens_per_pass(device))
     out: list[np.ndarray | None] = [None] * len(features)
-    for chosen in tqdm(batches, disable=not progress, unit="batch"):
-        inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
-                          for i in chosen], pad_id)
+    for chosen, inputs in prediction_inputs(features, pad_id, device, batch, progress):
         with autocast():
-            logits = model(**{k: v.to(device) for k, v in inputs.items()}).logits
+            logits = model(**inputs).logits
         logits = logits.float().cpu().numpy()
         for row, i in enumerate(chosen):
             out[i] = logits[row, :len(features[i]["input_ids"])] if logits.ndim == 3 else logits[row]
@@ -237,11 +245,7 @@ def ffn_importance(model, features: Sequence[dict], pad_id: int) -> list[torch.T
 
     hooks = [layer.up.register_forward_hook(add(i)) for i, layer in enumerate(model.layers)]
     try:
-        for chosen in prediction_batches([len(f["input_ids"]) for f in features],
-                                         tokens=_tokens_per_pass(device)):
-            inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
-                              for i in chosen], pad_id)
-            inputs = {k: v.to(device) for k, v in inputs.items()}
+        for _, inputs in prediction_inputs(features, pad_id, device):
             real["mask"] = inputs["attention_mask"][..., None].float()
             model(**inputs)
     finally:
