@@ -123,6 +123,64 @@ def test_unchecked_patterns_fill_what_the_model_missed():
                                                    ("+44 20 7946 0958", "PHONE")]
 
 
+def _stub_model(redactor, spans_of):
+    """The redactor's tagger answers `spans_of(text)` instead of running the network."""
+    redactor.tagger.predict = lambda texts, *args, **kwargs: [spans_of(t) for t in texts]
+    return redactor
+
+
+def test_floors_drop_unsure_model_spans_and_let_patterns_in(tiny_redactor_dir):
+    from bertforge.pii import Redactor
+
+    text = "Paid on 15/03/2024 to Jane Smith."
+    guesses = [Span(8, 18, "ACCOUNT", "15/03/2024", 0.93), Span(22, 32, "PERSON", "Jane Smith", 0.9)]
+    found = lambda floors: [(s.text, s.label, s.source) for s in _stub_model(
+        Redactor.load(tiny_redactor_dir, floors=floors), lambda t: guesses).detect(text)]
+    assert found({}) == [("15/03/2024", "ACCOUNT", "model"), ("Jane Smith", "PERSON", "model")]
+    assert found({"ACCOUNT": 0.99}) == [("15/03/2024", "DATE", "pattern"),
+                                        ("Jane Smith", "PERSON", "model")]
+    assert found({"ACCOUNT": 0.9}) == found({})  # at or above the floor: kept
+    for bad in ({"SHOE": 0.5}, {"ACCOUNT": 1.5}, {"ACCOUNT": "high"}):
+        with pytest.raises(BertforgeError, match="floor"):
+            Redactor.load(tiny_redactor_dir, floors=bad)
+
+
+def test_calibrate_chooses_floors_on_validation_and_writes_the_card(tiny_redactor_dir, tmp_path):
+    import shutil
+
+    from bertforge.pii import Redactor
+    from bertforge.pii.evaluate import calibrate
+
+    lines = []
+    for i in range(25):  # 25 account numbers; the model also takes each rule code for one
+        lines += [f"=== doc {i}", f"Account [[ACCOUNT:{40000000 + i}]] hit rule XSF-{7000 + i} "
+                                  f"for [[PERSON:Ann Lee]]."]
+    validation = tmp_path / "validation.txt"
+    validation.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def model(text):
+        a, r, p = text.index("4000"), text.index("XSF"), text.index("Ann")
+        return [Span(a, a + 8, "ACCOUNT", text[a:a + 8], 1.0),
+                Span(r, r + 8, "ACCOUNT", text[r:r + 8], 0.9),
+                Span(p, p + 7, "PERSON", text[p:p + 7], 0.91)]
+
+    directory = tmp_path / "model"
+    shutil.copytree(tiny_redactor_dir, directory)
+    redactor = _stub_model(Redactor.load(directory), model)
+    result = calibrate(str(validation), redactor, write=True, say=lambda *_: None)
+    # every floor above 0.9 drops the codes; ties go to the lowest. PERSON: 25 spans,
+    # all right, so a floor would only lose them. F1 0.667 -> 1.0
+    assert result["floors"] == {"ACCOUNT": 0.95}
+    assert result["before"]["ACCOUNT"] == pytest.approx(2 / 3, abs=1e-4)
+    assert result["after"]["ACCOUNT"] == 1.0 and result["after"]["PERSON"] == 1.0
+    card = json.loads((directory / "bertforge.json").read_text())
+    assert card["floors"] == {"ACCOUNT": 0.95} and "ACCOUNT 0.6667 -> 1.0000" in card["floors_choice"]
+    assert Redactor.load(directory).floors == {"ACCOUNT": 0.95}
+    few = tmp_path / "few.txt"  # under 20 gold spans of a group: no floor for it
+    few.write_text("\n".join(lines[:20]) + "\n", encoding="utf-8")
+    assert calibrate(str(few), redactor, say=lambda *_: None)["floors"] == {}
+
+
 def test_micr_line_gives_routing_and_account():
     text = "Memo: INV2024-40830\n\n⑆026644013⑆ 321218070885⑈ 437\n⑆20 66 33⑆ 41926819⑈ 12"
     found = kinds(text)

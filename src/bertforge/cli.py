@@ -439,6 +439,13 @@ def cmd_pii_evaluate(args) -> int:
     return 0
 
 
+def cmd_pii_calibrate(args) -> int:
+    from .pii.evaluate import calibrate
+
+    calibrate(args.data, _redactor(args), write=args.write, limit=args.limit)
+    return 0
+
+
 def cmd_toy(args) -> int:
     from .toy import plot_lab, run_lab
 
@@ -696,6 +703,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", help=DEVICE_HELP)
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.set_defaults(run=cmd_pii_evaluate)
+
+    p = steps.add_parser("calibrate", help="per-group confidence floors, chosen on validation",
+                         description="Run the model once on DATA (a validation split), then "
+                                     "choose for each group the floor on its spans' scores "
+                                     "that gives the best F1 (none where it gains under "
+                                     "0.005); --write puts them in the model's card.")
+    p.add_argument("data", metavar="DATA")
+    p.add_argument("--model", metavar="DIR", help="default: the bundled model")
+    p.add_argument("--write", action="store_true", help="record the floors in DIR/bertforge.json")
+    p.add_argument("--threshold", type=float)
+    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
+                   help=PRECISION_HELP)
+    p.add_argument("--device", default="auto", help=DEVICE_HELP)
+    p.add_argument("--limit", type=int, help="only the first N documents")
+    p.set_defaults(run=cmd_pii_calibrate, no_patterns=False)
 
     p = verbs.add_parser(
         "toy", help="the bracket-language lab: BERT's argument in a minute on a CPU",

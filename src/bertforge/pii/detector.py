@@ -17,7 +17,10 @@ The merge policy, in order:
    covering it); a model span that covers the match keeps its label and boundaries.
 3. Before the merge, model spans are tidied (`_tidy`): whole words, no markup names,
    and the shape every value of their group has (a name holds no digits, a phone
-   number at least 7, a date a digit or a month or day name).
+   number at least 7, a date a digit or a month or day name); then those whose score
+   is under their group's floor are dropped (`above_floors`: the card's `floors`,
+   chosen on a validation split by `bertforge pii calibrate`), so a pattern can take
+   their place.
 4. Spans never overlap; each has a `source` ("model" or "pattern") and a `score` (the
    model's mean tag probability; 1.0 for a pattern).
 
@@ -173,10 +176,13 @@ class Redactor:
     """Finds and masks personal data. `Redactor.load()` is the bundled model, offline."""
 
     def __init__(self, tagger: Tagger | None, threshold: float = THRESHOLD,
-                 use_patterns: bool = True, region: str = "US", precision: str = "auto"):
+                 use_patterns: bool = True, region: str = "US", precision: str = "auto",
+                 floors: dict[str, float] | None = None):
         """precision: "auto" (bf16 where the CPU or GPU has it, else fp32), "fp32",
         "bf16", or "int8" (the model's dense layers quantised, in place, for CPUs without
-        bf16: faster, F1 within about 0.02; see `Bert.quantize_int8`)."""
+        bf16: faster, F1 within about 0.02; see `Bert.quantize_int8`).
+        floors: the lowest score a model span of each group may have, e.g.
+        {"ACCOUNT": 0.99}; groups not named have none."""
         if tagger is None and not use_patterns:
             raise BertforgeError("a redactor needs a model, patterns, or both")
         if precision not in PRECISIONS:
@@ -184,6 +190,11 @@ class Redactor:
                                  f"not {precision!r}")
         if not 0.0 < threshold <= 1.0:
             raise BertforgeError(f"the threshold is a probability in (0, 1], got {threshold}")
+        floors = dict(floors or {})
+        for group, floor in floors.items():
+            if group not in GROUPS or not isinstance(floor, (int, float)) or not 0 <= floor <= 1:
+                raise BertforgeError(f"a floor is a score in [0, 1] for one of the groups "
+                                     f"{', '.join(GROUPS)}; got {group!r}: {floor!r}")
         if tagger is not None:
             unknown = sorted(set(tagger.labels) - set(GROUPS))
             if unknown:
@@ -196,16 +207,16 @@ class Redactor:
             if not tagger.model.quantized:
                 tagger.model.quantize_int8()
         self.tagger, self.threshold = tagger, threshold
-        self.use_patterns, self.region = use_patterns, region
+        self.use_patterns, self.region, self.floors = use_patterns, region, floors
         # an int8 model takes fp32 inputs: no autocast around it
         self.precision = "fp32" if precision == "int8" else precision
 
     @classmethod
     def load(cls, source: str | os.PathLike | None = None, threshold: float | None = None,
              use_patterns: bool = True, precision: str = "auto",
-             device: str = "auto") -> "Redactor":
+             device: str = "auto", floors: dict[str, float] | None = None) -> "Redactor":
         """The model at `source` (a directory from `bertforge pii train`), or the bundled
-        one; its card's threshold unless one is given; precision as for `Redactor`;
+        one; its card's threshold and floors unless given; precision as for `Redactor`;
         device: cpu, cuda, or auto (a CUDA GPU when PyTorch sees one; the CPU for int8)."""
         from ..training import resolve_device
 
@@ -218,7 +229,8 @@ class Redactor:
         tagger = Tagger.load(directory, resolve_device(device))
         card = _card(Path(tagger.model.source))
         return cls(tagger, threshold or card.get("threshold", THRESHOLD), use_patterns,
-                   precision=precision)
+                   precision=precision,
+                   floors=card.get("floors", {}) if floors is None else floors)
 
     def detect(self, text: str) -> list[Span]:
         return self.detect_batch([text])[0]
@@ -234,7 +246,7 @@ class Redactor:
 
     def model_spans(self, texts: Sequence[str], batch: int | None = None,
                     progress: bool = False) -> list[list[Span]]:
-        """The model's spans alone (tidied), none without a model."""
+        """The model's spans alone (tidied, above their floors), none without a model."""
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
@@ -242,7 +254,7 @@ class Redactor:
             return [[] for _ in texts]
         found = self.tagger.predict(texts, batch, progress, precision=self.precision,
                                     threshold=self.threshold)
-        return [_tidy(text, spans) for text, spans in zip(texts, found)]
+        return [above_floors(_tidy(text, spans), self.floors) for text, spans in zip(texts, found)]
 
     def redact(self, text: str, style: str = "group", seed: int = 0) -> str:
         from .redact import redact
@@ -346,6 +358,11 @@ def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             out.append(span if (a, b) == (span.start, span.end) else
                        Span(a, b, span.label, text[a:b], span.score, span.source))
     return out
+
+
+def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:
+    """The spans whose score reaches their group's floor (a group without one: all)."""
+    return [s for s in spans if s.score >= floors.get(s.label, 0.0)]
 
 
 def _card(directory: Path) -> dict:

@@ -9,11 +9,12 @@ import os
 import time
 from pathlib import Path
 
+from ..errors import BertforgeError
 from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span
 from . import patterns
 from .dataset import read_documents
-from .detector import Redactor, merge
+from .detector import Redactor, above_floors, merge
 from .labels import GROUPS
 from .redact import html, html_page
 
@@ -62,6 +63,76 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
         write_examples(documents[:examples], systems["hybrid"][:examples], out / "examples.html")
         say(f"wrote {out / 'scores.json'}, {out / 'f1-by-group.png'}, {out / 'examples.html'}")
     return result
+
+
+FLOORS = (0.9, 0.95, 0.98, 0.99, 0.995)
+
+
+def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOORS,
+              least_gold: int = 20, least_gain: float = 0.005, limit: int | None = None,
+              say=print) -> dict:
+    """Per-group floors for the model's span scores, chosen on the documents of `source`
+    (a validation split): for each group with at least `least_gold` gold spans, the floor
+    with the highest hybrid F1 for that group (ties to the lower), kept only where it
+    raises that F1 by `least_gain` or more. The model runs once, with no floors; each
+    candidate is the merge again. `write` records the floors in the model's card, where
+    `Redactor.load` (and so `bertforge redact`) picks them up."""
+    documents = read_documents(source, split="validation")[:limit]
+    if not documents:
+        raise BertforgeError(f"{source} holds no documents to calibrate on")
+    if redactor.tagger is None:
+        raise BertforgeError("calibrating floors needs a model")
+    texts = [d["text"] for d in documents]
+    floors_before, redactor.floors = redactor.floors, {}
+    try:
+        model = redactor.model_spans(texts, progress=True)
+    finally:
+        redactor.floors = floors_before
+    found = [patterns.find(t, region=redactor.region) for t in texts]
+    gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
+
+    def score(chosen: dict) -> dict:
+        hybrid = [merge(above_floors(m, chosen), f, t) for m, f, t in zip(model, found, texts)]
+        return span_scores(gold, [[(s.label, s.start, s.end) for s in spans] for spans in hybrid])
+
+    before = score({})
+    chosen = {}
+    for group in GROUPS:
+        if before.get(group) is None or before[group].gold < least_gold:
+            continue
+        best_floor, best = None, before[group].f1
+        for floor in floors:
+            f1 = score({group: floor})[group].f1
+            if f1 > best + 1e-12:
+                best_floor, best = floor, f1
+        if best_floor is not None and best - before[group].f1 >= least_gain:
+            chosen[group] = best_floor
+    after = score(chosen)
+    rows = [("group", "spans", "F1, no floor", "floor", "F1")]
+    for label in [g for g in GROUPS if before.get(g) is not None and before[g].gold] + [MICRO]:
+        rows.append((label if label != MICRO else "all (micro)", f"{before[label].gold:,}",
+                     f"{before[label].f1:.4f}", f"{chosen[label]}" if label in chosen else "-",
+                     f"{after[label].f1:.4f}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    say("\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                             for i, (c, w) in enumerate(zip(r, widths))) for r in rows))
+    choice = (f"on {source} ({len(documents)} documents, threshold {redactor.threshold}), "
+              f"hybrid micro F1 {before[MICRO].f1:.4f} without floors, {after[MICRO].f1:.4f} "
+              f"with; " + (", ".join(f"{g} {before[g].f1:.4f} -> {after[g].f1:.4f} at {chosen[g]}"
+                                     for g in chosen) or "no floor helped"))
+    if write:
+        directory = Path(redactor.tagger.model.source)
+        path = directory / "bertforge.json"
+        card = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        card |= {"floors": chosen, "floors_choice": choice}
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
+        os.replace(temporary, path)
+        redactor.floors = dict(chosen)
+        say(f"wrote the floors to {path}")
+    return {"floors": chosen, "choice": choice,
+            "before": {k: round(v.f1, 4) for k, v in before.items()},
+            "after": {k: round(v.f1, 4) for k, v in after.items()}}
 
 
 def format_table(result: dict) -> str:
