@@ -175,6 +175,7 @@ def test_calibrate_chooses_floors_on_validation_and_writes_the_card(tiny_redacto
     assert result["after"]["ACCOUNT"] == 1.0 and result["after"]["PERSON"] == 1.0
     card = json.loads((directory / "bertforge.json").read_text())
     assert card["floors"] == {"ACCOUNT": 0.95} and "ACCOUNT 0.6667 -> 1.0000" in card["floors_choice"]
+    assert card["threshold"] == redactor.threshold
     assert Redactor.load(directory).floors == {"ACCOUNT": 0.95}
     few = tmp_path / "few.txt"  # under 20 gold spans of a group: no floor for it
     few.write_text("\n".join(lines[:20]) + "\n", encoding="utf-8")

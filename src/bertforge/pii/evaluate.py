@@ -75,8 +75,9 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
     (a validation split): for each group with at least `least_gold` gold spans, the floor
     with the highest hybrid F1 for that group (ties to the lower), kept only where it
     raises that F1 by `least_gain` or more. The model runs once, with no floors; each
-    candidate is the merge again. `write` records the floors in the model's card, where
-    `Redactor.load` (and so `bertforge redact`) picks them up."""
+    candidate is the merge again. `write` records the floors, and the threshold they were
+    chosen at, in the model's card, where `Redactor.load` (and so `bertforge redact`)
+    picks them up."""
     documents = read_documents(source, split="validation")[:limit]
     if not documents:
         raise BertforgeError(f"{source} holds no documents to calibrate on")
@@ -124,7 +125,8 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
         directory = Path(redactor.tagger.model.source)
         path = directory / "bertforge.json"
         card = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-        card |= {"floors": chosen, "floors_choice": choice}
+        # the floors hold for the threshold they were chosen at: the card keeps the two together
+        card |= {"threshold": redactor.threshold, "floors": chosen, "floors_choice": choice}
         temporary = path.with_name(f".{path.name}.tmp")
         temporary.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
         os.replace(temporary, path)
