@@ -281,6 +281,22 @@ def cmd_report(args) -> int:
     return 0
 
 
+def redactor_options(p, patterns: bool = True) -> None:
+    """The options that say which redactor to run: `redact`, `pii evaluate`, `pii calibrate`."""
+    p.add_argument("--model", metavar="DIR",
+                   help="a model from `bertforge pii train` (default: the bundled model)")
+    p.add_argument("--threshold", type=float,
+                   help="P(personal data) a token needs (default: the model card's; 0.8 for "
+                        "the bundled model)")
+    if patterns:
+        p.add_argument("--no-patterns", action="store_true", help="the model alone")
+    else:
+        p.set_defaults(no_patterns=False)
+    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
+                   help=PRECISION_HELP)
+    p.add_argument("--device", default="auto", help=DEVICE_HELP)
+
+
 def _redactor(args):
     from .pii import Redactor
 
@@ -636,14 +652,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["text", "json", "html"], default="text")
     p.add_argument("--style", choices=["group", "numbered", "mask", "fake"], default="group",
                    help="[PERSON] (default), [PERSON_1], ******, or a consistent fake value")
-    p.add_argument("--threshold", type=float,
-                   help="P(personal data) a token needs (default: the model card's; 0.8 for "
-                        "the bundled model)")
-    p.add_argument("--model", metavar="DIR", help="a model from `bertforge pii train`")
-    p.add_argument("--no-patterns", action="store_true", help="the model alone")
-    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
-                   help=PRECISION_HELP)
-    p.add_argument("--device", default="auto", help=DEVICE_HELP)
+    redactor_options(p)
     p.add_argument("--seed", type=int, default=0, help="for --style fake")
     p.add_argument("--jsonl", metavar="IN.jsonl")
     p.add_argument("--out", metavar="OUT.jsonl")
@@ -694,13 +703,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "documents per second; --out writes scores.json, a bar "
                                      "chart and an HTML page of examples.")
     p.add_argument("data", metavar="DATA")
-    p.add_argument("--model", metavar="DIR", help="default: the bundled model")
+    redactor_options(p)
     p.add_argument("--out", metavar="DIR")
-    p.add_argument("--threshold", type=float)
-    p.add_argument("--no-patterns", action="store_true")
-    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
-                   help=PRECISION_HELP)
-    p.add_argument("--device", default="auto", help=DEVICE_HELP)
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.set_defaults(run=cmd_pii_evaluate)
 
@@ -710,14 +714,11 @@ def build_parser() -> argparse.ArgumentParser:
                                      "that gives the best F1 (none where it gains under "
                                      "0.005); --write puts them in the model's card.")
     p.add_argument("data", metavar="DATA")
-    p.add_argument("--model", metavar="DIR", help="default: the bundled model")
-    p.add_argument("--write", action="store_true", help="record the floors in DIR/bertforge.json")
-    p.add_argument("--threshold", type=float)
-    p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
-                   help=PRECISION_HELP)
-    p.add_argument("--device", default="auto", help=DEVICE_HELP)
+    redactor_options(p, patterns=False)
+    p.add_argument("--write", action="store_true",
+                   help="record the floors (and the threshold) in the model's bertforge.json")
     p.add_argument("--limit", type=int, help="only the first N documents")
-    p.set_defaults(run=cmd_pii_calibrate, no_patterns=False)
+    p.set_defaults(run=cmd_pii_calibrate)
 
     p = verbs.add_parser(
         "toy", help="the bracket-language lab: BERT's argument in a minute on a CPU",
