@@ -56,9 +56,7 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        temporary = out / ".scores.json.tmp"
-        temporary.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, out / "scores.json")
+        _write_whole(out / "scores.json", json.dumps(result, indent=2) + "\n")
         plot_scores(result, out / "f1-by-group.png")
         write_examples(documents[:examples], systems["hybrid"][:examples], out / "examples.html")
         say(f"wrote {out / 'scores.json'}, {out / 'f1-by-group.png'}, {out / 'examples.html'}")
@@ -114,9 +112,7 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
         rows.append((label if label != MICRO else "all (micro)", f"{before[label].gold:,}",
                      f"{before[label].f1:.4f}", f"{chosen[label]}" if label in chosen else "-",
                      f"{after[label].f1:.4f}"))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    say("\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                             for i, (c, w) in enumerate(zip(r, widths))) for r in rows))
+    say(_align(rows, rule=False))
     choice = (f"on {source} ({len(documents)} documents, threshold {redactor.threshold}), "
               f"hybrid micro F1 {before[MICRO].f1:.4f} without floors, {after[MICRO].f1:.4f} "
               f"with; " + (", ".join(f"{g} {before[g].f1:.4f} -> {after[g].f1:.4f} at {chosen[g]}"
@@ -127,9 +123,7 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
         card = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         # the floors hold for the threshold they were chosen at: the card keeps the two together
         card |= {"threshold": redactor.threshold, "floors": chosen, "floors_choice": choice}
-        temporary = path.with_name(f".{path.name}.tmp")
-        temporary.write_text(json.dumps(card, indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
+        _write_whole(path, json.dumps(card, indent=2) + "\n")
         redactor.floors = dict(chosen)
         say(f"wrote the floors to {path}")
     return {"floors": chosen, "choice": choice,
@@ -146,11 +140,25 @@ def format_table(result: dict) -> str:
                      f"{s['model'].get(label, {}).get('f1', 0):.3f}",
                      f"{s['patterns'].get(label, {}).get('f1', 0):.3f}",
                      f"{h['precision']:.3f}", f"{h['recall']:.3f}", f"{h['f1']:.3f}"))
+    return _align(rows)
+
+
+def _align(rows: list[tuple[str, ...]], rule: bool = True) -> str:
+    """A text table: the first column to the left, the others to the right; a rule of
+    dashes under the header when `rule`."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
              for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
+    if rule:
+        lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write through a temporary file, so that a file is never left half-written."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def plot_scores(result: dict, path: Path) -> Path:
@@ -186,8 +194,5 @@ def write_examples(documents: list[dict], found: list[list[Span]], path: Path) -
             for s, e, label in items[:20])
         sections.append(html(doc["text"], spans, doc.get("document_type", "")) +
                         (f"<ul>{notes}</ul>" if notes else "<p>every span exact</p>"))
-    text = html_page(sections, "bertforge pii evaluate: examples (hybrid)")
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    _write_whole(path, html_page(sections, "bertforge pii evaluate: examples (hybrid)"))
     return path
