@@ -443,7 +443,7 @@ def cmd_pii_train(args) -> int:
     settings = _fit_settings(args)  # before any data is read: a missing device fails at once
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
                              args.validation, half=args.half, layers=args.layers,
-                             ffn=args.ffn)
+                             ffn=args.ffn, teacher=args.teacher)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 
@@ -693,6 +693,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ffn", type=int, metavar="N",
                    help="keep only the N feed-forward units per layer that do most on the "
                         "training data (a smaller, faster model)")
+    p.add_argument("--teacher", metavar="DIR",
+                   help="a tagger for the same groups (e.g. the bundled model) whose "
+                        "probabilities the new model learns as well as the labels: "
+                        "distillation, for a smaller model")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(run=cmd_pii_train)

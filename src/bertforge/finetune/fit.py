@@ -91,14 +91,30 @@ class FitReport:
         return self.tokens / max(self.seconds, 1e-9)
 
 
+def distillation_loss(logits: torch.Tensor, teacher_logits: torch.Tensor,
+                      mask: torch.Tensor | None, temperature: float) -> torch.Tensor:
+    """KL(teacher || student) of the two softened distributions, times T² (so its
+    gradients keep their size as T changes), averaged over the rows `mask` keeps (every
+    real token of a tagger; every example of a classifier, `mask` None)."""
+    student = F.log_softmax(logits.float() / temperature, dim=-1)
+    target = F.log_softmax(teacher_logits.float() / temperature, dim=-1)
+    kl = F.kl_div(student, target, log_target=True, reduction="none").sum(-1)
+    return (kl[mask] if mask is not None else kl).mean() * temperature ** 2
+
+
 def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
-        pad_id: int) -> FitReport:
+        pad_id: int, teacher: torch.nn.Module | None = None, temperature: float = 2.0,
+        weight: float = 0.5) -> FitReport:
     """Train `model` (its forward returns `.logits`) on `features`, on settings.device;
-    the model stays there."""
+    the model stays there. With a `teacher` (same head, same labels) the loss is
+    (1 - weight) x cross-entropy on the labels + weight x `distillation_loss` from the
+    teacher's logits on the same batch."""
     if not features:
         raise BertforgeError("no training examples")
     device = resolve_device(settings.device)
     model.to(device).train()
+    if teacher is not None:
+        teacher.to(device).eval()
     rng = np.random.default_rng(settings.seed)
     torch.manual_seed(settings.seed)
     lengths = [len(f["input_ids"]) for f in features]
@@ -122,6 +138,12 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
             logits = model(**batch).logits
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1),
                                ignore_index=IGNORE)
+        if teacher is not None:
+            with torch.no_grad(), autocast():
+                taught = teacher(**batch).logits
+            mask = batch["attention_mask"].bool() if logits.dim() == 3 else None
+            loss = (1 - weight) * loss + weight * distillation_loss(logits, taught, mask,
+                                                                    temperature)
         (scaler.scale(loss) if scaler is not None else loss).backward()
         training.step(trainable, optimizer, scheduler, scaler, settings.clip)
         losses.append(loss.item())

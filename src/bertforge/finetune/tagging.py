@@ -265,11 +265,14 @@ class Tagger:
 def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                  settings: FitSettings | None = None, labels: Sequence[str] | None = None,
                  size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False,
-                 layers: int | None = None, ffn: int | None = None) -> Tagger:
+                 layers: int | None = None, ffn: int | None = None,
+                 teacher: str | os.PathLike | None = None) -> Tagger:
     """Fine-tune `base` (any BERT directory, packaged model or hub id) to tag the
     examples' spans. from_scratch: the same network from random weights instead;
     layers: only the base's first `layers` layers; ffn: only the `ffn` feed-forward
-    units of each layer that do most on the first 512 training windows."""
+    units of each layer that do most on the first 512 training windows; teacher: a
+    tagger with the same tags whose probabilities the model learns as well as the
+    labels (distillation, `fit`)."""
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
@@ -283,5 +286,14 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     features = tagging_features(tokenizer, examples, tags, size, stride)
     if ffn is not None:
         model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
-    fit(model, features, settings, tokenizer.pad_id)
+    teacher_model = None
+    if teacher is not None:
+        teacher_model = load_task_model(teacher, "token-classification")[0]
+        if list(teacher_model.config.labels or []) != tags:
+            raise BertforgeError(f"the teacher {teacher} tags {teacher_model.config.labels}, "
+                                 f"not this model's {tags}: distil from a tagger trained for "
+                                 f"the same labels")
+        for p in teacher_model.parameters():
+            p.requires_grad_(False)
+    fit(model, features, settings, tokenizer.pad_id, teacher=teacher_model)
     return Tagger(model, tokenizer, size, stride)

@@ -30,10 +30,12 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
                    settings: FitSettings | None = None, window: int = WINDOW,
                    stride: int = STRIDE, validation: str | None = None, half: bool = False,
                    card: dict | None = None, say=print,
-                   layers: int | None = None, ffn: int | None = None) -> tuple[Tagger, dict]:
+                   layers: int | None = None, ffn: int | None = None,
+                   teacher: str | None = None) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
     per layer, if given) on the documents of
-    `train`; save to `out` (fp16 weights when `half`, which halves the size and loses
+    `train`, learning the probabilities of `teacher` (a tagger for the same groups) as
+    well as the labels, if given; save to `out` (fp16 weights when `half`, which halves the size and loses
     nothing a tagger's argmax can see).
     Returns (tagger, card)."""
     settings = settings or FitSettings(epochs=2.0, batch=16, lr=8e-5)
@@ -41,13 +43,14 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
     say(f"{len(documents):,} training documents from {train}")
     started = time.perf_counter()
     tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride,
-                          layers=layers, ffn=ffn)
+                          layers=layers, ffn=ffn, teacher=teacher)
     minutes = (time.perf_counter() - started) / 60
     info = {"task": "pii-tagging", "base": str(base), "train_data": str(train),
             "recipe": {"epochs": settings.epochs, "steps": settings.steps,
                        "batch": settings.batch, "lr": settings.lr, "warmup": settings.warmup,
                        "seed": settings.seed, "precision": settings.precision,
                        "window": window, "stride": stride, "layers": layers, "ffn": ffn,
+                       "teacher": None if teacher is None else str(teacher),
                        "device": _device_name(tagger.model)},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
