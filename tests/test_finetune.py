@@ -158,6 +158,50 @@ def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
         model.prune_ffn(units + 1, importance)
 
 
+def test_distillation_loss_is_zero_only_where_the_two_agree():
+    from bertforge.finetune.fit import distillation_loss
+
+    a = torch.randn(2, 5, 3)
+    assert distillation_loss(a, a.clone(), None, 2.0).abs() < 1e-6
+    b = a.clone()
+    b[1, 4] = torch.tensor([5.0, -5.0, 0.0])  # differs only at one token
+    mask = torch.ones(2, 5, dtype=torch.bool)
+    assert distillation_loss(a, b, mask, 2.0) > 0.01
+    mask[1, 4] = False  # ... which the mask leaves out (padding)
+    assert distillation_loss(a, b, mask, 2.0).abs() < 1e-6
+
+
+def test_distillation_pulls_the_student_to_the_teacher(tiny_dirs):
+    """With the loss all distillation, fitting makes the student's tag probabilities
+    the teacher's; the labels (random here) do not matter."""
+    from bertforge.finetune.fit import collate, distillation_loss
+
+    teacher = load_model(tiny_dirs["token-classification"]).eval()
+    student = load_model(tiny_dirs["token-classification"])
+    torch.manual_seed(1)
+    with torch.no_grad():  # the same encoder, another head
+        for p in student.classifier.parameters():
+            p.normal_(0, 0.5)
+    rng = np.random.default_rng(0)
+    features = [{"input_ids": [101] + rng.integers(1000, 5000, n).tolist() + [102],
+                 "token_type_ids": [0] * (n + 2), "labels": rng.integers(0, 3, n + 2).tolist()}
+                for n in (5, 9, 14, 20)]
+    batch = collate(features, pad_id=0)
+    batch.pop("labels")
+    mask = batch["attention_mask"].bool()
+
+    def gap():
+        with torch.no_grad():
+            return float(distillation_loss(student.eval()(**batch).logits,
+                                           teacher(**batch).logits, mask, 1.0))
+
+    before = gap()
+    fit(student, features, FitSettings(steps=60, batch=4, lr=3e-3, warmup=0.0, progress=False,
+                                       precision="fp32", device="cpu"),
+        pad_id=0, teacher=teacher, weight=1.0)
+    assert before > 0.05 and gap() < before / 10
+
+
 def test_merge_unit():
     spans = [Window(0, 6), Window(4, 10)]
     merged = merge(spans, [np.zeros(6), np.ones(6)], 10)

@@ -548,6 +548,16 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     config = json.loads((model / "config.json").read_text())
     assert config["num_hidden_layers"] == 1 and config["intermediate_size"] == 20
     assert sorted(card["entity_labels"]) == sorted(GROUPS)
+    student = tmp_path / "student"  # distilled from the model just trained
+    assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(student), "--base",
+                 str(tiny_dirs[None]), "--teacher", str(model), "--steps", "2", "--window",
+                 "62", "--stride", "48", "--quiet"]) == 0
+    assert json.loads((student / "bertforge.json").read_text())["recipe"]["teacher"] == str(model)
+    capsys.readouterr()
+    assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(tmp_path / "bad"),
+                 "--base", str(tiny_dirs[None]), "--teacher", str(tiny_dirs["token-classification"]),
+                 "--steps", "2", "--quiet"]) == 2
+    assert "same labels" in capsys.readouterr().err and not (tmp_path / "bad").exists()
     if not gpu_names():  # asking for a GPU that is not there: a clear error, at once
         assert main(["pii", "train", str(tmp_path / "not-read.jsonl"), "--out",
                      str(tmp_path / "gpu"), "--base", str(tiny_dirs[None]), "--steps", "3",
