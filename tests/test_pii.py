@@ -133,7 +133,8 @@ def test_floors_drop_unsure_model_spans_and_let_patterns_in(tiny_redactor_dir):
     from bertforge.pii import Redactor
 
     text = "Paid on 15/03/2024 to Jane Smith."
-    guesses = [Span(8, 18, "ACCOUNT", "15/03/2024", 0.93), Span(22, 32, "PERSON", "Jane Smith", 0.9)]
+    guesses = [Span(8, 18, "ACCOUNT", "15/03/2024", 0.93),
+               Span(22, 32, "PERSON", "Jane Smith", 0.9)]
     found = lambda floors: [(s.text, s.label, s.source) for s in _stub_model(
         Redactor.load(tiny_redactor_dir, floors=floors), lambda t: guesses).detect(text)]
     assert found({}) == [("15/03/2024", "ACCOUNT", "model"), ("Jane Smith", "PERSON", "model")]
@@ -174,7 +175,8 @@ def test_calibrate_chooses_floors_on_validation_and_writes_the_card(tiny_redacto
     assert result["before"]["ACCOUNT"] == pytest.approx(2 / 3, abs=1e-4)
     assert result["after"]["ACCOUNT"] == 1.0 and result["after"]["PERSON"] == 1.0
     card = json.loads((directory / "bertforge.json").read_text())
-    assert card["floors"] == {"ACCOUNT": 0.95} and "ACCOUNT 0.6667 -> 1.0000" in card["floors_choice"]
+    assert card["floors"] == {"ACCOUNT": 0.95}
+    assert "ACCOUNT 0.6667 -> 1.0000" in card["floors_choice"]
     assert card["threshold"] == redactor.threshold
     assert Redactor.load(directory).floors == {"ACCOUNT": 0.95}
     few = tmp_path / "few.txt"  # under 20 gold spans of a group: no floor for it
@@ -555,8 +557,8 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     assert json.loads((student / "bertforge.json").read_text())["recipe"]["teacher"] == str(model)
     capsys.readouterr()
     assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(tmp_path / "bad"),
-                 "--base", str(tiny_dirs[None]), "--teacher", str(tiny_dirs["token-classification"]),
-                 "--steps", "2", "--quiet"]) == 2
+                 "--base", str(tiny_dirs[None]), "--teacher",
+                 str(tiny_dirs["token-classification"]), "--steps", "2", "--quiet"]) == 2
     assert "same labels" in capsys.readouterr().err and not (tmp_path / "bad").exists()
     if not gpu_names():  # asking for a GPU that is not there: a clear error, at once
         assert main(["pii", "train", str(tmp_path / "not-read.jsonl"), "--out",

@@ -283,17 +283,15 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     model, tokenizer, size, stride = start_task_model(base, "token-classification", tags, size,
                                                       stride, settings.seed, from_scratch,
                                                       layers)
-    features = tagging_features(tokenizer, examples, tags, size, stride)
-    if ffn is not None:
-        model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
     teacher_model = None
-    if teacher is not None:
+    if teacher is not None:  # checked before any window is built
         teacher_model = load_task_model(teacher, "token-classification")[0]
         if list(teacher_model.config.labels or []) != tags:
             raise BertforgeError(f"the teacher {teacher} tags {teacher_model.config.labels}, "
                                  f"not this model's {tags}: distil from a tagger trained for "
                                  f"the same labels")
-        for p in teacher_model.parameters():
-            p.requires_grad_(False)
+    features = tagging_features(tokenizer, examples, tags, size, stride)
+    if ffn is not None:
+        model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
     fit(model, features, settings, tokenizer.pad_id, teacher=teacher_model)
     return Tagger(model, tokenizer, size, stride)

@@ -33,10 +33,10 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
                    layers: int | None = None, ffn: int | None = None,
                    teacher: str | None = None) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
-    per layer, if given) on the documents of
-    `train`, learning the probabilities of `teacher` (a tagger for the same groups) as
-    well as the labels, if given; save to `out` (fp16 weights when `half`, which halves the size and loses
-    nothing a tagger's argmax can see).
+    per layer, if given) on the documents of `train`, learning the probabilities of
+    `teacher` (a tagger for the same groups) as well as the labels, if given; save to
+    `out` (fp16 weights when `half`, which halves the size and loses nothing a tagger's
+    argmax can see).
     Returns (tagger, card)."""
     settings = settings or FitSettings(epochs=2.0, batch=16, lr=8e-5)
     documents = read_documents(train)
