@@ -533,6 +533,20 @@ def gpu_names() -> list[str]:
     return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
 
 
+def _tagger_with_vocab(tokens, directory):
+    """A random 1-layer tagger for the 12 groups over a vocabulary of `tokens`."""
+    from bertforge.config import BertConfig
+    from bertforge.finetune.tagging import Tagger, tag_names
+    from bertforge.model import Bert
+    from bertforge.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer.from_vocab({t: i for i, t in enumerate(tokens)})
+    config = BertConfig(vocab_size=len(tokens), hidden_size=16, num_hidden_layers=1,
+                        num_attention_heads=2, intermediate_size=32,
+                        labels=tag_names(sorted(GROUPS)))
+    Tagger(Bert(config, head="token-classification"), tokenizer, 62, 48).save(directory)
+
+
 def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     data = tmp_path / "data"
     assert main(["pii", "generate", "--out", str(data), "--train", "40", "--validation", "5",
@@ -560,6 +574,12 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
                  "--base", str(tiny_dirs[None]), "--teacher",
                  str(tiny_dirs["token-classification"]), "--steps", "2", "--quiet"]) == 2
     assert "same labels" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+    other = tmp_path / "other-vocab"  # the same tags, read through another vocabulary
+    _tagger_with_vocab(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "account", "paid"], other)
+    assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(tmp_path / "bad"),
+                 "--base", str(tiny_dirs[None]), "--teacher", str(other), "--steps", "2",
+                 "--quiet"]) == 2
+    assert "another vocabulary" in capsys.readouterr().err and not (tmp_path / "bad").exists()
     if not gpu_names():  # asking for a GPU that is not there: a clear error, at once
         assert main(["pii", "train", str(tmp_path / "not-read.jsonl"), "--out",
                      str(tmp_path / "gpu"), "--base", str(tiny_dirs[None]), "--steps", "3",

@@ -285,11 +285,15 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                                                       layers)
     teacher_model = None
     if teacher is not None:  # checked before any window is built
-        teacher_model = load_task_model(teacher, "token-classification")[0]
+        teacher_model, teacher_tokenizer, _, _ = load_task_model(teacher, "token-classification")
         if list(teacher_model.config.labels or []) != tags:
             raise BertforgeError(f"the teacher {teacher} tags {teacher_model.config.labels}, "
                                  f"not this model's {tags}: distil from a tagger trained for "
                                  f"the same labels")
+        if teacher_tokenizer.backend.get_vocab() != tokenizer.backend.get_vocab() or \
+                teacher_tokenizer.lowercase != tokenizer.lowercase:
+            raise BertforgeError(f"the teacher {teacher} reads text with another vocabulary "
+                                 f"than {base}: distil from a tagger with the base's tokenizer")
     features = tagging_features(tokenizer, examples, tags, size, stride)
     if ffn is not None:
         model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))

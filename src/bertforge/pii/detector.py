@@ -245,8 +245,10 @@ class Redactor:
                 for text, spans in zip(texts, found)]
 
     def model_spans(self, texts: Sequence[str], batch: int | None = None,
-                    progress: bool = False) -> list[list[Span]]:
-        """The model's spans alone (tidied, above their floors), none without a model."""
+                    progress: bool = False,
+                    floors: dict[str, float] | None = None) -> list[list[Span]]:
+        """The model's spans alone (tidied, above their floors: the redactor's, unless
+        `floors` is given), none without a model."""
         for i, text in enumerate(texts):
             if not isinstance(text, str):
                 raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
@@ -254,7 +256,8 @@ class Redactor:
             return [[] for _ in texts]
         found = self.tagger.predict(texts, batch, progress, precision=self.precision,
                                     threshold=self.threshold)
-        return [above_floors(_tidy(text, spans), self.floors) for text, spans in zip(texts, found)]
+        floors = self.floors if floors is None else floors
+        return [above_floors(_tidy(text, spans), floors) for text, spans in zip(texts, found)]
 
     def redact(self, text: str, style: str = "group", seed: int = 0) -> str:
         from .redact import redact

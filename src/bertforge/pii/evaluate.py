@@ -82,11 +82,7 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
     if redactor.tagger is None:
         raise BertforgeError("calibrating floors needs a model")
     texts = [d["text"] for d in documents]
-    floors_before, redactor.floors = redactor.floors, {}
-    try:
-        model = redactor.model_spans(texts, progress=True)
-    finally:
-        redactor.floors = floors_before
+    model = redactor.model_spans(texts, progress=True, floors={})
     found = [patterns.find(t, region=redactor.region) for t in texts]
     gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
 
