@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from .errors import BertforgeError
+from .files import atomic_file
 
 BLUE, ORANGE, GREY = "#4c72b0", "#dd8452", "#555555"
 
@@ -41,8 +42,9 @@ def save(fig, path: str | os.PathLike) -> Path:
             ax.spines[side].set_visible(False)
     if fig.get_layout_engine() is None:
         fig.tight_layout()
-    temporary = path.with_name(f".{path.name}.tmp{path.suffix}")
-    fig.savefig(temporary, dpi=120)
-    plt.close(fig)
-    os.replace(temporary, path)
+    try:
+        with atomic_file(path, text=False) as f:
+            fig.savefig(f, dpi=120, format=path.suffix.lstrip(".") or "png")
+    finally:
+        plt.close(fig)
     return path

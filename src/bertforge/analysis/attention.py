@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 
 from ..errors import BertforgeError
+from ..files import write_text
 from ..model import Bert
 from ..tokenizer import Tokenizer
 
@@ -175,8 +176,6 @@ def save_shares(shares: dict[str, torch.Tensor], path: str | os.PathLike) -> Pat
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(json.dumps({k: [[round(x, 6) for x in row] for row in v.tolist()]
-                                     for k, v in shares.items()}, indent=1))
-    os.replace(temporary, path)
+    write_text(path, json.dumps({k: [[round(x, 6) for x in row] for row in v.tolist()]
+                                 for k, v in shares.items()}, indent=1))
     return path

@@ -13,8 +13,9 @@ import html
 import os
 from pathlib import Path
 
-from ..blueprint import blueprint, count_parameters, model_for_inspection, plot_parameters
+from ..blueprint import blueprint, describe, plot_parameters
 from ..checkpoint import load_model
+from ..files import write_text
 from ..tokenizer import load_tokenizer
 from . import attention, probes
 
@@ -51,8 +52,8 @@ def write_report(source: str, out: str | os.PathLike, corpus: str | None = None,
     parts = [f"<h1>{html.escape(name)}</h1>"]
 
     say("blueprint and parameters")
-    model = model_for_inspection(source)
-    count = count_parameters(model)
+    model = describe(source)
+    count = model.count
     plot_parameters(count, out / "parameters.png", f"Where {name}'s parameters live")
     parts += ["<h2>Blueprint</h2>", _table(blueprint(model.config), ["setting", "value"]),
               f"<p>Head: {html.escape(model.head or 'none (encoder only)')}. "
@@ -100,10 +101,7 @@ def write_report(source: str, out: str | os.PathLike, corpus: str | None = None,
         parts.append("<p class=note>No corpus given (--corpus FILE): no attention maps.</p>")
 
     page = out / "index.html"
-    temporary = out / ".index.html.tmp"
-    temporary.write_text(f"<!doctype html><meta charset=utf-8><title>{html.escape(name)}"
-                         f"</title><style>{STYLE}</style>\n" + "\n".join(parts) + "\n",
-                         encoding="utf-8")
-    os.replace(temporary, page)
+    write_text(page, f"<!doctype html><meta charset=utf-8><title>{html.escape(name)}"
+                     f"</title><style>{STYLE}</style>\n" + "\n".join(parts) + "\n")
     return page
 

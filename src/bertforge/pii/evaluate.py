@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from ..errors import BertforgeError
+from ..files import write_text
 from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span
 from . import patterns
@@ -151,10 +152,7 @@ def _align(rows: list[tuple[str, ...]], rule: bool = True) -> str:
 
 
 def _write_whole(path: Path, text: str) -> None:
-    """Write through a temporary file, so that a file is never left half-written."""
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_text(path, text)
 
 
 def plot_scores(result: dict, path: Path) -> Path:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BertforgeError
+from ..files import atomic_file
 from .labels import FINE_LABELS
 from .patterns import valid_card, valid_iban
 
@@ -1595,10 +1596,8 @@ def write_splits(out: str | os.PathLike, train: int, validation: int, test: int,
     paths = {}
     for split, n in (("train", train), ("validation", validation), ("test", test)):
         path = out / f"{split}.jsonl"
-        temporary = out / f".{split}.jsonl.tmp"
-        with temporary.open("w", encoding="utf-8") as f:
+        with atomic_file(path) as f:
             for row in generate(n, seed, split):
                 f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        os.replace(temporary, path)
         paths[split] = path
     return paths
