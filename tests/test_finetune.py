@@ -296,6 +296,7 @@ def tagger(toy_tagger):
     return toy_tagger
 
 
+@pytest.mark.model_output
 def test_tagging_learns_from_pretrained_and_not_from_random(tagger, tagging_sets):
     train, test = tagging_sets
     assert tagger.evaluate(test)["strict"][MICRO].f1 >= 0.95
@@ -304,6 +305,7 @@ def test_tagging_learns_from_pretrained_and_not_from_random(tagger, tagging_sets
     assert scratch.evaluate(test)["strict"][MICRO].f1 < 0.8
 
 
+@pytest.mark.model_output
 def test_long_document_is_tagged_past_token_512(tagger):
     document = long_document(random.Random(5), 14_000)
     text = document["text"]
@@ -322,6 +324,7 @@ def test_long_document_is_tagged_past_token_512(tagger):
     assert abs(recall_late - recall_early) <= 0.05
 
 
+@pytest.mark.model_output
 def test_predict_batches_many_documents_and_scores_spans(tagger):
     texts = ["Mr. Stone signed the form.", "", "Shares of Fox Corp fell sharply.",
              "The rose was left on the table."]

@@ -1,8 +1,10 @@
 """A model's blueprint: its config in the lesson's terms, and where its parameters live.
 
-`bertforge inspect` prints these; the analysis report reuses them. Counting works on a
-model built on the `meta` device too, so BERT-large is counted from its config alone
-without allocating a byte of weights.
+`bertforge inspect` prints these; the analysis report reuses them. A config is counted
+without building the model it describes: one layer is built on the `meta` device (no
+weights allocated) and its count multiplied by the number of layers, which are all
+alike. So BERT-large, or a config that asks for a million layers, is counted in
+milliseconds and a few kilobytes.
 """
 
 from __future__ import annotations
@@ -57,13 +59,34 @@ def count_parameters(model: Bert) -> ParameterCount:
     return ParameterCount(tensors, sum(present.values()), present)
 
 
-def blueprint(config: BertConfig) -> list[tuple[str, str]]:
-    return [(name, str(getattr(config, name))) for name in BLUEPRINT_FIELDS]
+def count_config(config: BertConfig, head: str | None = None) -> ParameterCount:
+    """What `count_parameters` would say of `Bert(config, head)`, without building it."""
+    with torch.device("meta"):
+        one = count_parameters(Bert(config.replace(num_hidden_layers=1), head=head))
+        layer = Bert(config.replace(num_hidden_layers=1), head=None)
+    per_layer = {p: 0 for p in PARTS}
+    tensors = 0
+    for name, parameter in layer.named_parameters():
+        if name.startswith("layers."):
+            per_layer[part_of(name)] += parameter.numel()
+            tensors += 1
+    more = config.num_hidden_layers - 1
+    by_part = {p: n + more * per_layer[p] for p, n in one.by_part.items()}
+    return ParameterCount(one.tensors + more * tensors, sum(by_part.values()), by_part)
 
 
-def model_for_inspection(source: str | os.PathLike, head: str | None = "auto") -> Bert:
-    """A model to describe: loaded from a directory, packaged model or hub id; or, for a
-    config.json file or a preset name (`base`, `large`, …), built on the meta device."""
+@dataclass
+class Description:
+    """What `bertforge inspect` shows of a model or a config."""
+    config: BertConfig
+    head: str | None
+    pooler: bool
+    count: ParameterCount
+
+
+def describe(source: str | os.PathLike, head: str | None = "auto") -> Description:
+    """A model directory, packaged model or hub id (loaded), or a config.json file or a
+    preset name (`base`, `large`, …: counted from the config alone)."""
     path = Path(source)
     config = None
     if path.is_file():
@@ -72,12 +95,19 @@ def model_for_inspection(source: str | os.PathLike, head: str | None = "auto") -
         config = BertConfig.preset(str(source))
     if config is None:
         from .checkpoint import load_model
-        return load_model(source, head=head)
+        model = load_model(source, head=head)
+        return Description(model.config, model.head, model.pooler is not None,
+                           count_parameters(model))
     head = "pretraining" if head == "auto" else head
     if head in ("token-classification", "sequence-classification") and not config.labels:
         config = config.replace(labels=["LABEL_0", "LABEL_1"])
     with torch.device("meta"):
-        return Bert(config, head=head)
+        pooler = Bert(config.replace(num_hidden_layers=1), head=head).pooler is not None
+    return Description(config, head, pooler, count_config(config, head))
+
+
+def blueprint(config: BertConfig) -> list[tuple[str, str]]:
+    return [(name, str(getattr(config, name))) for name in BLUEPRINT_FIELDS]
 
 
 def plot_parameters(count: ParameterCount, path: str | os.PathLike, title: str) -> Path:

@@ -22,9 +22,7 @@ import json
 import logging
 import os
 import re
-import shutil
 import socket
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +33,7 @@ from safetensors.torch import load_file, save_file
 from . import __version__
 from .config import BertConfig
 from .errors import CheckpointError
+from .files import atomic_directory
 from .model import HEADS, Bert
 
 log = logging.getLogger(__name__)
@@ -252,8 +251,14 @@ def read_weights(directory: Path) -> dict[str, torch.Tensor]:
     try:
         state = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # pickle, zip and weights_only errors have no common type
-        raise CheckpointError(f"cannot read {path}: {error}. The file is damaged, or holds "
-                              f"objects other than tensors (refused for safety)") from None
+        # PyTorch's own message advises weights_only=False, which runs whatever code the
+        # file holds: never repeat that for a file we know nothing about
+        reason = str(error).split("\n")[0]
+        if "weights_only" in str(error) or "Unsupported global" in str(error):
+            reason = "it holds Python objects other than tensors, which could run code"
+        raise CheckpointError(f"cannot read {path}: {reason}. Refused for safety: convert "
+                              f"the weights to model.safetensors with the tool that made "
+                              f"them, if you trust it") from None
     if not isinstance(state, dict) or not all(isinstance(t, torch.Tensor) for t in state.values()):
         raise CheckpointError(f"{path} does not hold a dictionary of tensors")
     return state
@@ -306,6 +311,7 @@ def load_model(
     """
     directory = resolve(source, revision)
     config = BertConfig.from_json(directory / "config.json")
+    check_fits(config, f"{directory}/config.json")
     stored = read_weights(directory)
 
     tensors: dict[str, torch.Tensor] = {}
@@ -392,6 +398,55 @@ def _with_labels(config: BertConfig, labels: list[str] | None, weight: torch.Ten
                           f"to name the classes of the new head")
 
 
+LAYER_OVERHEAD = 80 * 1024  # bytes of Python objects a layer costs beside its weights
+
+
+def available_memory() -> int:
+    """Bytes this machine can still give (MemAvailable), or its physical memory."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def check_fits(config: BertConfig, where: str, dtype_bytes: int = 4) -> None:
+    """Refuse, before allocating anything, a config whose model cannot fit in memory
+    (a `num_hidden_layers` of 10**6 would take the machine down on the way)."""
+    from .blueprint import count_config
+
+    needed = (count_config(config).parameters * dtype_bytes
+              + config.num_hidden_layers * LAYER_OVERHEAD)
+    have = available_memory()
+    if needed > have:
+        raise CheckpointError(
+            f"{where} describes a model of {count_config(config).parameters:,} parameters "
+            f"in {config.num_hidden_layers:,} layers, which needs about {needed / 2**30:,.1f} "
+            f"GiB; this machine has {have / 2**30:,.1f} GiB free. Check its sizes "
+            f"(num_hidden_layers, hidden_size, intermediate_size, vocab_size, "
+            f"max_position_embeddings)")
+
+
+# Checkpoints pad their embedding table to a multiple of 64 or 128 rows for speed; a
+# tokenizer that leaves more rows than that unused is another vocabulary's.
+VOCAB_PADDING = 128
+
+
+def check_tokenizer(config: BertConfig, tokenizer, where) -> None:
+    """Refuse a tokenizer that does not fit the model's embeddings: ids past the table,
+    or a vocabulary that leaves most of it unused (its ids would mean other words, and
+    the model would read garbage and find nothing: a redactor that fails open)."""
+    have, rows = tokenizer.vocab_size, config.vocab_size
+    specials = max(tokenizer.special_ids)
+    if have > rows or specials >= rows or have < rows - VOCAB_PADDING:
+        raise CheckpointError(
+            f"{where}: the tokenizer has {have:,} tokens (special ids up to {specials}) but "
+            f"the model's embeddings have {rows:,} rows: they are not one model's. Save "
+            f"the tokenizer the model was trained with (vocab.txt, tokenizer.json) beside it")
+
+
 # ------------------------------------------------------------------- saving
 def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
                info: dict[str, Any] | None = None) -> Path:
@@ -410,9 +465,7 @@ def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
     if directory.is_dir() and any(directory.iterdir()) and not (directory / "config.json").exists():
         raise CheckpointError(f"{directory} is a non-empty directory that holds no model; "
                               f"refusing to replace it: choose a new or empty directory")
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-    try:
+    with atomic_directory(directory) as staging:
         prefixed = model.head is not None
         state = {their_name(n, prefixed): t.detach().to("cpu").contiguous()
                  for n, t in model.state_dict().items()}
@@ -425,15 +478,5 @@ def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
                 "labels": model.config.labels} | (info or {})
         (staging / "bertforge.json").write_text(json.dumps(card, indent=2) + "\n",
                                                 encoding="utf-8")
-        if directory.exists():
-            old = directory.with_name(f".{directory.name}.old-{os.getpid()}")
-            directory.rename(old)
-            staging.rename(directory)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            staging.rename(directory)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return directory
 

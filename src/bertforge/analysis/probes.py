@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-from ..checkpoint import load_model
+from ..checkpoint import check_tokenizer, load_model
 from ..errors import BertforgeError
 from ..model import Bert
 from ..pretrain.masking import IGNORE, MaskingVocab, mask_tokens
@@ -48,7 +48,9 @@ def load_masked_lm(source: str | os.PathLike) -> tuple[Bert, Tokenizer]:
             f"Use a checkpoint saved with its pre-training head (BertForMaskedLM or "
             f"BertForPreTraining, such as bert-base-uncased) or a model from "
             f"`bertforge pretrain`")
-    return model, load_tokenizer(model.source)
+    tokenizer = load_tokenizer(model.source)
+    check_tokenizer(model.config, tokenizer, model.source)
+    return model, tokenizer
 
 
 @torch.no_grad()

@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from ..errors import BertforgeError
 from .. import training
-from ..checkpoint import load_model, save_model
+from ..checkpoint import check_tokenizer, load_model, save_model
 from ..training import adamw, autocast_for, linear_schedule, resolve_device
 from ..windows import SIZE, STRIDE
 
@@ -241,7 +241,9 @@ def load_task_model(source, head: str, device: str | torch.device | None = None)
             card = json.loads(card_path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             card = {}
-    return model, load_tokenizer(model.source), card.get("window", SIZE), card.get("stride", STRIDE)
+    tokenizer = load_tokenizer(model.source)
+    check_tokenizer(model.config, tokenizer, model.source)
+    return model, tokenizer, card.get("window", SIZE), card.get("stride", STRIDE)
 
 
 def save_task_model(task, directory, card: dict):

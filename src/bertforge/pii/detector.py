@@ -17,10 +17,10 @@ The merge policy, in order:
    covering it); a model span that covers the match keeps its label and boundaries.
 3. Before the merge, model spans are tidied (`_tidy`): whole words, no markup names,
    and the shape every value of their group has (a name holds no digits, a phone
-   number at least 7, a date a digit or a month or day name); then those whose score
-   is under their group's floor are dropped (`above_floors`: the card's `floors`,
-   chosen on a validation split by `bertforge pii calibrate`), so a pattern can take
-   their place.
+   number at least 7, a date a digit or a month or day name and no leading "before"
+   or "on"); then those whose score is under their group's floor are dropped
+   (`above_floors`: the card's `floors`, chosen on a validation split by `bertforge
+   pii calibrate`), so a pattern can take their place.
 4. Spans never overlap; each has a `source` ("model" or "pattern") and a `score` (the
    model's mean tag probability; 1.0 for a pattern).
 
@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import json
+import logging
 import os
 import re
 import unicodedata
@@ -44,6 +45,7 @@ from ..finetune.tagging import Span, Tagger
 from . import patterns
 from .labels import GROUPS
 
+log = logging.getLogger(__name__)
 BUNDLED = Path(__file__).resolve().parent / "model"
 THRESHOLD = 0.3
 
@@ -70,12 +72,27 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
             checked.add(start, end, None)
     spans: list[Span] = []
     kept = _Intervals()
+    grown: dict[tuple[int, int], list[int]] = {}  # a checked match -> its bounds, widened
     for span in model_spans:
         pieces = [(span.start, span.end)]
-        for start, end, _ in checked.within(span.start, span.end):
+        cutters = checked.within(span.start, span.end)
+        for start, end, _ in cutters:
             pieces = [part for a, b in pieces for part in _cut(a, b, start, end)]
         for a, b in pieces:
             if (a, b) != (span.start, span.end):
+                # the part of a piece glued to the match that cut it ("-90" after the
+                # "12-345678" a pattern took) is the same value: the match takes it in,
+                # so that no value is left partly in clear
+                for start, end, m in cutters:
+                    bounds = grown.setdefault((start, end), [start, end])
+                    if a == end and m is not None:
+                        glue = _glued(text, a, b)
+                        bounds[1] = max(bounds[1], glue)
+                        a = glue
+                    elif b == start and m is not None:
+                        glue = _glued_before(text, a, b)
+                        bounds[0] = min(bounds[0], glue)
+                        b = glue
                 if sum(c.isalnum() for c in text[a:b]) < 2:
                     continue
                 a, b = _strip(text, a, b)
@@ -87,6 +104,7 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         if checked.within(start, end) and not m.checked:
             continue  # inside a stretch that holds no personal data
         if m.checked:
+            start, end = grown.get((start, end), (start, end))
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
             continue
         rivals = [s for _, _, s in kept.within(start, end)]
@@ -125,6 +143,24 @@ class _Intervals:
 
     def items(self):
         return list(self.rows)
+
+
+def _glued(text: str, a: int, b: int) -> int:
+    """Where the run of non-space characters that starts at `a` ends (at most `b`),
+    if it holds a letter or digit; else `a`."""
+    end = a
+    while end < b and not text[end].isspace():
+        end += 1
+    return end if any(c.isalnum() for c in text[a:end]) else a
+
+
+def _glued_before(text: str, a: int, b: int) -> int:
+    """Where the run of non-space characters that ends at `b` starts (at least `a`),
+    if it holds a letter or digit; else `b`."""
+    start = b
+    while start > a and not text[start - 1].isspace():
+        start -= 1
+    return start if any(c.isalnum() for c in text[start:b]) else b
 
 
 def _cut(a: int, b: int, start: int, end: int) -> list[tuple[int, int]]:
@@ -170,6 +206,32 @@ def _strip(text: str, a: int, b: int) -> tuple[int, int]:
 
 
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
+
+# A long text is read in segments of SEGMENT characters, each with MARGIN characters of
+# context either side, GROUP segments at a time: memory stays bounded whatever the
+# document's size, and a 20 MB log is batched like 1,300 short documents. A margin is
+# longer than any value (an address runs to a few hundred characters) and than the
+# context any rule looks at (`_in_markup`: 200), so a segment's core is decided as if
+# the whole text were there; a span that starts in a core belongs to that segment.
+SEGMENT, MARGIN, GROUP = 16_384, 1_024, 64
+
+
+def segments(text: str) -> list[tuple[int, int, int, int]]:
+    """(start, end, core start, core end) of each segment of `text`: the cores tile it,
+    cut at a line break (or else a space) near every SEGMENT characters."""
+    if len(text) <= SEGMENT + 2 * MARGIN:
+        return [(0, len(text), 0, len(text))]
+    cuts = [0]
+    while len(text) - cuts[-1] > SEGMENT + MARGIN:
+        nominal = cuts[-1] + SEGMENT
+        low = nominal - MARGIN // 2
+        cut = text.rfind("\n", low, nominal)
+        if cut < 0:
+            cut = text.rfind(" ", low, nominal)
+        cuts.append(cut + 1 if cut >= 0 else nominal)
+    cuts.append(len(text))
+    return [(max(0, a - MARGIN), min(len(text), b + MARGIN), a, b)
+            for a, b in zip(cuts, cuts[1:])]
 
 
 class Redactor:
@@ -228,7 +290,10 @@ class Redactor:
             device = "cpu"
         tagger = Tagger.load(directory, resolve_device(device))
         card = _card(Path(tagger.model.source))
-        return cls(tagger, threshold or card.get("threshold", THRESHOLD), use_patterns,
+        if card.get("warning"):
+            log.warning("%s: %s", directory, card["warning"])
+        return cls(tagger, card.get("threshold", THRESHOLD) if threshold is None else threshold,
+                   use_patterns,
                    precision=precision,
                    floors=card.get("floors", {}) if floors is None else floors)
 
@@ -237,32 +302,65 @@ class Redactor:
 
     def detect_batch(self, texts: Sequence[str], batch: int | None = None,
                      progress: bool = False) -> list[list[Span]]:
-        """Spans for each text; the windows of all texts are batched together."""
-        found = self.model_spans(texts, batch, progress)
-        if not self.use_patterns:
-            return found
-        return [merge(spans, patterns.find(text, region=self.region), text)
-                for text, spans in zip(texts, found)]
+        """Spans for each text; the windows of all texts are batched together, and a
+        long text goes through in segments (`segments`), in bounded memory."""
+        return self._by_segments(texts, lambda part: self._detect(part, batch), progress)
 
     def model_spans(self, texts: Sequence[str], batch: int | None = None,
                     progress: bool = False,
                     floors: dict[str, float] | None = None) -> list[list[Span]]:
         """The model's spans alone (tidied, above their floors: the redactor's, unless
         `floors` is given), none without a model."""
-        for i, text in enumerate(texts):
-            if not isinstance(text, str):
-                raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
+        return self._by_segments(texts, lambda part: self._model_spans(part, batch, floors),
+                                 progress)
+
+    def _detect(self, texts: Sequence[str], batch: int | None) -> list[list[Span]]:
+        found = self._model_spans(texts, batch, None)
+        if not self.use_patterns:
+            return found
+        return [merge(spans, patterns.find(text, region=self.region), text)
+                for text, spans in zip(texts, found)]
+
+    def _model_spans(self, texts: Sequence[str], batch: int | None,
+                     floors: dict[str, float] | None) -> list[list[Span]]:
         if self.tagger is None:
             return [[] for _ in texts]
-        found = self.tagger.predict(texts, batch, progress, precision=self.precision,
+        found = self.tagger.predict(texts, batch, precision=self.precision,
                                     threshold=self.threshold)
         floors = self.floors if floors is None else floors
         return [above_floors(_tidy(text, spans), floors) for text, spans in zip(texts, found)]
 
-    def redact(self, text: str, style: str = "group", seed: int = 0) -> str:
+    @staticmethod
+    def _by_segments(texts: Sequence[str], detect, progress: bool) -> list[list[Span]]:
+        """`detect` over the segments of the texts, GROUP segments at a time; each
+        segment's spans that start in its core, in the text's offsets."""
+        from tqdm import tqdm
+
+        for i, text in enumerate(texts):
+            if not isinstance(text, str):
+                raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
+        pieces = [(i, piece) for i, text in enumerate(texts) for piece in segments(text)]
+        out: list[list[Span]] = [[] for _ in texts]
+        with tqdm(total=sum(map(len, texts)), unit="char", unit_scale=True,
+                  disable=not progress, dynamic_ncols=True) as bar:
+            for k in range(0, len(pieces), GROUP):
+                group = pieces[k:k + GROUP]
+                found = detect([texts[i][a:b] for i, (a, b, _, _) in group])
+                for (i, (a, _, core_start, core_end)), spans in zip(group, found):
+                    kept = out[i]
+                    for span in spans:
+                        start = span.start + a
+                        if core_start <= start < core_end and (not kept or start >= kept[-1].end):
+                            kept.append(Span(start, span.end + a, span.label, span.text,
+                                             span.score, span.source))
+                    bar.update(core_end - core_start)
+        return out
+
+    def redact(self, text: str, style: str = "group", key: str | bytes | None = None) -> str:
+        """The text with what `detect` finds replaced (`pii.redact`: styles, fake keys)."""
         from .redact import redact
 
-        return redact(text, self.detect(text), style, seed)
+        return redact(text, self.detect(text), style, key)
 
 
 def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
@@ -323,6 +421,24 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
     return b
 
 
+# Words that lead into a date without being part of it ("before 12 May 2025", "due by
+# Friday"). The generator never labels them, yet a model can give such a word a B-DATE
+# probability right at the threshold, so whether it joins the span flips with the CPU's
+# summation order: the decoding leaves them out whatever the model says.
+DATE_LEAD = re.compile(r"(?i)(?:(?:before|after|by|on|or|until|till|since|from|due|as\s+of|"
+                       r"no(?:t)?\s+later\s+than|of|at|in|around|between|during|"
+                       r"effective|dated|starting|ending)\s+)+")
+
+
+def _date_start(text: str, a: int, b: int, label: str) -> int:
+    """A DATE span starts after the prepositions that lead into it (`DATE_LEAD`)."""
+    if label == "DATE":
+        lead = DATE_LEAD.match(text, a, b)
+        if lead and lead.end() < b:
+            return lead.end()
+    return a
+
+
 CALENDAR = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|"
                       r"fri|sat|sun|noon|midnight)")
 
@@ -341,26 +457,35 @@ def _plausible(value: str, label: str) -> bool:
     return True
 
 
+def _enough(value: str) -> bool:
+    """Long enough to be personal data: two letters ("Wu", "王伟": short names are
+    common) or three letters and digits; a list number or a stray "12" is not."""
+    alnum = sum(c.isalnum() for c in value)
+    return alnum >= 3 or (alnum == 2 and any(c.isalpha() for c in value))
+
+
 def _tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
     widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
-    without the one- and two-character scraps (a list number, a stray digit), markup
-    names and values of the wrong shape (`_plausible`), and names without digits."""
-    out = []
+    joined with a span they touch (the model's "12-345678" and "-90" are one value,
+    masked whole), and without scraps too short to be personal data (`_enough`),
+    markup names and values of the wrong shape (`_plausible`), and names without
+    digits."""
+    out: list[Span] = []
     for span in (piece for s in spans for piece in _names(text, s)):
         a, b = _whole_words(text, *_strip(text, span.start, span.end))
-        b = _date_end(text, a, b, span.label)
-        # no personal data is shorter than 3 characters (CVVs are patterns)
-        if sum(c.isalnum() for c in text[a:b]) >= 3 and _plausible(text[a:b], span.label) \
-                and not _in_markup(text, a, b):
-            if out and a < out[-1].end:  # widened into the span before: one span, the longer's label
-                last = out.pop()
-                label = last.label if last.end - last.start >= span.end - span.start else span.label
-                a, b = last.start, max(b, last.end)
-                span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
-            out.append(span if (a, b) == (span.start, span.end) else
-                       Span(a, b, span.label, text[a:b], span.score, span.source))
-    return out
+        a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
+        if b <= a:
+            continue
+        if out and a <= out[-1].end:  # touches the span before: one value, the longer's label
+            last = out.pop()
+            label = last.label if last.end - last.start >= b - a else span.label
+            a, b = last.start, max(b, last.end)
+            span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
+        out.append(span if (a, b) == (span.start, span.end) else
+                   Span(a, b, span.label, text[a:b], span.score, span.source))
+    return [s for s in out if _enough(s.text) and _plausible(s.text, s.label)
+            and not _in_markup(text, s.start, s.end)]
 
 
 def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:

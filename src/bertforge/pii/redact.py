@@ -6,7 +6,13 @@ Styles:
   reader can still tell who did what;
 - "mask": every character but whitespace becomes "*" (the layout survives);
 - "fake": a consistent fake value of the same kind (pseudonymisation): the same value
-  and seed always give the same replacement.
+  and key always give the same replacement. The key is secret: with a public one,
+  anybody could fake every candidate value (every date from 1930 to 2005, every name
+  on a list) and read the original back from its fake. Without a key, each process
+  draws a random one (`session_key`): fakes are consistent within a run, unlinkable
+  across runs. Fake card numbers and IBANs pass their checksums (Luhn, mod-97) and fake
+  SSNs have a valid area, so downstream validators accept them; they are random, not
+  reserved test numbers, and may belong to somebody.
 
 `html` shows the spans highlighted by group, for review.
 """
@@ -14,8 +20,12 @@ Styles:
 from __future__ import annotations
 
 import hashlib
+import hmac
 import html as html_module
+import os
 import re
+import secrets
+from pathlib import Path
 from typing import Sequence
 
 from ..errors import BertforgeError
@@ -38,8 +48,10 @@ def check(text: str, spans: Sequence[Span]) -> list[Span]:
     return ordered
 
 
-def redact(text: str, spans: Sequence[Span], style: str = "group", seed: int = 0) -> str:
-    """The text with exactly the spans replaced."""
+def redact(text: str, spans: Sequence[Span], style: str = "group",
+           key: str | bytes | None = None) -> str:
+    """The text with exactly the spans replaced; `key` seeds the "fake" style (default:
+    this process's random `session_key()`)."""
     if style not in STYLES:
         raise BertforgeError(f"unknown redaction style {style!r}; choose one of {', '.join(STYLES)}")
     numbers: dict[tuple[str, str], int] = {}
@@ -58,18 +70,41 @@ def redact(text: str, spans: Sequence[Span], style: str = "group", seed: int = 0
         elif style == "mask":
             replacement = re.sub(r"\S", "*", value)
         else:
-            replacement = fake_value(span.label, value, seed)
+            replacement = fake_value(span.label, value, key)
         out += [text[last:span.start], replacement]
         last = span.end
     out.append(text[last:])
     return "".join(out)
 
 
-def fake_value(label: str, value: str, seed: int = 0) -> str:
-    """A fake value of the same kind, the same for the same (label, value, seed)."""
+_SESSION_KEY = secrets.token_bytes(32)
+
+
+def session_key() -> bytes:
+    """This process's random key for fakes: consistent within a run, not across runs."""
+    return _SESSION_KEY
+
+
+def read_key(path: str | os.PathLike) -> bytes:
+    """A key kept in a file (e.g. `head -c 32 /dev/urandom > fake.key`), for fakes that
+    stay the same across runs; at least 16 bytes."""
+    try:
+        key = Path(path).read_bytes().strip()
+    except OSError as error:
+        raise BertforgeError(f"cannot read the key file {path}: {error.strerror}") from None
+    if len(key) < 16:
+        raise BertforgeError(f"the key in {path} has {len(key)} bytes; a key needs at least "
+                             f"16 (make one with: head -c 32 /dev/urandom > {path})")
+    return key
+
+
+def fake_value(label: str, value: str, key: str | bytes | None = None) -> str:
+    """A fake value of the same kind, the same for the same (label, value, key)."""
     from faker import Faker
 
-    digest = hashlib.sha256(f"{seed}\x00{label}\x00{value.casefold()}".encode()).digest()
+    key = session_key() if key is None else key.encode() if isinstance(key, str) else key
+    digest = hmac.new(key, f"{label}\x00{value.casefold()}".encode("utf-8", "surrogatepass"),
+                      hashlib.sha256).digest()
     fake = Faker("en_US")
     fake.seed_instance(int.from_bytes(digest[:8], "big"))
     digits = re.sub(r"\D", "", value)

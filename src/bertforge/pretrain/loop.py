@@ -34,9 +34,10 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from .. import plots, training
-from ..checkpoint import save_model
+from ..checkpoint import check_fits, save_model
 from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
+from ..files import atomic_file
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer, read_vocab
 from ..training import PRECISIONS, adamw, autocast_for, linear_schedule
@@ -206,6 +207,7 @@ def model_config(recipe: Recipe, tokenizer: Tokenizer) -> BertConfig:
     if recipe.dropout is not None:
         config = config.replace(hidden_dropout_prob=recipe.dropout,
                                 attention_probs_dropout_prob=recipe.dropout)
+    check_fits(config, str(recipe.size), dtype_bytes=16)  # weights, gradients, Adam's two
     return config
 
 
@@ -223,12 +225,8 @@ def save_checkpoint(run: Run, step: int, model, optimizer, scheduler, scaler) ->
              "model": model.state_dict(), "optimizer": optimizer.state_dict(),
              "scheduler": scheduler.state_dict(),
              "scaler": scaler.state_dict() if scaler is not None else None}
-    temporary = directory / f".{path.name}.tmp"
-    with open(temporary, "wb") as handle:
+    with atomic_file(path, text=False) as handle:
         torch.save(state, handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
     for old in sorted(directory.glob("step-*.pt"))[:-run.recipe.keep]:
         old.unlink(missing_ok=True)
     return path
@@ -249,9 +247,16 @@ def latest_checkpoint(recipe: Recipe) -> dict | None:
     return None
 
 
-def _check_same_recipe(saved: dict, recipe: Recipe) -> None:
+def _check_same_recipe(saved: dict, recipe: Recipe, step: int) -> None:
+    """A resumed run keeps its recipe, except what `RESUMABLE_CHANGES` names and more
+    --steps: a run extended from N to M steps continues on the schedule of an M-step
+    run (warm-up and linear decay to zero at M), from where the N-step run stopped."""
     now = dataclasses.asdict(recipe)
-    changed = [k for k in now if k not in Recipe.RESUMABLE_CHANGES and saved.get(k) != now[k]]
+    if recipe.steps < step:
+        raise BertforgeError(f"--resume: the run is already at step {step}; give --steps "
+                             f"{step} or more to continue it")
+    changed = [k for k in now if k not in Recipe.RESUMABLE_CHANGES and saved.get(k) != now[k]
+               and not (k == "steps" and now[k] >= saved.get(k, now[k]))]
     if changed:
         details = ", ".join(f"{k}: {saved.get(k)!r} then, {now[k]!r} now" for k in changed)
         raise BertforgeError(f"--resume with a different recipe ({details}); resume with the "
@@ -361,13 +366,17 @@ def pretrain(recipe: Recipe) -> dict:
     log_path = out / "train.jsonl"
     resumed = latest_checkpoint(recipe) if (checkpoint_dir(recipe)).is_dir() else None
     if resumed is not None:
-        _check_same_recipe(resumed["recipe"], recipe)
+        _check_same_recipe(resumed["recipe"], recipe, resumed["step"])
         model.load_state_dict(resumed["model"])
         optimizer.load_state_dict(resumed["optimizer"])
         scheduler.load_state_dict(resumed["scheduler"])
         if scaler is not None and resumed.get("scaler"):
             scaler.load_state_dict(resumed["scaler"])
         start = resumed["step"]
+        if recipe.steps != resumed["recipe"]["steps"]:  # extended: the new schedule from here
+            for group, base, factor in zip(optimizer.param_groups, scheduler.base_lrs,
+                                           scheduler.lr_lambdas):
+                group["lr"] = base * factor(start)
         if run.main:
             print(f"resuming from {resumed['path']} at step {start}")
             _truncate_log(log_path, start)
