@@ -233,9 +233,9 @@ def test_short_names_are_masked_and_scraps_are_not():
     def spans(text, *marked):
         return [Span(text.index(w), text.index(w) + len(w), label, w) for w, label in marked]
 
-    text = "Payee: Wu; Beneficiary: 王伟 paid; item 12 of 3"
+    text = "Payee: Wu; Beneficiary: 王伟 paid; item 12 of 3, ask HR"
     found = _tidy(text, spans(text, ("Wu", "PERSON"), ("王伟", "PERSON"), ("12", "ACCOUNT"),
-                              ("3", "ACCOUNT")))
+                              ("3", "ACCOUNT"), ("HR", "COMPANY")))
     assert [s.text for s in found] == ["Wu", "王伟"]
 
 
