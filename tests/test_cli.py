@@ -80,3 +80,15 @@ def test_corrupt_checkpoint_exits_2(tiny_dirs, tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "truncated or corrupt" in done.stderr
+
+
+def test_the_cli_leaves_no_logging_handler_behind(capsys):
+    import logging
+
+    logger = logging.getLogger("bertforge")
+    before = list(logger.handlers)
+    assert main(["inspect", "tiny", "--json"]) == 0
+    capsys.readouterr()
+    # a handler left on the captured (now closed) stream would print "Logging error"
+    assert logger.handlers == before and logger.propagate
+    logging.getLogger("bertforge.checkpoint").warning("after the command")

@@ -256,6 +256,20 @@ def test_resume_with_another_recipe_is_refused(corpus, vocab_dir, tiny_config, t
     pretrain(recipe(corpus, vocab_dir, tiny_config, tmp_path / "r", steps=2, save_every=2))
     with pytest.raises(BertforgeError, match="different recipe.*batch"):
         pretrain(recipe(corpus, vocab_dir, tiny_config, tmp_path / "r", steps=4, batch=8))
+    with pytest.raises(BertforgeError, match="already at step 2"):
+        pretrain(recipe(corpus, vocab_dir, tiny_config, tmp_path / "r", steps=1))
+
+
+def test_a_finished_run_is_extended_with_more_steps(corpus, vocab_dir, tiny_config, tmp_path):
+    out = tmp_path / "r"
+    pretrain(recipe(corpus, vocab_dir, tiny_config, out, steps=3, save_every=3, warmup=1))
+    pretrain(recipe(corpus, vocab_dir, tiny_config, out, steps=6, save_every=3, warmup=1))
+    log = [json.loads(l) for l in (out / "train.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in log] == list(range(7))
+    # the schedule of a 6-step run from step 3 on: linear decay to zero at step 6
+    lrs = [r["lr"] for r in log[4:]]
+    assert lrs[0] > 0 and all(a > b for a, b in zip(lrs, lrs[1:])) and lrs[-1] == 0
+    assert (out / "checkpoints" / "step-00000006.pt").is_file()
 
 
 # -------------------------------------------------- accumulation and processes
