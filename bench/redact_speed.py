@@ -38,18 +38,10 @@ from common import tune_allocator  # noqa: E402
 from bertforge.finetune.metrics import MICRO, span_scores  # noqa: E402
 from bertforge.pii import GROUPS, Redactor  # noqa: E402
 from bertforge.pii.detector import PRECISIONS  # noqa: E402
+from bertforge.pii.labels import PRESIDIO_GROUP as PRESIDIO  # noqa: E402
 from bertforge.pii.labels import group  # noqa: E402
 from bertforge.training import cpu_has_bf16  # noqa: E402
 from bertforge.pii.synth import generate  # noqa: E402
-
-# Presidio's default recognisers -> our groups
-PRESIDIO = {"PERSON": "PERSON", "ORGANIZATION": "COMPANY", "NRP": None, "LOCATION": "ADDRESS",
-            "DATE_TIME": "DATE", "EMAIL_ADDRESS": "EMAIL", "PHONE_NUMBER": "PHONE",
-            "IBAN_CODE": "BANK", "US_BANK_NUMBER": "BANK", "CREDIT_CARD": "CARD",
-            "US_SSN": "GOV_ID", "US_PASSPORT": "GOV_ID", "US_DRIVER_LICENSE": "GOV_ID",
-            "US_ITIN": "GOV_ID", "UK_NHS": "GOV_ID", "IP_ADDRESS": "DIGITAL", "URL": None,
-            "CRYPTO": "BANK", "MEDICAL_LICENSE": "GOV_ID"}
-
 
 def documents(n: int, seed: int = 1) -> list[dict]:
     """Test-split documents of 600-1,400 characters, and longer ones cut at the last line

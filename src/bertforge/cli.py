@@ -7,6 +7,7 @@ command exits 2; success exits 0; a failed check exits 1.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
@@ -17,6 +18,7 @@ from typing import Sequence
 from . import __version__
 from .errors import BertforgeError
 from .files import check_new_directory
+from .pii.service.settings import ServiceSettings
 
 HEAD_CHOICES = ["auto", "none", "masked-lm", "pretraining", "token-classification",
                 "sequence-classification"]
@@ -441,6 +443,25 @@ def cmd_pii_calibrate(args) -> int:
     return 0
 
 
+def settings_options(p, settings_class) -> None:
+    """One option per field of a settings dataclass, with its default and help."""
+    for f in dataclasses.fields(settings_class):
+        kind = {"int": int, "float": float}.get(str(f.type), str)
+        text = f.metadata.get("help", "")
+        p.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=f.default,
+                       choices=f.metadata.get("choices"),
+                       help=text if "default" in text else f"{text} (default: {f.default})")
+
+
+def cmd_serve(args) -> int:
+    fields = {f.name for f in dataclasses.fields(ServiceSettings)}
+    settings = ServiceSettings(**{k: v for k, v in vars(args).items() if k in fields})
+    from .pii.service import serve
+
+    serve(settings)
+    return 0
+
+
 def cmd_toy(args) -> int:
     from .toy import plot_lab, run_lab
 
@@ -710,6 +731,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="record the floors (and the threshold) in the model's bertforge.json")
     p.add_argument("--limit", type=int, help="only the first N documents")
     p.set_defaults(run=cmd_pii_calibrate)
+
+    p = verbs.add_parser(
+        "serve", help="the redactor as an HTTP service (Presidio-compatible too)",
+        description="Serve POST /redact, /detect, /analyze and /anonymize, GET /health, "
+                    "/version and /metrics; requests that arrive together share the "
+                    "model's batches. Needs pip install 'bertforge[serve]'.")
+    settings_options(p, ServiceSettings)
+    p.set_defaults(run=cmd_serve)
 
     p = verbs.add_parser(
         "toy", help="the bracket-language lab: BERT's argument in a minute on a CPU",

@@ -35,3 +35,39 @@ def group(label: str) -> str:
     raise BertforgeError(f"unknown personal-data label {label!r}; expected one of Gretel's "
                          f"29 labels ({', '.join(FINE_LABELS)}) or a group "
                          f"({', '.join(GROUPS)})")
+
+
+# Presidio's entity types (its default recognisers, and ORGANIZATION from spaCy's NER)
+# and the group each falls in: for scoring Presidio, and for speaking its API.
+PRESIDIO_GROUP: dict[str, str | None] = {
+    "PERSON": "PERSON", "ORGANIZATION": "COMPANY", "NRP": None, "LOCATION": "ADDRESS",
+    "DATE_TIME": "DATE", "EMAIL_ADDRESS": "EMAIL", "PHONE_NUMBER": "PHONE",
+    "IBAN_CODE": "BANK", "US_BANK_NUMBER": "BANK", "CREDIT_CARD": "CARD",
+    "US_SSN": "GOV_ID", "US_PASSPORT": "GOV_ID", "US_DRIVER_LICENSE": "GOV_ID",
+    "US_ITIN": "GOV_ID", "UK_NHS": "GOV_ID", "IP_ADDRESS": "DIGITAL", "URL": None,
+    "CRYPTO": "BANK", "MEDICAL_LICENSE": "GOV_ID"}
+
+# Each group as one Presidio entity type: the name a Presidio client filters on. Groups
+# Presidio has no type for keep their own name (ACCOUNT, DIGITAL but IP addresses).
+PRESIDIO_ENTITY: dict[str, str] = {
+    "PERSON": "PERSON", "COMPANY": "ORGANIZATION", "ADDRESS": "LOCATION",
+    "LOCATION": "LOCATION", "DATE": "DATE_TIME", "EMAIL": "EMAIL_ADDRESS",
+    "PHONE": "PHONE_NUMBER", "BANK": "US_BANK_NUMBER", "CARD": "CREDIT_CARD",
+    "GOV_ID": "US_SSN", "ACCOUNT": "ACCOUNT", "DIGITAL": "DIGITAL"}
+
+
+def presidio_entity(label: str, value: str) -> str:
+    """The Presidio entity type of a span of group `label` holding `value`."""
+    import ipaddress
+    import re
+
+    compact = value.replace(" ", "")
+    if label == "BANK" and re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{8,30}", compact):
+        return "IBAN_CODE"
+    if label == "DIGITAL":
+        try:
+            ipaddress.ip_address(value.strip("[]"))
+            return "IP_ADDRESS"
+        except ValueError:
+            pass
+    return PRESIDIO_ENTITY[label]
