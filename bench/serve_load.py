@@ -121,6 +121,7 @@ def main() -> None:
 
         memory = []
         threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
+        cpu_before = time.process_time()
         began = time.monotonic()
         for thread in threads:
             thread.start()
@@ -132,7 +133,12 @@ def main() -> None:
         for thread in threads:
             thread.join()
         elapsed = time.monotonic() - began
+        clients_cpu = (time.process_time() - cpu_before) / elapsed  # cores the clients took
         peak = rss_mb(server.pid, "VmHWM")
+        metrics = dict(line.rsplit(" ", 1) for line in httpx.get(f"{base}/metrics").text
+                       .splitlines() if line.startswith("bertforge_batch_documents_"))
+        per_batch = float(metrics["bertforge_batch_documents_sum"]) / max(
+            1.0, float(metrics["bertforge_batch_documents_count"]))
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -151,6 +157,8 @@ def main() -> None:
     print(f"service documents/s    {served:.1f}")
     print(f"batch path documents/s {batch_rate:.1f}")
     print(f"service / batch path   {served / batch_rate:.2f}")
+    print(f"documents a model call {per_batch:.1f} on average")
+    print(f"cores the clients used {clients_cpu:.2f} of {os.cpu_count()} (the server had the rest)")
     print(f"server RSS by quarter  {' / '.join(f'{m:.0f}' for m in memory)} MB; peak {peak:.0f} MB")
 
 
