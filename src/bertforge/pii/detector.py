@@ -209,11 +209,11 @@ PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 # A long text is read in segments of SEGMENT characters, each with MARGIN characters of
 # context either side, GROUP segments at a time: memory stays bounded whatever the
-# document's size (about 50,000 tokens a group), and each group is batched like many short
-# documents. A margin is
-# longer than any value (an address runs to a few hundred characters) and than the
-# context any rule looks at (`_in_markup`: 200), so a segment's core is decided as if
-# the whole text were there; a span that starts in a core belongs to that segment.
+# document's size (about 50,000 tokens a group), and each group is batched like many
+# short documents. A margin is longer than any value (an address runs to a few hundred
+# characters) and than the context any rule looks at (`_in_markup`: 200), so a
+# segment's core is decided as if the whole text were there; a span that starts in a
+# core belongs to that segment.
 SEGMENT, MARGIN, GROUP = 16_384, 1_024, 8  # 64 a group: 2.1 GB peak and slower
 
 
