@@ -417,12 +417,12 @@ def check_fits(config: BertConfig, where: str, dtype_bytes: int = 4) -> None:
     (a `num_hidden_layers` of 10**6 would take the machine down on the way)."""
     from .blueprint import count_config
 
-    needed = (count_config(config).parameters * dtype_bytes
-              + config.num_hidden_layers * LAYER_OVERHEAD)
+    parameters = count_config(config).parameters
+    needed = parameters * dtype_bytes + config.num_hidden_layers * LAYER_OVERHEAD
     have = available_memory()
     if needed > have:
         raise CheckpointError(
-            f"{where} describes a model of {count_config(config).parameters:,} parameters "
+            f"{where} describes a model of {parameters:,} parameters "
             f"in {config.num_hidden_layers:,} layers, which needs about {needed / 2**30:,.1f} "
             f"GiB; this machine has {have / 2**30:,.1f} GiB free. Check its sizes "
             f"(num_hidden_layers, hidden_size, intermediate_size, vocab_size, "

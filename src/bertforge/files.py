@@ -43,11 +43,10 @@ def umask() -> int:
     return current
 
 
-def mode_for(target: Path, directory: bool = False,
-             private_to: str | os.PathLike | None = None) -> int:
-    """The mode a new `target` gets: the usual one less the umask, no wider than
+def mode_for(target: Path, private_to: str | os.PathLike | None = None) -> int:
+    """The mode a new file `target` gets: the usual one less the umask, no wider than
     `private_to`'s permission bits, and no wider than the target's own if it exists."""
-    mode = (0o777 if directory else 0o666) & ~umask()
+    mode = 0o666 & ~umask()
     for other in (private_to, target):
         if other is None:
             continue

@@ -221,11 +221,20 @@ def _release_memory() -> None:
     """Give the freed temporaries of a group back to the OS. glibc keeps them, and over
     a long text its heap creeps up from the model's tokens, logits and spans of each
     group in turn; elsewhere this does nothing."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+def _libc():
     try:
         import ctypes
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
+        libc = ctypes.CDLL("libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") else None
+    except OSError:
+        return None
+
+
+_LIBC = _libc()
 
 
 def segments(text: str) -> list[tuple[int, int, int, int]]:
