@@ -18,7 +18,7 @@ from bertforge.finetune.features import FeatureTagger
 from bertforge.finetune.fit import FitSettings, fit
 from bertforge.finetune.metrics import MICRO, span_scores
 from bertforge.finetune.tagging import (Tagger, spans_to_tags, tag_names, tagging_features,
-                                        tags_to_spans, to_spans, train_tagger)
+                                        to_spans, train_tagger)
 from bertforge.windows import Window, context, merge, windows
 from toy_tagging import COMPANY, NAMES, PERSON, long_document, tagging_data
 
@@ -238,8 +238,8 @@ def test_spans_to_tags_to_spans_is_the_identity(case):
     offsets, spans = case
     tags = tag_names(["LOC", "ORG", "PER"])
     text = "x" * (offsets[-1][1] + 1)
-    back = tags_to_spans(text, offsets, spans_to_tags(offsets, spans, tags), None, tags)
-    assert [(s.start, s.end, s.label) for s in back] == spans
+    back = to_spans([tags[t] for t in spans_to_tags(offsets, spans, tags)])
+    assert [(offsets[a][0], offsets[b - 1][1], label) for label, a, b in back] == spans
 
 
 @settings(max_examples=300, deadline=None)
@@ -255,8 +255,8 @@ def test_partial_token_span_tags_the_whole_token():
     tags = tag_names(["AMOUNT"])
     ids = spans_to_tags(offsets, [(5, 11, "AMOUNT")], tags)
     assert [tags[i] for i in ids] == ["O", "B-AMOUNT", "I-AMOUNT"]
-    spans = tags_to_spans("Pay £1250,00", offsets, ids, None, tags)
-    assert (spans[0].start, spans[0].end) == (4, 12)  # widened to the tokens it touched
+    (_, a, b), = to_spans([tags[i] for i in ids])
+    assert (offsets[a][0], offsets[b - 1][1]) == (4, 12)  # widened to the tokens it touched
 
 
 @settings(max_examples=100, deadline=None)
@@ -396,7 +396,7 @@ def test_feature_based_tagger_trains_a_frozen_encoder(tagging_sets):
     tags = tag_names(["COMPANY", "PERSON"])
     encoder = load_model(MODEL, head=None)
     before = {n: p.detach().clone() for n, p in encoder.state_dict().items()}
-    model = FeatureTagger(encoder, len(tags), lstm_size=64)
+    model = FeatureTagger(encoder, tags, lstm_size=64)
     features = tagging_features(tokenizer, train, tags)
     report = fit(model, features, FitSettings(steps=40, batch=16, lr=2e-3, progress=False),
                  tokenizer.pad_id)
@@ -406,6 +406,49 @@ def test_feature_based_tagger_trains_a_frozen_encoder(tagging_sets):
     after = encoder.state_dict()
     assert all(torch.equal(before[n], after[n]) for n in before)
     assert not any(p.requires_grad for p in encoder.parameters())
+
+
+def test_each_way_of_reading_the_layers_and_the_saved_feature_tagger(tagging_sets, tmp_path):
+    from bertforge.finetune.features import LAYERS, train_feature_tagger
+
+    train, test = tagging_sets
+    encoder = load_model(MODEL, head=None)
+    tags = tag_names(["COMPANY", "PERSON"])
+    ids = torch.tensor([[101, 2000, 2001, 102]])
+    hidden = encoder(ids, output_hidden_states=True).hidden_states
+    for layers in LAYERS:
+        model = FeatureTagger(encoder, tags, layers, lstm_size=8)
+        width = model.lstm.input_size
+        assert width == 384 * (4 if layers == "last4-concat" else 1)
+        assert model(ids).logits.shape == (1, 4, len(tags))
+        if layers in ("embeddings", "last"):  # the one hidden state it names, as it is
+            assert torch.equal(model.features(hidden), hidden[0 if layers == "embeddings" else 6])
+    with pytest.raises(BertforgeError, match="layers must be one of"):
+        FeatureTagger(encoder, tags, "middle")
+
+    tagger = train_feature_tagger(train[:120], MODEL, FitSettings(steps=30, batch=16, lr=2e-3,
+                                                                  progress=False),
+                                  layers="last4-sum", lstm_size=32)
+    saved = tagger.save(tmp_path / "features", {"note": "test"})
+    assert not (saved / "config.json").exists() and (saved / "encoder" / "config.json").is_file()
+    again = Tagger.load(saved)
+    texts = [e["text"] for e in test[:20]]
+    assert again.predict(texts, precision="fp32") == tagger.predict(texts, precision="fp32")
+    assert json.loads((saved / "bertforge.json").read_text())["layers"] == "last4-sum"
+    probs = lambda t: t.probabilities(texts[:3], precision="fp32")[1]
+    assert all(np.array_equal(a, b) for a, b in zip(probs(again), probs(tagger)))
+
+
+def test_the_feature_table_has_the_papers_rows(tagging_sets):
+    from bertforge.finetune.features import LAYERS, feature_table, format_table
+
+    train, test = tagging_sets
+    rows = feature_table(train[:32], test[:16], MODEL, FitSettings(steps=2, batch=16,
+                                                                   lr=1e-3), say=lambda _: None)
+    assert [name for name, _ in rows] == ["fine-tuning", *LAYERS]
+    assert all(0.0 <= f1 <= 1.0 for _, f1 in rows)
+    table = format_table(rows)
+    assert "Feature-based: Concat last four hidden" in table and "96.1" in table
 
 
 # ------------------------------------------------------------ learning curve

@@ -18,7 +18,7 @@ from .. import plots
 from ..windows import SIZE, STRIDE
 from .fit import FitSettings
 from .metrics import MICRO
-from .tagging import train_tagger
+from .tagging import SUBTOKEN, train_tagger
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Point:
 
 def learning_curve(train: Sequence[dict], test: Sequence[dict], base: str | os.PathLike,
                    sizes: Sequence[int], settings: FitSettings, size: int = SIZE,
-                   stride: int = STRIDE) -> list[Point]:
+                   stride: int = STRIDE, subtokens: str = SUBTOKEN) -> list[Point]:
     """Strict micro F1 on `test` after training on the first n (shuffled) examples."""
     order = list(train)
     random.Random(settings.seed).shuffle(order)
@@ -41,7 +41,8 @@ def learning_curve(train: Sequence[dict], test: Sequence[dict], base: str | os.P
         f1 = {}
         for scratch in (False, True):
             tagger = train_tagger(subset, base, replace(settings, progress=False), labels=labels,
-                                  size=size, stride=stride, from_scratch=scratch)
+                                  size=size, stride=stride, from_scratch=scratch,
+                                  subtokens=subtokens)
             f1[scratch] = tagger.evaluate(test)["strict"][MICRO].f1
         points.append(Point(len(subset), f1[False], f1[True]))
         if settings.progress:

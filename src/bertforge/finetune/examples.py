@@ -1,9 +1,9 @@
 """Reading fine-tuning examples, and refusing bad ones with the place they came from.
 
-Tagging: `{"text": ..., "spans": [{"start", "end", "label"}, ...]}` per JSONL line.
-Classification: `{"text": ..., "label": ...}` or `{"text_a": ..., "text_b": ..., "label"}`.
-Or a `datasets` source (a directory saved by `datasets`, or a hub name when online)
-with the same fields. Each example keeps `where` ("train.jsonl:12") for error messages.
+Tagging: `{"text": ..., "spans": [{"start", "end", "label"}, ...]}` per JSONL line, or
+a CoNLL column file (`conll.py`). Classification: `{"text": ..., "label": ...}` or
+`{"text_a": ..., "text_b": ..., "label"}`. Or a `datasets` source (a directory saved by
+`datasets`, or a hub name when online) with the same fields. Each example keeps `where` ("train.jsonl:12") for error messages.
 """
 
 from __future__ import annotations
@@ -52,21 +52,36 @@ def read_records(source: str) -> list[dict]:
     return [dict(row) | {"where": f"{source}[{i}]"} for i, row in enumerate(data)]
 
 
-def tagging_examples(source: str) -> list[dict]:
-    """{"text", "spans": [(start, end, label)], "where"}, checked."""
+def tagging_examples(source: str, labels: str | dict | None = None,
+                     conll_docs: bool = False) -> list[dict]:
+    """{"text", "spans": [(start, end, label)], "ignore": [(start, end)], "where"},
+    checked: from JSONL or a dataset, from a CoNLL column file (`conll.py`; one
+    example a sentence, or a document with `conll_docs`), or a split of a public corpus
+    named "wikigold:train" (`corpora.py`). `labels` maps types ("PER=PERSON,MISC=ignore")."""
+    from .conll import apply_label_map, looks_like_conll, parse_label_map, read_conll
+    from .corpora import CORPORA, SPLITS, corpus_split
+
+    name, _, split = str(source).partition(":")
+    if not Path(source).exists() and name in CORPORA and split in SPLITS:
+        return corpus_split(name, split, labels=labels)  # "wikigold:train"
+    if Path(source).is_file() and looks_like_conll(source):
+        return read_conll(source, labels, conll_docs)
+    mapping = parse_label_map(labels)
     examples = []
     for record in read_records(source):
         where = record["where"]
-        text = record.get("text")
+        # Gretel's schema (`bertforge pii generate` writes it) names the two otherwise
+        text = record.get("text", record.get("generated_text"))
         if not isinstance(text, str):
             raise BertforgeError(f"{where}: needs a \"text\" string")
-        spans = record.get("spans", [])
+        spans = record.get("spans", record.get("pii_spans", []))
         if isinstance(spans, str):  # Gretel's schema keeps spans as a JSON string
             try:
                 spans = json.loads(spans)
             except json.JSONDecodeError:
                 raise BertforgeError(f"{where}: \"spans\" is a string that is not JSON") from None
-        examples.append({"text": text, "spans": check_spans(text, spans, where), "where": where})
+        kept, ignored = apply_label_map(check_spans(text, spans, where), mapping)
+        examples.append({"text": text, "spans": kept, "ignore": ignored, "where": where})
     return examples
 
 

@@ -136,8 +136,11 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
         tokens += int(batch["attention_mask"].sum())
         with autocast():
             logits = model(**batch).logits
-        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1),
-                               ignore_index=IGNORE)
+        if (labels == IGNORE).all():  # every token ignored: no loss, but the schedule moves on
+            loss = logits.float().sum() * 0.0
+        else:
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
+                                   labels.reshape(-1), ignore_index=IGNORE)
         if teacher is not None:
             with torch.no_grad(), autocast():
                 taught = teacher(**batch).logits

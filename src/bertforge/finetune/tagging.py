@@ -5,12 +5,20 @@ character offsets (B-X on a span's first token, I-X on the rest, O elsewhere). A
 that covers only part of a token tags the whole token: "£1,250" annotated from the "1"
 tags the "£" piece too if the tokenizer made one token of "£1". The round trip is
 exact for spans on token boundaries and widens the others to the tokens they touch.
+Two labelling schemes (`SUBTOKENS`): every sub-token of a word carries its tag, or only
+the first does and the rest are ignored (as `transformers`' token-classification
+example trains). Tokens inside an example's `ignore` ranges (a type the annotators
+marked but the model is not asked to learn, `conll.py`) carry no loss at all.
 Every document is cut into windows (`windows.py`); nothing is truncated.
 
 Prediction: all windows of all documents are batched together by length; each
-token keeps the prediction of the window where it has most context; tags become
-character spans again (an I-X with no B-X before it opens a span, as `seqeval` reads
-it), each with a confidence: the mean probability of its tokens' tags.
+token keeps the prediction of the window where it has most context. Decoding is by
+word (`words`: pieces with no space or punctuation break between them), so a span
+never starts or ends inside a word: each word takes one tag, from its first
+sub-token's distribution or from the mean over its sub-tokens (`POOLS`), and the
+words' tags become character spans as `seqeval` reads them (an I-X with no B-X before
+it opens a span), each with a confidence: the mean probability of its words' tags.
+`threshold_spans` decodes the same words for recall instead (the redactor's reading).
 """
 
 from __future__ import annotations
@@ -79,14 +87,70 @@ def to_spans(tags: Sequence[str]) -> list[tuple[str, int, int]]:
     return spans
 
 
-def tags_to_spans(text: str, offsets: Sequence[tuple[int, int]], tag_ids: Sequence[int],
-                  probabilities: np.ndarray | None, tags: list[str]) -> list[Span]:
-    """Character spans from a tag per token (with each tag's probability, if given)."""
+# how a word's tag is read from its sub-tokens' distributions, and which sub-tokens
+# carry a word's tag in training; both defaults chosen on the wikigold and WNUT-17
+# validation splits by a rule written first (docs/experiments/2026-12-01-word-decoding.md):
+# labelling every sub-token trained better than labelling the first alone, and the mean
+# read a little better than the first sub-token
+POOLS = ("first", "mean")
+POOL = "mean"
+SUBTOKENS = ("all", "first")
+SUBTOKEN = "all"
+
+
+@dataclass
+class Words:
+    """The words of a tokenized text: pieces with nothing between them and letters or
+    digits on both sides of the join ("Lee" + "'s" are two words, "Shimo" + "##kawa"
+    one)."""
+    first: np.ndarray   # first token of each word
+    last: np.ndarray    # one past its last token
+    index: np.ndarray   # the word of each token
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+
+def words(text: str, offsets: Sequence[tuple[int, int]]) -> Words:
+    n = len(offsets)
+    if n == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return Words(empty, empty, empty)
+    starts = np.array([a for a, _ in offsets])
+    ends = np.array([b for _, b in offsets])
+    glued = np.zeros(n, dtype=bool)  # token i continues the word of token i-1
+    glued[1:] = (starts[1:] == ends[:-1]) & (ends[:-1] > starts[:-1])
+    glued[1:] &= np.array([0 < a < len(text) and text[a - 1].isalnum() and text[a].isalnum()
+                           for a in starts[1:]], dtype=bool)
+    index = np.cumsum(~glued) - 1
+    first = np.searchsorted(index, np.arange(int(index[-1]) + 1))
+    return Words(first, np.append(first[1:], n), index)
+
+
+def word_distributions(probs: np.ndarray, w: Words, pool: str = POOL) -> np.ndarray:
+    """(words, tags): each word's tag distribution, from its first token or the mean
+    over its tokens."""
+    if pool == "first":
+        return probs[w.first]
+    if pool == "mean":
+        return np.add.reduceat(probs, w.first, axis=0) / (w.last - w.first)[:, None]
+    raise BertforgeError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+
+
+def word_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
+               tags: list[str], pool: str = POOL) -> list[Span]:
+    """Spans from one tag per word (its distribution's argmax), read as seqeval reads
+    BIO tags; the score is the mean probability of the chosen tags."""
+    w = words(text, offsets)
+    if not len(w):
+        return []
+    dist = word_distributions(probs, w, pool)
+    best = dist.argmax(-1)
+    chosen = dist[np.arange(len(best)), best]
     out = []
-    for label, first, last in to_spans([tags[t] for t in tag_ids]):
-        start, end = offsets[first][0], offsets[last - 1][1]
-        score = 1.0 if probabilities is None else float(probabilities[first:last].mean())
-        out.append(Span(start, end, label, text[start:end], score))
+    for label, a, b in to_spans([tags[t] for t in best]):
+        s0, s1 = offsets[w.first[a]][0], offsets[w.last[b - 1] - 1][1]
+        out.append(Span(s0, s1, label, text[s0:s1], float(chosen[a:b].mean())))
     return out
 
 
@@ -125,34 +189,28 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     entity = 1.0 - probs[:, 0]
     starts = np.array([a for a, _ in offsets])
     ends = np.array([b for _, b in offsets])
-    glued = np.zeros(n, dtype=bool)  # token i continues the word of token i-1
-    glued[1:] = (starts[1:] == ends[:-1]) & (ends[:-1] > starts[:-1])
-    glued[1:] &= np.array([0 < a < len(text) and text[a - 1].isalnum() and text[a].isalnum()
-                           for a in starts[1:]], dtype=bool)
-    word = np.cumsum(~glued) - 1
-    words = int(word[-1]) + 1
-    first = np.searchsorted(word, np.arange(words))           # first token of each word
-    last = np.append(first[1:], n)                             # one past its last token
+    w = words(text, offsets)
+    first, last, count = w.first, w.last, len(w)
     inside = np.add.reduceat((entity >= threshold).astype(int), first) > 0
     b_mass = np.add.reduceat(probs[:, b_cols], first, axis=0)
     i_mass = np.add.reduceat(probs[:, i_cols], first, axis=0)
     label = (b_mass + i_mass).argmax(-1)
     begins = b_mass.sum(-1) > i_mass.sum(-1)
 
-    def gap(w):  # the text between word w-1 and word w
-        return text[ends[last[w - 1] - 1]:starts[first[w]]]
+    def gap(v):  # the text between word v-1 and word v
+        return text[ends[last[v - 1] - 1]:starts[first[v]]]
 
-    runs, w = [], 0
-    while w < words:  # maximal runs of inside words not broken by a blank line
-        if not inside[w]:
-            w += 1
+    runs, k = [], 0
+    while k < count:  # maximal runs of inside words not broken by a blank line
+        if not inside[k]:
+            k += 1
             continue
-        v = w + 1
-        while v < words and inside[v] and not _breaks(gap(v), labels[label[v - 1]],
+        v = k + 1
+        while v < count and inside[v] and not _breaks(gap(v), labels[label[v - 1]],
                                                       labels[label[v]]):
             v += 1
-        runs.append((w, v))
-        w = v
+        runs.append((k, v))
+        k = v
     spans = []
     for a, b in runs:
         lab = label[a:b].copy()
@@ -176,18 +234,44 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
 
 
 def tagging_features(tokenizer: Tokenizer, examples: Sequence[dict], tags: list[str],
-                     size: int = SIZE, stride: int = STRIDE) -> list[dict]:
-    """Every window of every example as a model input with a tag per token."""
+                     size: int = SIZE, stride: int = STRIDE, subtokens: str = SUBTOKEN) -> list[dict]:
+    """Every window of every example as a model input with a tag per token (IGNORE on
+    the tokens of an example's `ignore` ranges, and with subtokens="first" on every
+    sub-token of a word but its first)."""
+    if subtokens not in SUBTOKENS:
+        raise BertforgeError(f"subtokens must be one of {', '.join(SUBTOKENS)}, not {subtokens!r}")
     encodings = tokenizer.encode_batch([e["text"] for e in examples], add_special_tokens=False)
     features = []
     for example, encoding in zip(examples, encodings):
-        tag_ids = spans_to_tags(encoding.offsets, example["spans"], tags)
+        tag_ids = label_tokens(example, encoding.offsets, tags, subtokens)
         for w in windows(len(encoding.ids), size, stride):
             ids = encoding.ids[w.start:w.end]
             features.append({"input_ids": [tokenizer.cls_id] + ids + [tokenizer.sep_id],
                              "token_type_ids": [0] * (len(ids) + 2),
                              "labels": [IGNORE] + tag_ids[w.start:w.end] + [IGNORE]})
     return features
+
+
+def label_tokens(example: dict, offsets: Sequence[tuple[int, int]], tags: list[str],
+                 subtokens: str = "all") -> list[int]:
+    """The training label of each token of one example (a tag id, or IGNORE)."""
+    tag_ids = spans_to_tags(offsets, example["spans"], tags)
+    if subtokens == "first" and offsets:
+        w = words(example["text"], offsets)
+        keep = np.zeros(len(offsets), dtype=bool)
+        keep[w.first] = True
+        tag_ids = [t if k else IGNORE for t, k in zip(tag_ids, keep)]
+    for start, end in example.get("ignore", ()):
+        for token, (a, b) in enumerate(offsets):
+            if a < end and b > start and b > a:
+                tag_ids[token] = IGNORE
+    return tag_ids
+
+
+def drop_ignored(spans: Sequence[Span], ignore: Sequence[tuple[int, int]]) -> list[Span]:
+    """The spans that overlap none of the `ignore` ranges: a prediction there earns
+    neither credit nor blame."""
+    return [sp for sp in spans if not any(sp.start < e and s < sp.end for s, e in ignore)]
 
 
 class Tagger:
@@ -202,20 +286,32 @@ class Tagger:
 
     @classmethod
     def load(cls, source: str | os.PathLike, device=None) -> "Tagger":
-        """The tagger saved at `source`, on `device` (default the CPU)."""
+        """The tagger saved at `source` (fine-tuned, or a feature tagger), on `device`
+        (default the CPU)."""
+        if (Path(source) / "tagger.safetensors").is_file():
+            from .features import load_feature_tagger
+
+            tagger = load_feature_tagger(source)
+            tagger.model.to(device or "cpu")
+            return tagger
         return cls(*load_task_model(source, "token-classification", device))
 
     def save(self, directory: str | os.PathLike, info: dict | None = None) -> Path:
+        if hasattr(self.model, "head_state"):  # a feature tagger: its own format
+            from .features import save_feature_tagger
+
+            return save_feature_tagger(self, directory, info)
         return save_task_model(self, directory, {"task": "tagging",
                                                  "entity_labels": self.labels} | (info or {}))
 
     def predict(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
-                precision: str = "auto", threshold: float | None = None) -> list[list[Span]]:
+                precision: str = "auto", threshold: float | None = None,
+                pool: str = POOL) -> list[list[Span]]:
         """Spans for each text; windows of all texts are batched together.
         precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits).
-        threshold: None tags each token with its most probable tag; a number tags it as
-        an entity when P(not O) reaches it (lower: more recall), with the most probable
-        entity tag."""
+        threshold: None gives each word its most probable tag (`word_spans`, the word's
+        distribution read as `pool` says); a number puts a word in an entity when P(not O)
+        of any of its tokens reaches it (lower: more recall), `threshold_spans`."""
         results = []
         for text, encoding, probs in zip(texts, *self.probabilities(texts, batch, progress,
                                                                      precision)):
@@ -225,9 +321,7 @@ class Tagger:
             if threshold is not None:
                 results.append(threshold_spans(text, encoding.offsets, probs, self.tags, threshold))
                 continue
-            tag_ids = probs.argmax(-1)
-            chosen = probs[np.arange(len(tag_ids)), tag_ids]
-            results.append(tags_to_spans(text, encoding.offsets, tag_ids, chosen, self.tags))
+            results.append(word_spans(text, encoding.offsets, probs, self.tags, pool))
         return results
 
     def probabilities(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
@@ -254,11 +348,14 @@ class Tagger:
         return encodings, merged
 
     def evaluate(self, examples: Sequence[dict], batch: int | None = None,
-                 precision: str = "auto") -> dict:
-        """Strict and overlap span scores against the examples' spans."""
-        predicted = self.predict([e["text"] for e in examples], batch, precision=precision)
+                 precision: str = "auto", pool: str = POOL) -> dict:
+        """Strict and overlap span scores against the examples' spans (predictions on an
+        example's `ignore` ranges are left out)."""
+        predicted = self.predict([e["text"] for e in examples], batch, precision=precision,
+                                 pool=pool)
         gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in examples]
-        found = [[(sp.label, sp.start, sp.end) for sp in spans] for spans in predicted]
+        found = [[(sp.label, sp.start, sp.end) for sp in drop_ignored(spans, ex.get("ignore", ()))]
+                 for spans, ex in zip(predicted, examples)]
         return {"strict": span_scores(gold, found), "overlap": span_scores(gold, found, overlap=True)}
 
 
@@ -266,13 +363,14 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                  settings: FitSettings | None = None, labels: Sequence[str] | None = None,
                  size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False,
                  layers: int | None = None, ffn: int | None = None,
-                 teacher: str | os.PathLike | None = None) -> Tagger:
+                 teacher: str | os.PathLike | None = None, subtokens: str = SUBTOKEN) -> Tagger:
     """Fine-tune `base` (any BERT directory, packaged model or hub id) to tag the
     examples' spans. from_scratch: the same network from random weights instead;
     layers: only the base's first `layers` layers; ffn: only the `ffn` feed-forward
     units of each layer that do most on the first 512 training windows; teacher: a
     tagger with the same tags whose probabilities the model learns as well as the
-    labels (distillation, `fit`)."""
+    labels (distillation, `fit`); subtokens: which sub-tokens of a word carry its tag
+    ("all", or "first" with the rest ignored)."""
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
@@ -294,7 +392,7 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                 teacher_tokenizer.lowercase != tokenizer.lowercase:
             raise BertforgeError(f"the teacher {teacher} reads text with another vocabulary "
                                  f"than {base}: distil from a tagger with the base's tokenizer")
-    features = tagging_features(tokenizer, examples, tags, size, stride)
+    features = tagging_features(tokenizer, examples, tags, size, stride, subtokens)
     if ffn is not None:
         model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
     fit(model, features, settings, tokenizer.pad_id, teacher=teacher_model)

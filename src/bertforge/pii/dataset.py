@@ -17,12 +17,18 @@ from .labels import group
 GRETEL = "gretelai/synthetic_pii_finance_multilingual"
 
 
-def read_documents(source: str, split: str = "train", language: str | None = "English") -> list[dict]:
-    """{"text", "spans": [(start, end, GROUP)], "document_type", "where"} per document.
-    A .txt or .md file is read as marked-up documents (`read_marked`), any other file
-    as JSONL; anything else is a `datasets` name or saved directory.
+def read_documents(source: str, split: str = "train", language: str | None = "English",
+                   labels: str | dict | None = None, conll_docs: bool = False) -> list[dict]:
+    """{"text", "spans": [(start, end, GROUP)], "ignore": [(start, end)], "document_type",
+    "where"} per document. A CoNLL column file or a public corpus split
+    ("wikigold:train") is read by the fine-tuning reader with the label map `labels`,
+    which must bring its types to groups (PER=PERSON,*=ignore); a .txt or .md file is
+    read as marked-up documents (`read_marked`), any other file as JSONL; anything else
+    is a `datasets` name or saved directory.
     Overlapping spans (real annotations have some) keep the longer one."""
     path = Path(source)
+    if is_conll_source(source):
+        return _from_conll(source, labels, conll_docs)
     if path.is_file() and path.suffix in (".txt", ".md"):
         records = read_marked(path)
     elif path.is_file():
@@ -59,6 +65,34 @@ def read_documents(source: str, split: str = "train", language: str | None = "En
                           "document_type": record.get("document_type", ""), "where": where})
     if not documents:
         raise BertforgeError(f"{source} holds no {language or ''} documents".replace("  ", " "))
+    return documents
+
+
+def is_conll_source(source: str) -> bool:
+    from ..finetune.conll import looks_like_conll
+    from ..finetune.corpora import CORPORA, SPLITS
+
+    name, _, split = str(source).partition(":")
+    if not Path(source).exists() and name in CORPORA and split in SPLITS:
+        return True
+    return Path(source).is_file() and looks_like_conll(source)
+
+
+def _from_conll(source: str, labels, conll_docs: bool) -> list[dict]:
+    from ..finetune.examples import tagging_examples
+
+    documents = []
+    for example in tagging_examples(source, labels, conll_docs):
+        spans = []
+        for start, end, label in example["spans"]:
+            try:
+                spans.append((start, end, group(label)))
+            except BertforgeError:
+                raise BertforgeError(f"{example['where']}: {label!r} is not a group of the "
+                                     f"redactor; map it with --labels (for example "
+                                     f"PER=PERSON,ORG=COMPANY,*=ignore)") from None
+        documents.append({"text": example["text"], "spans": spans, "ignore": example["ignore"],
+                          "document_type": "conll", "where": example["where"]})
     return documents
 
 

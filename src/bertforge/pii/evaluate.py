@@ -12,7 +12,7 @@ from pathlib import Path
 from ..errors import BertforgeError
 from ..files import write_text
 from ..finetune.metrics import MICRO, span_scores
-from ..finetune.tagging import Span
+from ..finetune.tagging import Span, drop_ignored
 from . import patterns
 from .dataset import read_documents
 from .detector import Redactor, above_floors, merge
@@ -23,9 +23,12 @@ SYSTEMS = ("model", "patterns", "hybrid")
 
 
 def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = None,
-             limit: int | None = None, examples: int = 12, say=print) -> dict:
-    """Scores of the three systems on the documents of `source` (Gretel's schema)."""
-    documents = read_documents(source, split="test")[:limit]
+             limit: int | None = None, examples: int = 12, say=print,
+             labels: str | dict | None = None, conll_docs: bool = False) -> dict:
+    """Scores of the three systems on the documents of `source` (Gretel's schema, or
+    CoNLL with a label map: predictions on ignored ranges are left out)."""
+    documents = read_documents(source, split="test", labels=labels,
+                               conll_docs=conll_docs)[:limit]
     texts = [d["text"] for d in documents]
     started = time.perf_counter()
     model = redactor.model_spans(texts, progress=True)
@@ -39,8 +42,9 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
         "hybrid": [merge(m, f, t) for m, f, t in zip(model, found, texts)],
     }
     gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
-    scores = {name: span_scores(gold, [[(s.label, s.start, s.end) for s in spans]
-                                       for spans in found_spans])
+    scores = {name: span_scores(gold, [[(s.label, s.start, s.end)
+                                        for s in drop_ignored(spans, d.get("ignore", ()))]
+                                       for spans, d in zip(found_spans, documents)])
               for name, found_spans in systems.items()}
     seconds = model_seconds + pattern_seconds
     result = {

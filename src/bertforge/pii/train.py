@@ -36,20 +36,22 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
                    card: dict | None = None, say=print,
                    layers: int | None = None, ffn: int | None = None,
                    teacher: str | None = None,
-                   overwrite: bool = False) -> tuple[Tagger, dict]:
+                   overwrite: bool = False, labels: str | dict | None = None,
+                   conll_docs: bool = False) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
     per layer, if given) on the documents of `train`, learning the probabilities of
     `teacher` (a tagger for the same groups) as well as the labels, if given; save to
     `out` (fp16 weights when `half`, which halves the size and loses nothing a tagger's
     argmax can see).
-    `out` must be new or empty unless `overwrite`. Returns (tagger, card)."""
+    `out` must be new or empty unless `overwrite`. CoNLL input (`read_documents`) takes
+    the label map `labels`, which applies to the validation set too. Returns (tagger, card)."""
     check_new_directory(out, overwrite)  # before the training, not after it
     settings = settings or FitSettings(epochs=2.0, batch=16, lr=8e-5)
-    documents = read_documents(train)
+    documents = read_documents(train, labels=labels, conll_docs=conll_docs)
     say(f"{len(documents):,} training documents from {train}")
     started = time.perf_counter()
     tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride,
-                          layers=layers, ffn=ffn, teacher=teacher)
+                          layers=layers, ffn=ffn, teacher=teacher, subtokens="all")
     minutes = (time.perf_counter() - started) / 60
     info = {"task": "pii-tagging", "base": str(base), "train_data": str(train),
             "recipe": {"epochs": settings.epochs, "steps": settings.steps,
@@ -60,7 +62,8 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
                        "device": _device_name(tagger.model)},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
-        scores = tagger.evaluate(read_documents(validation))["strict"]
+        scores = tagger.evaluate(read_documents(validation, labels=labels,
+                                                conll_docs=conll_docs))["strict"]
         info["validation_scores"] = {k: round(v.f1, 4) for k, v in scores.items()}
         say(f"validation strict micro F1 {scores['micro'].f1:.3f}")
         if scores["micro"].f1 < WEAK_F1:
