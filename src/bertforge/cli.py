@@ -18,6 +18,8 @@ from typing import Sequence
 from . import __version__
 from .errors import BertforgeError
 from .files import check_new_directory
+from .finetune.features import FEATURE_LR, LAYERS as FEATURE_LAYERS
+from .finetune.tagging import SUBTOKEN, SUBTOKENS
 from .pii.service.settings import ServiceSettings
 
 HEAD_CHOICES = ["auto", "none", "masked-lm", "pretraining", "token-classification",
@@ -143,13 +145,15 @@ def cmd_finetune_tag(args: argparse.Namespace) -> int:
     from .finetune.tagging import train_tagger
 
     check_new_directory(args.out, args.overwrite)  # before hours of training, not after
-    train = tagging_examples(args.train)
-    valid = tagging_examples(args.valid) if args.valid else []
+    train = tagging_examples(args.train, args.labels, args.conll_docs)
+    valid = tagging_examples(args.valid, args.labels, args.conll_docs) if args.valid else []
     labels = sorted({label for e in train for _, _, label in e["spans"]})
     check_labels(valid, labels, lambda e: [label for _, _, label in e["spans"]])
-    print(f"fine-tuning {args.base} to tag {', '.join(labels)} on {len(train):,} documents")
-    tagger = train_tagger(train, args.base, _fit_settings(args), labels, args.window, args.stride)
-    info = {"base": str(args.base), "train": str(args.train), "examples": len(train)}
+    print(f"fine-tuning {args.base} to tag {', '.join(labels)} on {len(train):,} examples")
+    tagger = train_tagger(train, args.base, _fit_settings(args), labels, args.window, args.stride,
+                          subtokens=args.subtokens)
+    info = {"base": str(args.base), "train": str(args.train), "examples": len(train),
+            "subtokens": args.subtokens, "labels_map": args.labels}
     if valid:
         scores = tagger.evaluate(valid)
         print(f"\nheld out ({args.valid}, {len(valid)} documents), strict spans:")
@@ -159,6 +163,45 @@ def cmd_finetune_tag(args: argparse.Namespace) -> int:
         info["validation_f1"] = scores["strict"][MICRO].f1
     tagger.save(args.out, info)
     print(f"\nwrote {args.out} (loads in transformers as BertForTokenClassification)")
+    return 0
+
+
+def cmd_finetune_features(args: argparse.Namespace) -> int:
+    from .finetune.examples import check_labels, tagging_examples
+    from .finetune.features import feature_table, format_table, train_feature_tagger
+    from .finetune.metrics import MICRO, format_scores
+
+    if args.layers == "table":
+        if not args.valid:
+            raise BertforgeError("--layers table scores each row on --valid: give one")
+    elif not args.out:
+        raise BertforgeError("--out DIR is needed to save the tagger (or --layers table)")
+    else:
+        check_new_directory(args.out, args.overwrite)
+    train = tagging_examples(args.train, args.labels, args.conll_docs)
+    valid = tagging_examples(args.valid, args.labels, args.conll_docs) if args.valid else []
+    labels = sorted({label for e in train for _, _, label in e["spans"]})
+    check_labels(valid, labels, lambda e: [label for _, _, label in e["spans"]])
+    settings = _fit_settings(args)
+    if args.layers == "table":
+        print(f"the feature-based table: {args.base} on {len(train):,} examples, scored on "
+              f"{args.valid} ({len(valid):,})")
+        rows = feature_table(train, valid, args.base, settings, lstm_size=args.lstm_size,
+                             size=args.window, stride=args.stride)
+        print("\n" + format_table(rows))
+        return 0
+    print(f"training a BiLSTM on the frozen {args.layers} layers of {args.base} to tag "
+          f"{', '.join(labels)} on {len(train):,} examples")
+    tagger = train_feature_tagger(train, args.base, settings, labels, args.layers, args.lstm_size,
+                                  args.window, args.stride, args.subtokens)
+    info = {"base": str(args.base), "train": str(args.train), "examples": len(train)}
+    if valid:
+        scores = tagger.evaluate(valid)
+        print(f"\nheld out ({args.valid}, {len(valid)} examples), strict spans:")
+        print(format_scores(scores["strict"]))
+        info["validation_f1"] = scores["strict"][MICRO].f1
+    tagger.save(args.out, info)
+    print(f"\nwrote {args.out} (a feature tagger: Tagger.load reads it)")
     return 0
 
 
@@ -188,10 +231,11 @@ def cmd_finetune_curve(args: argparse.Namespace) -> int:
     from .finetune.curve import format_curve, learning_curve, plot_curve
     from .finetune.examples import tagging_examples
 
-    train, test = tagging_examples(args.train), tagging_examples(args.test)
+    train = tagging_examples(args.train, args.labels, args.conll_docs)
+    test = tagging_examples(args.test, args.labels, args.conll_docs)
     sizes = sorted({min(int(s), len(train)) for s in args.sizes.split(",")})
     points = learning_curve(train, test, args.base, sizes, _fit_settings(args), args.window,
-                            args.stride)
+                            args.stride, args.subtokens)
     print("\n" + format_curve(points))
     if args.plot:
         path = plot_curve(points, args.plot, f"Fine-tuning {Path(str(args.base)).name}: "
@@ -424,7 +468,8 @@ def cmd_pii_train(args) -> int:
     settings = _fit_settings(args)  # before any data is read: a missing device fails at once
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
                              args.validation, half=args.half, layers=args.layers,
-                             ffn=args.ffn, teacher=args.teacher, overwrite=args.overwrite)
+                             ffn=args.ffn, teacher=args.teacher, overwrite=args.overwrite,
+                             labels=args.labels, conll_docs=args.conll_docs)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 
@@ -432,7 +477,8 @@ def cmd_pii_train(args) -> int:
 def cmd_pii_evaluate(args) -> int:
     from .pii.evaluate import evaluate
 
-    evaluate(args.data, _redactor(args), args.out, args.limit)
+    evaluate(args.data, _redactor(args), args.out, args.limit, labels=args.labels,
+             conll_docs=args.conll_docs)
     return 0
 
 
@@ -441,6 +487,26 @@ def cmd_pii_calibrate(args) -> int:
 
     calibrate(args.data, _redactor(args), write=args.write, limit=args.limit)
     return 0
+
+
+def label_map(value: str):
+    """--labels: a map as written, or `pii` for the redactor's own kind-to-group map."""
+    if value == "pii":
+        from .pii.labels import GROUP_OF
+
+        return dict(GROUP_OF)
+    return value
+
+
+def conll_options(p) -> None:
+    """How spans are read from CoNLL files (or a public corpus split: wikigold:train)."""
+    p.add_argument("--labels", metavar="MAP", type=label_map,
+                   help="rename or drop entity types: PER=PERSON,MISC=ignore,*=O (ignore: "
+                        "no loss and no score inside; O: plain text; * every other type); "
+                        "`pii`: Gretel's 29 kinds (pii generate's output) to the 12 groups")
+    p.add_argument("--conll-docs", action="store_true",
+                   help="CoNLL input: one example per -DOCSTART- document (its sentences "
+                        "joined by newlines) instead of one per sentence")
 
 
 def settings_options(p, settings_class) -> None:
@@ -567,15 +633,43 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--quiet", action="store_true")
 
+    def spans_input(p):
+        conll_options(p)
+        p.add_argument("--subtokens", choices=SUBTOKENS, default=SUBTOKEN,
+                       help="which sub-tokens of a word carry its tag in training (first: the "
+                            "rest are ignored)")
+
     p = tasks.add_parser("tag", help="token tagging from character spans",
-                         description='Each line: {"text": ..., "spans": [{"start", "end", '
-                                     '"label"}]}. Long documents are cut into windows.')
+                         description='TRAIN: a JSONL file, each line {"text": ..., "spans": '
+                                     '[{"start", "end", "label"}]}, or a CoNLL column file '
+                                     '(a word and its IOB1/IOB2 tag a line, the tag in the last '
+                                     'column). Long documents are cut into windows.')
     common(p)
+    spans_input(p)
     p.add_argument("--valid", metavar="FILE", help="held-out examples to score")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--overwrite", action="store_true",
                    help="replace DIR if it already holds something (a model, notes, reports)")
     p.set_defaults(run=cmd_finetune_tag)
+
+    p = tasks.add_parser("features", help="the BERT paper's feature-based tagger: a BiLSTM on "
+                                          "frozen layers",
+                         description="Train a two-layer BiLSTM tagger on the frozen hidden "
+                                     "layers of --base (the BERT paper's Table 7), or with "
+                                     "--layers table train one for every way of reading the "
+                                     "layers, and fine-tuning too, and print the table beside "
+                                     "the paper's. TRAIN as for `finetune tag` (JSONL, CoNLL, "
+                                     "or a public corpus split such as wikigold:train).")
+    common(p)
+    spans_input(p)
+    p.add_argument("--layers", choices=[*FEATURE_LAYERS, "table"], default="last4-concat",
+                   help="which hidden layers feed the BiLSTM (table: all of them, one by one)")
+    p.add_argument("--lstm-size", type=int, default=256, help="units per direction")
+    p.add_argument("--valid", metavar="FILE", help="held-out examples to score")
+    p.add_argument("--out", metavar="DIR")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace DIR if it already holds something (a model, notes, reports)")
+    p.set_defaults(run=cmd_finetune_features, lr=FEATURE_LR)
 
     p = tasks.add_parser("classify", help="one label per text or text pair",
                          description='Each line: {"text": ..., "label": ...} or '
@@ -589,6 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = tasks.add_parser("curve", help="pre-trained vs random weights on growing training sets")
     common(p)
+    spans_input(p)
     p.add_argument("--test", required=True, metavar="FILE")
     p.add_argument("--sizes", default="25,50,100,200,400")
     p.add_argument("--plot", metavar="FILE.png")
@@ -707,6 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "distillation, for a smaller model")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true")
+    conll_options(p)
     p.set_defaults(run=cmd_pii_train)
 
     p = steps.add_parser("evaluate", help="per-group F1: model, patterns, both",
@@ -718,6 +814,7 @@ def build_parser() -> argparse.ArgumentParser:
     redactor_options(p)
     p.add_argument("--out", metavar="DIR")
     p.add_argument("--limit", type=int, help="only the first N documents")
+    conll_options(p)
     p.set_defaults(run=cmd_pii_evaluate)
 
     p = steps.add_parser("calibrate", help="per-group confidence floors, chosen on validation",
