@@ -155,13 +155,25 @@ def test_word_decoding_never_splits_a_word_and_agrees_with_seqeval(case, pool):
     found = word_spans(text, offsets, probs, tags, pool)
     for span in found + threshold_spans(text, offsets, probs, tags, 0.5):
         assert span.start in starts and span.end in ends
-    # the spans are seqeval's entities over one tag per word
-    dist = probs[w.first] if pool == "first" else np.array(
-        [probs[a:b].mean(0) for a, b in zip(w.first, w.last)])
-    word_tags = [tags[t] for t in dist.argmax(-1)]
+    # the spans are seqeval's entities over one tag per word: the first piece's argmax,
+    # or the type with most mass over the pieces, begun or continued as the first says
+    chosen = []
+    for a, b in zip(w.first, w.last):
+        if pool == "first":
+            chosen.append(tags[int(probs[a].argmax())])
+            continue
+        mean = probs[a:b].mean(0)
+        mass = {t[2:]: mean[tags.index("B-" + t[2:])] + mean[tags.index("I-" + t[2:])]
+                for t in tags if t.startswith("B-")}
+        kind = max(sorted(mass), key=lambda k: mass[k])
+        if mass[kind] <= mean[0]:
+            chosen.append("O")
+        else:
+            begins = probs[a][tags.index("B-" + kind)] >= probs[a][tags.index("I-" + kind)]
+            chosen.append(("B-" if begins else "I-") + kind)
     assert [(s.label, s.start, s.end) for s in found] == [
         (label, offsets[w.first[a]][0], offsets[w.last[b] - 1][1])
-        for label, a, b in get_entities(word_tags)]
+        for label, a, b in get_entities(chosen)]
 
 
 def test_a_word_takes_one_tag_from_its_first_piece_or_its_mean():
@@ -171,9 +183,41 @@ def test_a_word_takes_one_tag_from_its_first_piece_or_its_mean():
     probs = np.array([[0.2, 0.7, 0.1], [0.9, 0.05, 0.05], [0.9, 0.05, 0.05]])
     assert [(s.text, s.label) for s in word_spans(text, offsets, probs, tags, "first")] == [
         ("Shimokawa", "PER")]
-    assert word_spans(text, offsets, probs, tags, "mean") == []  # mean O: 0.55
+    assert word_spans(text, offsets, probs, tags, "mean") == []  # mean O 0.55, PER 0.45
+    probs[1] = [0.2, 0.05, 0.75]  # "kawa" an I-PER: PER 0.8 over the word, begun by "Shimo"
+    assert [(s.text, s.label) for s in word_spans(text, offsets, probs, tags, "mean")] == [
+        ("Shimokawa", "PER")]
     with pytest.raises(BertforgeError, match="pool must be one of"):
         word_spans(text, offsets, probs, tags, "last")
+
+
+def test_pre_tokenized_text_is_read_by_spaces():
+    tokenizer = load_tokenizer(MODEL)
+    text = "@jack met U.S. officials"
+    offsets = tokenizer.encode(text, add_special_tokens=False).offsets
+    spaced, running = words(text, offsets, "spaces"), words(text, offsets)
+    assert [text[offsets[a][0]:offsets[b - 1][1]] for a, b in zip(spaced.first, spaced.last)] == \
+        text.split(" ")
+    assert len(running) > len(spaced)  # "@", "jack", "U", ".", ...
+    tags = tag_names(["PER"])
+    probs = np.tile([0.9, 0.05, 0.05], (len(offsets), 1))
+    probs[1] = [0.1, 0.8, 0.1]  # "jack" alone looks like a name
+    assert [s.text for s in word_spans(text, offsets, probs, tags, "first", "text")] == ["jack"]
+    assert word_spans(text, offsets, probs, tags, "first", "spaces") == []  # "@" decides
+    assert [s.text for s in word_spans(text, offsets, probs, tags, "mean", "spaces")] == []
+    with pytest.raises(BertforgeError, match="words are read by one of"):
+        words(text, offsets, "tabs")
+    (example,) = read_conll_text("@jack B-PER\nmet O\n")
+    assert example["pretokenized"]
+
+
+def read_conll_text(text):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "x.conll").write_text(text)
+        return read_conll(Path(tmp) / "x.conll")
 
 
 # ------------------------------------------------------------- training labels
@@ -292,3 +336,17 @@ def test_cli_trains_on_conll_with_a_label_map_and_a_feature_tagger(tmp_path, cap
     assert Tagger.load(tmp_path / "features").labels == ["LOC", "MISC", "ORG", "PER"]
     assert main(["finetune", "features", str(tmp_path / "train.conll"), "--quiet"]) == 2
     assert "--out DIR is needed" in capsys.readouterr().err
+
+
+def test_the_same_seed_fine_tunes_the_same_model(tiny_dirs):
+    """The fresh head is drawn after the seed is set: --seed reproduces a run."""
+    from bertforge.finetune.tagging import train_tagger
+
+    examples = [{"text": f"Ann Lee {k} flew to Paris", "spans": [(0, 7, "PER")]} for k in range(8)]
+    weights = []
+    for _ in range(2):
+        torch.rand(7)  # whatever ran before in the process must not matter
+        tagger = train_tagger(examples, tiny_dirs[None], FitSettings(steps=2, batch=4, seed=3,
+                                                                     progress=False))
+        weights.append(tagger.model.classifier.weight.detach().clone())
+    assert torch.equal(weights[0], weights[1])

@@ -1,6 +1,7 @@
 """The runs of `2026-12-01-word-decoding.md`: subtokens x pool on the validation splits.
 
     python docs/experiments/word_decoding.py [--seeds 0,1] [--corpora wikigold,wnut17] [--epochs 3]
+        [--schemes all,first]
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ def main() -> None:
     parser.add_argument("--seeds", default="0,1")
     parser.add_argument("--corpora", default="wikigold,wnut17")
     parser.add_argument("--epochs", type=float, default=3.0)
+    parser.add_argument("--schemes", default=",".join(SUBTOKENS))
     args = parser.parse_args()
     f1: dict[tuple, float] = {}
     for name in args.corpora.split(","):
         train, valid = corpus_split(name, "train"), corpus_split(name, "validation")
         labels = sorted({label for e in train for _, _, label in e["spans"]})
-        for scheme, seed in itertools.product(SUBTOKENS, map(int, args.seeds.split(","))):
+        for scheme, seed in itertools.product(args.schemes.split(","),
+                                              map(int, args.seeds.split(","))):
             started = time.perf_counter()
             settings = FitSettings(epochs=args.epochs, batch=16, lr=5e-5, seed=seed, progress=False)
             tagger = train_tagger(train, MODEL, settings, labels=labels, subtokens=scheme)
@@ -38,7 +41,7 @@ def main() -> None:
                 f"pool={p} {f1[name, scheme, seed, p]:.4f}" for p in POOLS) +
                 f"  ({time.perf_counter() - started:.0f} s)", flush=True)
     print()
-    for scheme, pool in itertools.product(SUBTOKENS, POOLS):
+    for scheme, pool in itertools.product(args.schemes.split(","), POOLS):
         values = [v for (n, s, _, p), v in f1.items() if s == scheme and p == pool]
         per_corpus = {n: statistics.mean(v for (m, s, _, p), v in f1.items()
                                          if m == n and s == scheme and p == pool)

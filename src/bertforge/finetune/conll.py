@@ -91,7 +91,8 @@ def looks_like_conll(path: str | Path, lines: int = 20) -> bool:
 def read_conll(path: str | Path, labels: str | dict | None = None,
                documents: bool = False) -> list[dict]:
     """Tagging examples {"text", "spans": [(start, end, label)], "ignore": [(start, end)],
-    "where", "document" (0 before the first -DOCSTART-, then 1, 2, ...)} from a CoNLL file: one per sentence, or with `documents` one per
+    "where", "document" (0 before the first -DOCSTART-, then 1, 2, ...), "pretokenized":
+    True (its words are the file's: decode them by spaces)} from a CoNLL file: one per sentence, or with `documents` one per
     `-DOCSTART-` document, its sentences joined by newlines (a file without
     `-DOCSTART-` lines keeps one example per sentence)."""
     path = Path(path)
@@ -178,5 +179,5 @@ def _example(sentences, path: Path, mapping: dict[str, str]) -> dict:
             spans.append((positions[a][0], positions[b - 1][1], label))
     kept, ignored = apply_label_map(spans, mapping)
     return {"text": "\n".join(text_parts), "spans": kept, "ignore": ignored,
-            "where": f"{path}:{sentences[0][2]}"}
+            "where": f"{path}:{sentences[0][2]}", "pretokenized": True}
 

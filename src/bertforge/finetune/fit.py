@@ -293,6 +293,7 @@ def start_task_model(base, head: str, labels, size: int, stride: int, seed: int 
     from ..tokenizer import load_tokenizer
 
     tokenizer = load_tokenizer(base)
+    torch.manual_seed(seed)  # the fresh head's weights: the same seed, the same model
     model = load_model(base, head=head, labels=list(labels))
     if layers is not None:
         if not 1 <= layers <= model.config.num_hidden_layers:

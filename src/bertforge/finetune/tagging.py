@@ -88,14 +88,15 @@ def to_spans(tags: Sequence[str]) -> list[tuple[str, int, int]]:
 
 
 # how a word's tag is read from its sub-tokens' distributions, and which sub-tokens
-# carry a word's tag in training; both defaults chosen on the wikigold and WNUT-17
-# validation splits by a rule written first (docs/experiments/2026-12-01-word-decoding.md):
-# labelling every sub-token trained better than labelling the first alone, and the mean
-# read a little better than the first sub-token
+# carry a word's tag in training; both defaults chosen on validation splits by a rule
+# written first (docs/experiments/2026-12-01-word-decoding.md): labelling every
+# sub-token trained clearly better than labelling the first alone; the mean read
+# about as well as the first sub-token, a little better where it was measured
 POOLS = ("first", "mean")
 POOL = "mean"
 SUBTOKENS = ("all", "first")
 SUBTOKEN = "all"
+WORDS = ("text", "spaces")
 
 
 @dataclass
@@ -111,7 +112,13 @@ class Words:
         return len(self.first)
 
 
-def words(text: str, offsets: Sequence[tuple[int, int]]) -> Words:
+def words(text: str, offsets: Sequence[tuple[int, int]], by: str = "text") -> Words:
+    """by="text": pieces glued by letters or digits on both sides of the join (the
+    reading of running text: "Lee," is "Lee" and ","); by="spaces": everything between
+    two spaces is one word (the reading of pre-tokenized text such as CoNLL's, whose
+    words are joined by single spaces: "@jack" and "U.S." are one word each)."""
+    if by not in WORDS:
+        raise BertforgeError(f"words are read by one of {', '.join(WORDS)}, not {by!r}")
     n = len(offsets)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
@@ -120,33 +127,50 @@ def words(text: str, offsets: Sequence[tuple[int, int]]) -> Words:
     ends = np.array([b for _, b in offsets])
     glued = np.zeros(n, dtype=bool)  # token i continues the word of token i-1
     glued[1:] = (starts[1:] == ends[:-1]) & (ends[:-1] > starts[:-1])
-    glued[1:] &= np.array([0 < a < len(text) and text[a - 1].isalnum() and text[a].isalnum()
-                           for a in starts[1:]], dtype=bool)
+    if by == "text":
+        glued[1:] &= np.array([0 < a < len(text) and text[a - 1].isalnum() and text[a].isalnum()
+                               for a in starts[1:]], dtype=bool)
     index = np.cumsum(~glued) - 1
     first = np.searchsorted(index, np.arange(int(index[-1]) + 1))
     return Words(first, np.append(first[1:], n), index)
 
 
-def word_distributions(probs: np.ndarray, w: Words, pool: str = POOL) -> np.ndarray:
-    """(words, tags): each word's tag distribution, from its first token or the mean
-    over its tokens."""
+def word_tags(probs: np.ndarray, w: Words, tags: list[str], pool: str = POOL
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """(a tag id per word, its confidence). pool="first": the argmax of the word's first
+    sub-token's distribution. pool="mean": the entity type (or O) with most probability
+    mass over all the word's sub-tokens, begun (B-) or continued (I-) as its first
+    sub-token says: the pieces after the first were trained as I- of their word, so
+    only the first knows whether the word starts a new entity ("@ jack": two names)."""
     if pool == "first":
-        return probs[w.first]
-    if pool == "mean":
-        return np.add.reduceat(probs, w.first, axis=0) / (w.last - w.first)[:, None]
-    raise BertforgeError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+        dist = probs[w.first]
+        best = dist.argmax(-1)
+        return best, dist[np.arange(len(best)), best]
+    if pool != "mean":
+        raise BertforgeError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+    mean = np.add.reduceat(probs, w.first, axis=0) / (w.last - w.first)[:, None]
+    labels = sorted({t[2:] for t in tags if t != "O"})
+    b_cols = np.array([tags.index(f"B-{label}") for label in labels])
+    i_cols = np.array([tags.index(f"I-{label}") for label in labels])
+    outside = mean[:, tags.index("O")]
+    mass = mean[:, b_cols] + mean[:, i_cols]
+    kind = mass.argmax(-1)
+    rows = np.arange(len(kind))
+    inside = mass[rows, kind] > outside
+    first = probs[w.first]
+    begins = first[rows, b_cols[kind]] >= first[rows, i_cols[kind]]
+    best = np.where(inside, np.where(begins, b_cols[kind], i_cols[kind]), tags.index("O"))
+    return best, np.where(inside, mass[rows, kind], outside)
 
 
 def word_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
-               tags: list[str], pool: str = POOL) -> list[Span]:
-    """Spans from one tag per word (its distribution's argmax), read as seqeval reads
-    BIO tags; the score is the mean probability of the chosen tags."""
-    w = words(text, offsets)
+               tags: list[str], pool: str = POOL, by: str = "text") -> list[Span]:
+    """Spans from one tag per word (`word_tags`; words read as `by` says), read as
+    seqeval reads BIO tags; the score is the mean confidence of the words' tags."""
+    w = words(text, offsets, by)
     if not len(w):
         return []
-    dist = word_distributions(probs, w, pool)
-    best = dist.argmax(-1)
-    chosen = dist[np.arange(len(best)), best]
+    best, chosen = word_tags(probs, w, tags, pool)
     out = []
     for label, a, b in to_spans([tags[t] for t in best]):
         s0, s1 = offsets[w.first[a]][0], offsets[w.last[b - 1] - 1][1]
@@ -257,7 +281,7 @@ def label_tokens(example: dict, offsets: Sequence[tuple[int, int]], tags: list[s
     """The training label of each token of one example (a tag id, or IGNORE)."""
     tag_ids = spans_to_tags(offsets, example["spans"], tags)
     if subtokens == "first" and offsets:
-        w = words(example["text"], offsets)
+        w = words(example["text"], offsets, words_of(example))
         keep = np.zeros(len(offsets), dtype=bool)
         keep[w.first] = True
         tag_ids = [t if k else IGNORE for t, k in zip(tag_ids, keep)]
@@ -266,6 +290,11 @@ def label_tokens(example: dict, offsets: Sequence[tuple[int, int]], tags: list[s
             if a < end and b > start and b > a:
                 tag_ids[token] = IGNORE
     return tag_ids
+
+
+def words_of(example: dict) -> str:
+    """How an example's words are read: by spaces if it came pre-tokenized (CoNLL)."""
+    return "spaces" if example.get("pretokenized") else "text"
 
 
 def drop_ignored(spans: Sequence[Span], ignore: Sequence[tuple[int, int]]) -> list[Span]:
@@ -306,12 +335,13 @@ class Tagger:
 
     def predict(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
                 precision: str = "auto", threshold: float | None = None,
-                pool: str = POOL) -> list[list[Span]]:
+                pool: str = POOL, by: str = "text") -> list[list[Span]]:
         """Spans for each text; windows of all texts are batched together.
         precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits).
         threshold: None gives each word its most probable tag (`word_spans`, the word's
-        distribution read as `pool` says); a number puts a word in an entity when P(not O)
-        of any of its tokens reaches it (lower: more recall), `threshold_spans`."""
+        distribution read as `pool` says, words as `by` says: "spaces" for text that is
+        pre-tokenized words joined by spaces); a number puts a word in an entity when
+        P(not O) of any of its tokens reaches it (lower: more recall), `threshold_spans`."""
         results = []
         for text, encoding, probs in zip(texts, *self.probabilities(texts, batch, progress,
                                                                      precision)):
@@ -321,7 +351,7 @@ class Tagger:
             if threshold is not None:
                 results.append(threshold_spans(text, encoding.offsets, probs, self.tags, threshold))
                 continue
-            results.append(word_spans(text, encoding.offsets, probs, self.tags, pool))
+            results.append(word_spans(text, encoding.offsets, probs, self.tags, pool, by))
         return results
 
     def probabilities(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
@@ -350,9 +380,14 @@ class Tagger:
     def evaluate(self, examples: Sequence[dict], batch: int | None = None,
                  precision: str = "auto", pool: str = POOL) -> dict:
         """Strict and overlap span scores against the examples' spans (predictions on an
-        example's `ignore` ranges are left out)."""
-        predicted = self.predict([e["text"] for e in examples], batch, precision=precision,
-                                 pool=pool)
+        example's `ignore` ranges are left out; pre-tokenized examples read by spaces)."""
+        predicted = [None] * len(examples)
+        for by in WORDS:
+            chosen = [k for k, e in enumerate(examples) if words_of(e) == by]
+            found = self.predict([examples[k]["text"] for k in chosen], batch,
+                                 precision=precision, pool=pool, by=by) if chosen else []
+            for k, spans in zip(chosen, found):
+                predicted[k] = spans
         gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in examples]
         found = [[(sp.label, sp.start, sp.end) for sp in drop_ignored(spans, ex.get("ignore", ()))]
                  for spans, ex in zip(predicted, examples)]
