@@ -237,7 +237,6 @@ def tokens_and_spans(draw):
 def test_spans_to_tags_to_spans_is_the_identity(case):
     offsets, spans = case
     tags = tag_names(["LOC", "ORG", "PER"])
-    text = "x" * (offsets[-1][1] + 1)
     back = to_spans([tags[t] for t in spans_to_tags(offsets, spans, tags)])
     assert [(offsets[a][0], offsets[b - 1][1], label) for label, a, b in back] == spans
 
