@@ -69,6 +69,14 @@ def apply_label_map(spans: list[tuple[int, int, str]], mapping: dict[str, str]
     return kept, ignored
 
 
+def corpus_reference(source: str) -> bool:
+    """Whether `source` names a public corpus split ("wikigold:train") and no file."""
+    from .corpora import CORPORA, SPLITS
+
+    name, _, split = str(source).partition(":")
+    return not Path(source).exists() and name in CORPORA and split in SPLITS
+
+
 def looks_like_conll(path: str | Path, lines: int = 20) -> bool:
     """Whether a file's first non-blank lines are word-and-tag columns."""
     seen = 0

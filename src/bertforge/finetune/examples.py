@@ -58,12 +58,12 @@ def tagging_examples(source: str, labels: str | dict | None = None,
     checked: from JSONL or a dataset, from a CoNLL column file (`conll.py`; one
     example a sentence, or a document with `conll_docs`), or a split of a public corpus
     named "wikigold:train" (`corpora.py`). `labels` maps types ("PER=PERSON,MISC=ignore")."""
-    from .conll import apply_label_map, looks_like_conll, parse_label_map, read_conll
-    from .corpora import CORPORA, SPLITS, corpus_split
+    from .conll import (apply_label_map, corpus_reference, looks_like_conll, parse_label_map,
+                        read_conll)
+    from .corpora import corpus_split
 
-    name, _, split = str(source).partition(":")
-    if not Path(source).exists() and name in CORPORA and split in SPLITS:
-        return corpus_split(name, split, labels=labels)  # "wikigold:train"
+    if corpus_reference(source):  # "wikigold:train"
+        return corpus_split(*str(source).split(":"), labels=labels)
     if Path(source).is_file() and looks_like_conll(source):
         return read_conll(source, labels, conll_docs)
     mapping = parse_label_map(labels)

@@ -69,13 +69,9 @@ def read_documents(source: str, split: str = "train", language: str | None = "En
 
 
 def is_conll_source(source: str) -> bool:
-    from ..finetune.conll import looks_like_conll
-    from ..finetune.corpora import CORPORA, SPLITS
+    from ..finetune.conll import corpus_reference, looks_like_conll
 
-    name, _, split = str(source).partition(":")
-    if not Path(source).exists() and name in CORPORA and split in SPLITS:
-        return True
-    return Path(source).is_file() and looks_like_conll(source)
+    return corpus_reference(source) or (Path(source).is_file() and looks_like_conll(source))
 
 
 def _from_conll(source: str, labels, conll_docs: bool) -> list[dict]:
