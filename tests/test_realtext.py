@@ -1,0 +1,142 @@
+"""The redactor on real annotated text: several sources mixed by weight, each with its
+label map; the public corpora's maps (BTC's handles); contract prose; scores on the
+groups a corpus marks; the card naming the corpora and their licences."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from bertforge.errors import BertforgeError
+from bertforge.finetune.fit import mix
+
+WIKIGOLD = "".join(f"-DOCSTART- O\n\nAnn B-PER\nLee I-PER\nof O\nAcme I-ORG\nsang O\nin O\n"
+                   f"Paris I-LOC\n{k} O\n\n" for k in range(10))
+
+
+@pytest.fixture
+def corpora(tmp_path, monkeypatch):
+    """A corpus root holding a tiny wikigold of ten articles (the 8th: validation, the
+    9th: test)."""
+    (tmp_path / "corpora" / "wikigold").mkdir(parents=True)
+    (tmp_path / "corpora" / "wikigold" / "wikigold.conll.txt").write_text(WIKIGOLD)
+    monkeypatch.setenv("BERTFORGE_CORPORA", str(tmp_path / "corpora"))
+    return tmp_path / "corpora"
+
+
+def test_mix_gives_each_source_its_share_of_the_windows():
+    features = [{"source": "a", "i": i} for i in range(900)] + \
+               [{"source": "b", "i": i} for i in range(100)]
+    mixed = mix(features, {"a": 1, "b": 1}, seed=0)
+    assert len(mixed) == 1000
+    assert Counter(f["source"] for f in mixed) == {"a": 500, "b": 500}
+    # b is repeated whole five times; a is sampled without repeats
+    assert Counter(f["i"] for f in mixed if f["source"] == "b") == {i: 5 for i in range(100)}
+    assert len({f["i"] for f in mixed if f["source"] == "a"}) == 500
+    assert mixed == mix(features, {"a": 1, "b": 1}, seed=0)
+    assert mixed != mix(features, {"a": 1, "b": 1}, seed=1)
+    shares = Counter(f["source"] for f in mix(features, {"a": 0.2, "b": 0.8}))
+    assert shares == {"a": 200, "b": 800}
+    assert "a" not in Counter(f["source"] for f in mix(features, {"a": 0, "b": 1}))
+    for weights, message in (({"a": 1}, "no weight for source"), ({"a": -1, "b": 1}, "zero or more"),
+                             ({"a": 0, "b": 0}, "not all zero"),
+                             ({"a": 1, "b": 1, "c": 1}, "have a weight but no windows")):
+        with pytest.raises(BertforgeError, match=message):
+            mix(features, weights)
+
+
+def test_sources_take_one_weight_and_map_for_all_or_one_each():
+    from bertforge.pii.train import Source, sources_of
+
+    assert sources_of("a.jsonl") == [Source("a.jsonl")]
+    assert sources_of(["a", "b"], [1, 3], "PER=PERSON") == [Source("a", 1.0, "PER=PERSON"),
+                                                            Source("b", 3.0, "PER=PERSON")]
+    assert sources_of(["a", "b"], None, ["X=PERSON", None])[1] == Source("b", 1.0, None)
+    with pytest.raises(BertforgeError, match="3 weights for 2 training sources"):
+        sources_of(["a", "b"], [1, 2, 3])
+    with pytest.raises(BertforgeError, match="weights are zero or more"):
+        sources_of(["a", "b"], [1, -2])
+
+
+def test_corpora_are_read_with_the_redactors_map_for_them(corpora):
+    from bertforge.pii.dataset import marked_groups, read_documents
+
+    test = read_documents("wikigold:test")
+    assert len(test) == 1 and test[0]["text"].endswith(" 8")  # the ninth article
+    # PER is a person; ORG ignored (teams and bands are not companies); LOC plain text
+    [doc] = test
+    assert [(doc["text"][s:e], g) for s, e, g in doc["spans"]] == [("Ann Lee", "PERSON")]
+    assert [doc["text"][s:e] for s, e in doc["ignore"]] == ["Acme"]
+    assert marked_groups("wikigold:test") == ["PERSON"]
+    assert marked_groups("wnut17:test") == ["PERSON", "COMPANY"]
+    assert marked_groups("data/train.jsonl") is None
+    # a map given by the user wins over the corpus's own
+    [doc] = read_documents("wikigold:test", labels="PER=PERSON,ORG=COMPANY,LOC=ADDRESS,*=O")
+    assert [g for _, _, g in doc["spans"]] == ["PERSON", "COMPANY", "ADDRESS"]
+
+
+def test_btc_handles_are_ignored_not_taught_as_names():
+    from bertforge.pii.dataset import handles_ignored
+
+    text = "@ colgo hey Ann Lee and @ bob_k"
+    example = {"text": text, "spans": [(0, 1, "PERSON"), (2, 7, "PERSON"), (12, 19, "PERSON"),
+                                       (24, 25, "PERSON"), (26, 31, "PERSON")], "ignore": []}
+    out = handles_ignored(example)
+    assert [text[s:e] for s, e, _ in out["spans"]] == ["Ann Lee"]
+    assert [text[s:e] for s, e in out["ignore"]] == ["@", "colgo", "@", "bob_k"]
+
+
+def test_contract_prose_marks_parties_and_signatories_and_no_defined_term():
+    from bertforge.pii.legal import DOCUMENTS, ROLES, TERMS, generate_legal
+
+    rows = generate_legal(60, seed=0)
+    assert rows == generate_legal(60, seed=0) and rows != generate_legal(60, seed=1)
+    defined = set(ROLES) | set(TERMS) | set(DOCUMENTS)
+    labels = Counter()
+    for row in rows:
+        text = row["generated_text"]
+        for span in json.loads(row["pii_spans"]):
+            value = text[span["start"]:span["end"]]
+            labels[span["label"]] += 1
+            assert value.strip() == value and value not in defined, value
+    assert {"company", "name", "date"} <= set(labels)
+    words = " ".join(r["generated_text"] for r in rows)
+    assert sum(words.count(term) for term in ("Servicer", "Liens", "Indenture")) > 60
+
+
+def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dirs, tmp_path,
+                                                               capsys):
+    from bertforge.cli import main
+
+    data = tmp_path / "data"
+    assert main(["pii", "generate", "--out", str(data), "--train", "20", "--validation", "0",
+                 "--test", "0", "--legal", "10"]) == 0
+    assert (data / "legal.jsonl").is_file()
+    model = tmp_path / "model"
+    assert main(["pii", "train", str(data / "train.jsonl"), str(data / "legal.jsonl"),
+                 "wikigold:train", "--weights", "2,1,1", "--out", str(model), "--base",
+                 str(tiny_dirs[None]), "--steps", "2", "--window", "62", "--stride", "48",
+                 "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "8 training documents from wikigold:train (weight 1)" in printed
+    card = json.loads((model / "bertforge.json").read_text())
+    assert [(s["data"].split("/")[-1], s["weight"]) for s in card["sources"]] == [
+        ("train.jsonl", 2.0), ("legal.jsonl", 1.0), ("wikigold:train", 1.0)]
+    [corpus] = card["corpora"]
+    assert corpus["name"] == "wikigold" and corpus["licence"] == "CC-BY 4.0"
+    assert "Balasuriya" in corpus["citation"]
+    assert main(["pii", "train", str(data / "train.jsonl"), "wikigold:train", "--weights",
+                 "1,2,3", "--out", str(tmp_path / "bad"), "--base", str(tiny_dirs[None]),
+                 "--steps", "1", "--quiet"]) == 2
+    assert "3 weights for 2 training sources" in capsys.readouterr().err
+    # evaluation: the generator's documents and the corpus side by side, one line each
+    assert main(["pii", "evaluate", str(data / "train.jsonl"), "wikigold:test", "--model",
+                 str(model), "--limit", "5", "--out", str(tmp_path / "scores")]) == 0
+    printed = capsys.readouterr().out
+    assert "scored on PERSON: the groups wikigold:test marks" in printed
+    summary = printed[printed.rindex("source "):]
+    assert "train.jsonl" in summary and "wikigold:test" in summary and "all" in summary
+    assert (tmp_path / "scores" / "wikigold-test" / "scores.json").is_file()
+    scores = json.loads((tmp_path / "scores" / "wikigold-test" / "scores.json").read_text())
+    assert scores["groups_scored"] == ["PERSON"] and set(scores["scores"]["hybrid"]) <= {
+        "PERSON", "micro"}
