@@ -5,6 +5,7 @@ groups a corpus marks; the card naming the corpora and their licences."""
 import json
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from bertforge.errors import BertforgeError
@@ -140,3 +141,44 @@ def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dir
     scores = json.loads((tmp_path / "scores" / "wikigold-test" / "scores.json").read_text())
     assert scores["groups_scored"] == ["PERSON"] and set(scores["scores"]["hybrid"]) <= {
         "PERSON", "micro"}
+
+
+def test_case_types_read_the_original_text():
+    from bertforge.finetune.tagging import case_types
+
+    text = "Ann LEE of iPhone said a 42 ok."
+    offsets = [(0, 3), (4, 7), (8, 10), (11, 17), (18, 22), (23, 24), (25, 27), (28, 30), (30, 31)]
+    assert case_types(text, offsets) == [2, 3, 0, 4, 0, 0, 0, 0, 0]
+    assert case_types("A", [(0, 1)]) == [2]
+
+
+def test_a_tagger_told_the_case_saves_what_a_reader_needs_and_matches_transformers(
+        tiny_dirs, tmp_path):
+    import torch
+    from transformers import BertForTokenClassification
+
+    from bertforge.finetune.fit import FitSettings
+    from bertforge.finetune.tagging import Tagger, case_types, train_tagger
+
+    examples = [{"text": f"Ann Lee met bob {k} in PARIS", "spans": [(0, 7, "PER")]}
+                for k in range(16)]
+    tagger = train_tagger(examples, tiny_dirs[None], FitSettings(steps=3, progress=False),
+                          size=30, stride=20, case=True)
+    segments = tagger.model.embeddings.segments.weight
+    assert segments.shape[0] == 5 and not torch.equal(segments[2], segments[0])  # it learned
+    tagger.save(tmp_path / "cased")
+    card = json.loads((tmp_path / "cased" / "bertforge.json").read_text())
+    assert card["token_types"] == "case" and "case shape" in card["inputs"]
+    loaded = Tagger.load(tmp_path / "cased")
+    assert loaded.case
+    text = "Ann Lee met Bob in PARIS"
+    ours = loaded.probabilities([text])[1][0]
+    assert not np.allclose(ours, Tagger(loaded.model, loaded.tokenizer).probabilities([text])[1][0])
+    # transformers runs it as the plain BertForTokenClassification it is, given the case
+    encoding = loaded.tokenizer.encode(text, add_special_tokens=False)
+    ids = torch.tensor([[loaded.tokenizer.cls_id, *encoding.ids, loaded.tokenizer.sep_id]])
+    types = torch.tensor([[0, *case_types(text, encoding.offsets), 0]])
+    reference = BertForTokenClassification.from_pretrained(tmp_path / "cased").eval()
+    with torch.no_grad():
+        logits = reference(input_ids=ids, token_type_ids=types).logits[0, 1:-1]
+    assert np.allclose(torch.softmax(logits, -1).numpy(), ours, atol=1e-5)

@@ -474,7 +474,7 @@ def cmd_pii_train(args) -> int:
                              args.validation, half=args.half, layers=args.layers,
                              ffn=args.ffn, teacher=args.teacher, overwrite=args.overwrite,
                              labels=args.labels, conll_docs=args.conll_docs,
-                             weights=args.weights)
+                             weights=args.weights, case=args.case)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 
@@ -791,6 +791,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      "a `datasets` name such as "
                                      "gretelai/synthetic_pii_finance_multilingual.")
     p.add_argument("data", metavar="DATA", nargs="+")
+    p.add_argument("--case", action="store_true",
+                   help="tell the model each token's case shape (Capitalised, UPPER...), "
+                        "which an uncased vocabulary cannot see, through its segment ids")
     p.add_argument("--weights", type=lambda v: [float(x) for x in v.split(",")],
                    metavar="W1,W2,...",
                    help="each source's share of the training windows (one weight per DATA; "

@@ -24,11 +24,12 @@ it opens a span), each with a confidence: the mean probability of its words' tag
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
+import torch
 
 from ..errors import BertforgeError
 from ..model import Bert
@@ -257,21 +258,68 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     return spans
 
 
+# An uncased vocabulary cannot see capital letters, the first cue for a name in real
+# text. A tagger trained with case=True is told each token's case shape through the
+# segment ids, which a one-text input leaves at 0: the segment table grows from 2 rows to
+# 5, the new rows start as copies of row 0 (so the network starts as it was) and learn.
+# The network stays a plain BERT; its inputs carry one more fact.
+CASE_TYPES = {"lower": 0, "capitalised": 2, "upper": 3, "mixed": 4}  # 1: a pair's 2nd text
+
+
+def case_types(text: str, offsets: Sequence[tuple[int, int]]) -> list[int]:
+    """Each token's case shape as a segment id (`CASE_TYPES`): from the characters it
+    covers in the original text; a token without capitals (or without letters) is 0."""
+    out = []
+    for start, end in offsets:
+        piece = text[start:end]
+        if not any(c.isupper() for c in piece):
+            out.append(0)
+        elif len([c for c in piece if c.isalpha()]) > 1 and not any(c.islower() for c in piece):
+            out.append(3)
+        elif piece[:1].isupper() and not any(c.isupper() for c in piece[1:]):
+            out.append(2)
+        else:
+            out.append(2 if len(piece) == 1 else 4)
+    return out
+
+
+def add_case_types(model: Bert) -> Bert:
+    """Grow the model's segment table to hold the case shapes (new rows copy row 0)."""
+    rows = max(CASE_TYPES.values()) + 1
+    old = model.embeddings.segments
+    if old.num_embeddings >= rows:
+        return model
+    grown = torch.nn.Embedding(rows, old.embedding_dim).to(old.weight.device, old.weight.dtype)
+    with torch.no_grad():
+        grown.weight[:old.num_embeddings] = old.weight
+        grown.weight[old.num_embeddings:] = old.weight[0]
+    model.embeddings.segments = grown
+    model.config = replace(model.config, type_vocab_size=rows)
+    return model
+
+
+def segment_ids(text: str, offsets, case: bool) -> list[int]:
+    """The segment ids of one text's tokens (no specials): its case shapes, or zeros."""
+    return case_types(text, offsets) if case else [0] * len(offsets)
+
+
 def tagging_features(tokenizer: Tokenizer, examples: Sequence[dict], tags: list[str],
-                     size: int = SIZE, stride: int = STRIDE, subtokens: str = SUBTOKEN) -> list[dict]:
+                     size: int = SIZE, stride: int = STRIDE, subtokens: str = SUBTOKEN,
+                     case: bool = False) -> list[dict]:
     """Every window of every example as a model input with a tag per token (IGNORE on
     the tokens of an example's `ignore` ranges, and with subtokens="first" on every
-    sub-token of a word but its first)."""
+    sub-token of a word but its first); case: segment ids carry the case shapes."""
     if subtokens not in SUBTOKENS:
         raise BertforgeError(f"subtokens must be one of {', '.join(SUBTOKENS)}, not {subtokens!r}")
     encodings = tokenizer.encode_batch([e["text"] for e in examples], add_special_tokens=False)
     features = []
     for example, encoding in zip(examples, encodings):
         tag_ids = label_tokens(example, encoding.offsets, tags, subtokens)
+        types = segment_ids(example["text"], encoding.offsets, case)
         for w in windows(len(encoding.ids), size, stride):
             ids = encoding.ids[w.start:w.end]
             features.append({"input_ids": [tokenizer.cls_id] + ids + [tokenizer.sep_id],
-                             "token_type_ids": [0] * (len(ids) + 2),
+                             "token_type_ids": [0] + types[w.start:w.end] + [0],
                              "labels": [IGNORE] + tag_ids[w.start:w.end] + [IGNORE],
                              "source": example.get("source")})
     return features
@@ -304,13 +352,31 @@ def drop_ignored(spans: Sequence[Span], ignore: Sequence[tuple[int, int]]) -> li
     return [sp for sp in spans if not any(sp.start < e and s < sp.end for s, e in ignore)]
 
 
+TOKEN_TYPES = "token_types"  # the card's key: "case" when segment ids carry the case
+
+
+def _card_of(model) -> dict:
+    import json
+
+    path = Path(getattr(model, "source", "") or ".") / "bertforge.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
 class Tagger:
     """A token-classification BERT with its tokenizer, tags and window settings."""
 
-    def __init__(self, model: Bert, tokenizer: Tokenizer, size: int = SIZE, stride: int = STRIDE):
+    def __init__(self, model: Bert, tokenizer: Tokenizer, size: int = SIZE, stride: int = STRIDE,
+                 case: bool = False):
         if model.head != "token-classification":
             raise BertforgeError(f"a tagger needs a token-classification model, not {model.head!r}")
+        if case and model.config.type_vocab_size <= max(CASE_TYPES.values()):
+            raise BertforgeError(f"a tagger told the case needs {max(CASE_TYPES.values()) + 1} "
+                                 f"segment rows; this model has {model.config.type_vocab_size}")
         self.model, self.tokenizer, self.size, self.stride = model, tokenizer, size, stride
+        self.case = case  # segment ids carry each token's case shape (`case_types`)
         self.tags = list(model.config.labels)
         self.labels = sorted({t[2:] for t in self.tags if t != "O"})
 
@@ -324,15 +390,27 @@ class Tagger:
             tagger = load_feature_tagger(source)
             tagger.model.to(device or "cpu")
             return tagger
-        return cls(*load_task_model(source, "token-classification", device))
+        model, tokenizer, size, stride = load_task_model(source, "token-classification", device)
+        return cls(model, tokenizer, size, stride, case=_card_of(model).get(TOKEN_TYPES) == "case")
 
     def save(self, directory: str | os.PathLike, info: dict | None = None) -> Path:
         if hasattr(self.model, "head_state"):  # a feature tagger: its own format
             from .features import save_feature_tagger
 
             return save_feature_tagger(self, directory, info)
-        return save_task_model(self, directory, {"task": "tagging",
-                                                 "entity_labels": self.labels} | (info or {}))
+        return save_task_model(self, directory, {"task": "tagging", "entity_labels": self.labels}
+                               | self.input_card() | (info or {}))
+
+    def input_card(self) -> dict:
+        """What a reader of the saved model must feed it beyond the token ids."""
+        if not self.case:
+            return {}
+        return {TOKEN_TYPES: "case", "inputs": (
+            "token_type_ids carry each token's case shape, not a segment: 0 no capitals, "
+            "2 Capitalised, 3 UPPER, 4 mIxed, from the characters the token covers in the "
+            "original text (bertforge.finetune.tagging.case_types); 0 for [CLS] and [SEP]. "
+            "It loads as a plain BertForTokenClassification, which given zeros reads "
+            "every word as lower case and tags worse")}
 
     def predict(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
                 precision: str = "auto", threshold: float | None = None,
@@ -362,11 +440,12 @@ class Tagger:
         context."""
         encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
         features, owners = [], []
-        for doc, encoding in enumerate(encodings):
+        for doc, (text, encoding) in enumerate(zip(texts, encodings)):
+            types = segment_ids(text, encoding.offsets, self.case)
             for w in windows(len(encoding.ids), self.size, self.stride):
                 ids = encoding.ids[w.start:w.end]
                 features.append({"input_ids": [self.tokenizer.cls_id] + ids + [self.tokenizer.sep_id],
-                                 "token_type_ids": [0] * (len(ids) + 2)})
+                                 "token_type_ids": [0] + types[w.start:w.end] + [0]})
                 owners.append((doc, w))
         logits = predict_logits(self.model, features, self.tokenizer.pad_id, batch,
                                 progress=progress, precision=precision) if features else []
@@ -400,7 +479,7 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                  size: int = SIZE, stride: int = STRIDE, from_scratch: bool = False,
                  layers: int | None = None, ffn: int | None = None,
                  teacher: str | os.PathLike | None = None, subtokens: str = SUBTOKEN,
-                 weights: dict | None = None) -> Tagger:
+                 weights: dict | None = None, case: bool = False) -> Tagger:
     """Fine-tune `base` (any BERT directory, packaged model or hub id) to tag the
     examples' spans. from_scratch: the same network from random weights instead;
     layers: only the base's first `layers` layers; ffn: only the `ffn` feed-forward
@@ -408,7 +487,8 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     tagger with the same tags whose probabilities the model learns as well as the
     labels (distillation, `fit`); subtokens: which sub-tokens of a word carry its tag
     ("all", or "first" with the rest ignored); weights: each example's "source" to its
-    share of the training windows (`fit.mix`)."""
+    share of the training windows (`fit.mix`); case: tell the model each token's case
+    shape (`add_case_types`)."""
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
@@ -430,10 +510,13 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                 teacher_tokenizer.lowercase != tokenizer.lowercase:
             raise BertforgeError(f"the teacher {teacher} reads text with another vocabulary "
                                  f"than {base}: distil from a tagger with the base's tokenizer")
-    features = tagging_features(tokenizer, examples, tags, size, stride, subtokens)
+    case = case or _card_of(model).get(TOKEN_TYPES) == "case"  # a base told the case stays so
+    if case:
+        add_case_types(model)
+    features = tagging_features(tokenizer, examples, tags, size, stride, subtokens, case)
     if weights is not None:
         features = mix(features, weights, settings.seed)
     if ffn is not None:
         model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
     fit(model, features, settings, tokenizer.pad_id, teacher=teacher_model)
-    return Tagger(model, tokenizer, size, stride)
+    return Tagger(model, tokenizer, size, stride, case=case)

@@ -88,11 +88,13 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                    layers: int | None = None, ffn: int | None = None,
                    teacher: str | None = None,
                    overwrite: bool = False, labels: str | dict | None = None,
-                   conll_docs: bool = False, weights=None) -> tuple[Tagger, dict]:
+                   conll_docs: bool = False, weights=None,
+                   case: bool = False) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
     per layer, if given) on the documents of `train` (one source, or several mixed by
     `weights`: see `Source`; `base` may be a redactor, whose head then goes on
-    learning), learning the probabilities of
+    learning; `case`: tell it each token's case shape, `tagging.add_case_types`),
+    learning the probabilities of
     `teacher` (a tagger for the same groups) as well as the labels, if given; save to
     `out` (fp16 weights when `half`, which halves the size and loses nothing a tagger's
     argmax can see).
@@ -113,7 +115,7 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
     started = time.perf_counter()
     tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride,
                           layers=layers, ffn=ffn, teacher=teacher, subtokens="all",
-                          weights=mixed)
+                          weights=mixed, case=case)
     minutes = (time.perf_counter() - started) / 60
     info = {"task": "pii-tagging", "base": str(base),
             "train_data": " + ".join(s.data for s in sources), "sources": described,
@@ -122,7 +124,7 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                        "batch": settings.batch, "lr": settings.lr, "warmup": settings.warmup,
                        "seed": settings.seed, "precision": settings.precision,
                        "window": window, "stride": stride, "layers": layers, "ffn": ffn,
-                       "teacher": None if teacher is None else str(teacher),
+                       "teacher": None if teacher is None else str(teacher), "case": tagger.case,
                        "device": _device_name(tagger.model)},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
@@ -139,5 +141,6 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
             say(f"warning: {info['warning']}")
     model = copy.deepcopy(tagger.model).half() if half else tagger.model
     save_model(model, tagger.tokenizer, out, info={"window": window, "stride": stride,
-                                                   "entity_labels": tagger.labels} | info)
+                                                   "entity_labels": tagger.labels}
+               | tagger.input_card() | info)
     return tagger, info
