@@ -132,7 +132,7 @@ def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dir
     assert "3 weights for 2 training sources" in capsys.readouterr().err
     # evaluation: the generator's documents and the corpus side by side, one line each
     assert main(["pii", "evaluate", str(data / "train.jsonl"), "wikigold:test", "--model",
-                 str(model), "--limit", "5", "--out", str(tmp_path / "scores")]) == 0
+                 str(model), "--limit", "5", "--out", str(tmp_path / "scores"), "--record"]) == 0
     printed = capsys.readouterr().out
     assert "scored on PERSON: the groups wikigold:test marks" in printed
     summary = printed[printed.rindex("source "):]
@@ -141,6 +141,10 @@ def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dir
     scores = json.loads((tmp_path / "scores" / "wikigold-test" / "scores.json").read_text())
     assert scores["groups_scored"] == ["PERSON"] and set(scores["scores"]["hybrid"]) <= {
         "PERSON", "micro"}
+    recorded = json.loads((model / "bertforge.json").read_text())["evaluation"]
+    assert set(recorded) == {str(data / "train.jsonl"), "wikigold:test"}
+    assert recorded["wikigold:test"]["hybrid_f1"] == {k: v["f1"] for k, v in
+                                                      scores["scores"]["hybrid"].items()}
 
 
 def test_case_types_read_the_original_text():
@@ -182,3 +186,19 @@ def test_a_tagger_told_the_case_saves_what_a_reader_needs_and_matches_transforme
     with torch.no_grad():
         logits = reference(input_ids=ids, token_type_ids=types).logits[0, 1:-1]
     assert np.allclose(torch.softmax(logits, -1).numpy(), ours, atol=1e-5)
+
+
+def test_every_type_of_the_real_corpora_has_a_place_in_the_redactors_map():
+    from bertforge.finetune.corpora import CORPORA, corpora_root
+    from bertforge.pii.dataset import read_documents
+
+    if not (corpora_root() / "wikigold").is_dir():
+        pytest.skip("the public corpora are not beside this checkout")
+    for name in CORPORA:
+        for split in ("train", "validation", "test"):
+            documents = read_documents(f"{name}:{split}")  # an unmapped type would raise
+            spans = [(d["text"][s:e], g) for d in documents for s, e, g in d["spans"]]
+            assert {g for _, g in spans} <= {"PERSON", "COMPANY"}
+            assert sum(g == "PERSON" for _, g in spans) > 50
+            assert sum(len(d["ignore"]) for d in documents) > 20  # ORG, groups, handles
+            assert not any(text.startswith("@") or text == "@" for text, _ in spans)

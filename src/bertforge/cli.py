@@ -483,7 +483,7 @@ def cmd_pii_evaluate(args) -> int:
     from .pii.evaluate import evaluate_sources
 
     evaluate_sources(args.data, _redactor(args), args.out, args.limit, labels=args.labels,
-                     conll_docs=args.conll_docs)
+                     conll_docs=args.conll_docs, record=args.record)
     return 0
 
 
@@ -839,6 +839,8 @@ def build_parser() -> argparse.ArgumentParser:
     redactor_options(p)
     p.add_argument("--out", metavar="DIR")
     p.add_argument("--limit", type=int, help="only the first N documents")
+    p.add_argument("--record", action="store_true",
+                   help="keep each DATA's scores in the model's card (under \"evaluation\")")
     conll_options(p)
     p.set_defaults(run=cmd_pii_evaluate)
 

@@ -125,12 +125,9 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
               f"with; " + (", ".join(f"{g} {before[g].f1:.4f} -> {after[g].f1:.4f} at {chosen[g]}"
                                      for g in chosen) or "no floor helped"))
     if write:
-        directory = Path(redactor.tagger.model.source)
-        path = directory / "bertforge.json"
-        card = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         # the floors hold for the threshold they were chosen at: the card keeps the two together
-        card |= {"threshold": redactor.threshold, "floors": chosen, "floors_choice": choice}
-        _write_whole(path, json.dumps(card, indent=2) + "\n")
+        path = update_card(redactor, {"threshold": redactor.threshold, "floors": chosen,
+                                      "floors_choice": choice})
         redactor.floors = dict(chosen)
         say(f"wrote the floors to {path}")
     return {"floors": chosen, "choice": choice,
@@ -138,11 +135,23 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
             "after": {k: round(v.f1, 4) for k, v in after.items()}}
 
 
+def update_card(redactor: Redactor, fields: dict) -> Path:
+    """Add `fields` to the card of the redactor's model, written whole."""
+    if redactor.tagger is None:
+        raise BertforgeError("only a model has a card to write to")
+    path = Path(redactor.tagger.model.source) / "bertforge.json"
+    card = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    _write_whole(path, json.dumps(card | fields, indent=2) + "\n")
+    return path
+
+
 def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None = None,
                      limit: int | None = None, say=print, labels=None,
-                     conll_docs: bool = False) -> dict:
+                     conll_docs: bool = False, record: bool = False) -> dict:
     """`evaluate` on each source (a folder per source under `out`), then one line per
-    source: the generator's test split and the real corpora side by side."""
+    source: the generator's test split and the real corpora side by side. record: keep
+    each source's hybrid F1 per scored group in the model's card, under "evaluation"
+    (what a model card should show: synthetic and real text together)."""
     results = {}
     for k, source in enumerate(sources):
         if len(sources) > 1:
@@ -153,6 +162,15 @@ def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None 
                                         labels=labels, conll_docs=conll_docs)
     if len(sources) > 1:
         say("\n" + format_summary(results))
+    if record:
+        card = json.loads((Path(redactor.tagger.model.source) / "bertforge.json").read_text(
+            encoding="utf-8")) if redactor.tagger is not None else {}
+        kept = dict(card.get("evaluation", {}))
+        for source, result in results.items():
+            kept[source] = {"documents": result["documents"], "threshold": result["threshold"],
+                            "groups_scored": result["groups_scored"],
+                            "hybrid_f1": {g: v["f1"] for g, v in result["scores"]["hybrid"].items()}}
+        say(f"recorded the scores in {update_card(redactor, {'evaluation': kept})}")
     return results
 
 
