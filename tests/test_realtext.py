@@ -76,15 +76,16 @@ def test_corpora_are_read_with_the_redactors_map_for_them(corpora):
     assert [g for _, _, g in doc["spans"]] == ["PERSON", "COMPANY", "ADDRESS"]
 
 
-def test_btc_handles_are_ignored_not_taught_as_names():
+def test_handles_are_ignored_not_taught_as_names():
     from bertforge.pii.dataset import handles_ignored
 
-    text = "@ colgo hey Ann Lee and @ bob_k"
+    text = "@ colgo hey Ann Lee and @ bob_k or @jo_b"
     example = {"text": text, "spans": [(0, 1, "PERSON"), (2, 7, "PERSON"), (12, 19, "PERSON"),
-                                       (24, 25, "PERSON"), (26, 31, "PERSON")], "ignore": []}
+                                       (24, 25, "PERSON"), (26, 31, "PERSON"),
+                                       (35, 40, "PERSON")], "ignore": []}
     out = handles_ignored(example)
     assert [text[s:e] for s, e, _ in out["spans"]] == ["Ann Lee"]
-    assert [text[s:e] for s, e in out["ignore"]] == ["@", "colgo", "@", "bob_k"]
+    assert [text[s:e] for s, e in out["ignore"]] == ["@", "colgo", "@", "bob_k", "@jo_b"]
 
 
 def test_contract_prose_marks_parties_and_signatories_and_no_defined_term():
@@ -199,6 +200,6 @@ def test_every_type_of_the_real_corpora_has_a_place_in_the_redactors_map():
             documents = read_documents(f"{name}:{split}")  # an unmapped type would raise
             spans = [(d["text"][s:e], g) for d in documents for s, e, g in d["spans"]]
             assert {g for _, g in spans} <= {"PERSON", "COMPANY"}
-            assert sum(g == "PERSON" for _, g in spans) > 50
+            assert sum(g == "PERSON" for _, g in spans) > 30  # wikigold:test holds 33
             assert sum(len(d["ignore"]) for d in documents) > 20  # ORG, groups, handles
             assert not any(text.startswith("@") or text == "@" for text, _ in spans)

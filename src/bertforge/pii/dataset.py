@@ -84,7 +84,7 @@ def _from_conll(source: str, labels, conll_docs: bool) -> list[dict]:
         labels = CORPUS_LABELS[corpus]
     documents = []
     for example in tagging_examples(source, labels, conll_docs):
-        if corpus == "btc":
+        if corpus is not None:
             example = handles_ignored(example)
         spans = []
         for start, end, label in example["spans"]:
@@ -116,13 +116,15 @@ def marked_groups(source: str, labels: str | dict | None = None) -> list[str] | 
 
 
 def handles_ignored(example: dict) -> dict:
-    """The example with each Twitter handle written as two tokens, "@" and the name, each
-    marked as a span (the Broad Twitter Corpus's convention), moved from its spans to its
-    ignored ranges."""
+    """The example with each marked user handle moved from its spans to its ignored
+    ranges: "@" and the name as two tokens, each a span (the Broad Twitter Corpus's
+    convention), or one span "@name" (a few in WNUT-17)."""
     text, spans = example["text"], sorted(example["spans"])
     handles = set()
     for k, (start, end, _) in enumerate(spans):
-        if text[start:end] == "@":
+        if text[start:end].startswith("@") and end - start > 1:
+            handles.add(k)
+        elif text[start:end] == "@":
             handles.add(k)
             if k + 1 < len(spans) and spans[k + 1][0] <= end + 1:
                 handles.add(k + 1)

@@ -86,8 +86,9 @@ def presidio_entity(label: str, value: str) -> str:
 #  - WNUT's corporation -> COMPANY (it is one); group -> ignore (bands, teams: as ORG).
 #  - MISC, product -> O: nationalities, events, languages, products are not personal.
 #  - creative-work -> ignore: a title often holds a name ("The Life of Brian").
-#  - BTC marks a Twitter handle as PER, "@" and the name as two tokens: ignored
-#    (`handles_ignored`), since "@ colgo" written with a space is no handle a user sees.
+#  - BTC marks a Twitter handle as PER, "@" and the name as two tokens, and WNUT-17 a few
+#    "@name" as person: ignored (`handles_ignored`). A handle is a user name (DIGITAL),
+#    not a person's name, and "@ colgo" written with a space is no handle a user sees.
 CORPUS_LABELS: dict[str, str] = {
     "wikigold": "PER=PERSON,ORG=ignore,LOC=O,MISC=O",
     "wnut17": "person=PERSON,corporation=COMPANY,group=ignore,creative-work=ignore,"
