@@ -222,6 +222,7 @@ Title: Senior Vice President
 """
 
 
+@pytest.mark.model_output
 def test_the_bundled_redactor_masks_the_signatory_and_no_word_of_the_contract():
     """Written by hand for this test, in words the contract prose generator does not use
     ("Restricted Subsidiary", "Permitted Encumbrances", "Grantor", "Pledged Equity")."""
