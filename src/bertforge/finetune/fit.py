@@ -257,22 +257,25 @@ def softmax(x: np.ndarray) -> np.ndarray:
 def load_task_model(source, head: str, device: str | torch.device | None = None):
     """(model, tokenizer, window size, stride) of a fine-tuned model directory; the
     model on `device` (default the CPU)."""
-    import json
-    from pathlib import Path
-
     from ..tokenizer import load_tokenizer
 
     model = load_model(source, head=head, device=device)
-    card_path = Path(model.source) / "bertforge.json"
-    card = {}
-    if card_path.is_file():
-        try:
-            card = json.loads(card_path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            card = {}
+    card = read_card(model.source)
     tokenizer = load_tokenizer(model.source)
     check_tokenizer(model.config, tokenizer, model.source)
     return model, tokenizer, card.get("window", SIZE), card.get("stride", STRIDE)
+
+
+def read_card(directory) -> dict:
+    """A model directory's bertforge.json, or {} where it has none (or an unreadable one)."""
+    import json
+    from pathlib import Path
+
+    path = Path(directory or ".") / "bertforge.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, json.JSONDecodeError):
+        return {}
 
 
 def save_task_model(task, directory, card: dict):

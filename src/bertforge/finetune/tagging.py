@@ -36,7 +36,7 @@ from ..model import Bert
 from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
 from .fit import (IGNORE, FitSettings, ffn_importance, fit, load_task_model, mix,
-                  predict_logits, save_task_model, softmax, start_task_model)
+                  predict_logits, read_card, save_task_model, softmax, start_task_model)
 from .metrics import span_scores
 
 
@@ -355,14 +355,9 @@ def drop_ignored(spans: Sequence[Span], ignore: Sequence[tuple[int, int]]) -> li
 TOKEN_TYPES = "token_types"  # the card's key: "case" when segment ids carry the case
 
 
-def _card_of(model) -> dict:
-    import json
-
-    path = Path(getattr(model, "source", "") or ".") / "bertforge.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, json.JSONDecodeError):
-        return {}
+def told_case(model: Bert) -> bool:
+    """Whether the model's card says its segment ids carry the case."""
+    return read_card(getattr(model, "source", None)).get(TOKEN_TYPES) == "case"
 
 
 class Tagger:
@@ -391,7 +386,7 @@ class Tagger:
             tagger.model.to(device or "cpu")
             return tagger
         model, tokenizer, size, stride = load_task_model(source, "token-classification", device)
-        return cls(model, tokenizer, size, stride, case=_card_of(model).get(TOKEN_TYPES) == "case")
+        return cls(model, tokenizer, size, stride, case=told_case(model))
 
     def save(self, directory: str | os.PathLike, info: dict | None = None) -> Path:
         if hasattr(self.model, "head_state"):  # a feature tagger: its own format
@@ -510,7 +505,7 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
                 teacher_tokenizer.lowercase != tokenizer.lowercase:
             raise BertforgeError(f"the teacher {teacher} reads text with another vocabulary "
                                  f"than {base}: distil from a tagger with the base's tokenizer")
-    case = case or _card_of(model).get(TOKEN_TYPES) == "case"  # a base told the case stays so
+    case = case or told_case(model)  # a base told the case stays so
     if case:
         add_case_types(model)
     features = tagging_features(tokenizer, examples, tags, size, stride, subtokens, case)

@@ -32,7 +32,6 @@ documents go through overlapping windows; many documents are batched together.
 from __future__ import annotations
 
 import bisect
-import json
 import logging
 import os
 import re
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import BertforgeError
+from ..finetune.fit import read_card
 from ..finetune.tagging import Span, Tagger
 from . import patterns
 from .labels import GROUPS
@@ -310,7 +310,7 @@ class Redactor:
         if device == "auto" and precision == "int8":
             device = "cpu"
         tagger = Tagger.load(directory, resolve_device(device))
-        card = _card(Path(tagger.model.source))
+        card = read_card(tagger.model.source)
         if card.get("warning"):
             log.warning("%s: %s", directory, card["warning"])
         return cls(tagger, card.get("threshold", THRESHOLD) if threshold is None else threshold,
@@ -518,8 +518,4 @@ def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:
     return [s for s in spans if s.score >= floors.get(s.label, 0.0)]
 
 
-def _card(directory: Path) -> dict:
-    try:
-        return json.loads((directory / "bertforge.json").read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return {}
+

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..errors import BertforgeError
 from ..files import write_text
+from ..finetune.fit import read_card
 from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span, drop_ignored
 from . import patterns
@@ -140,8 +141,7 @@ def update_card(redactor: Redactor, fields: dict) -> Path:
     if redactor.tagger is None:
         raise BertforgeError("only a model has a card to write to")
     path = Path(redactor.tagger.model.source) / "bertforge.json"
-    card = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    _write_whole(path, json.dumps(card | fields, indent=2) + "\n")
+    _write_whole(path, json.dumps(read_card(path.parent) | fields, indent=2) + "\n")
     return path
 
 
@@ -153,7 +153,7 @@ def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None 
     each source's hybrid F1 per scored group in the model's card, under "evaluation"
     (what a model card should show: synthetic and real text together)."""
     results = {}
-    for k, source in enumerate(sources):
+    for source in sources:
         if len(sources) > 1:
             say(f"\n== {source}")
         where = None if out is None else \
@@ -163,9 +163,9 @@ def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None 
     if len(sources) > 1:
         say("\n" + format_summary(results))
     if record:
-        card = json.loads((Path(redactor.tagger.model.source) / "bertforge.json").read_text(
-            encoding="utf-8")) if redactor.tagger is not None else {}
-        kept = dict(card.get("evaluation", {}))
+        if redactor.tagger is None:
+            raise BertforgeError("--record needs a model, whose card holds the scores")
+        kept = dict(read_card(redactor.tagger.model.source).get("evaluation", {}))
         for source, result in results.items():
             kept[source] = {"documents": result["documents"], "threshold": result["threshold"],
                             "groups_scored": result["groups_scored"],
