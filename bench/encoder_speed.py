@@ -70,12 +70,13 @@ def main() -> int:
     import transformers
 
     from bertforge import load_model, load_tokenizer
+    from bertforge.compress import use_onednn
     from bertforge.checkpoint import resolve
 
     transformers.logging.set_verbosity_error()
     directory = resolve(args.model)
     ours = load_model(directory, head=None)
-    fused = load_model(directory, head=None).use_onednn()
+    fused = use_onednn(load_model(directory, head=None))
     theirs = transformers.BertModel.from_pretrained(directory).eval()
     tokenizer = load_tokenizer(directory)
     print(f"model {args.model}  |  torch {torch.__version__}, transformers "

@@ -57,6 +57,7 @@ def main() -> int:
     import transformers
 
     from bertforge import load_model, load_tokenizer
+    from bertforge.compress import use_onednn
     from bertforge.finetune.fit import IGNORE, FitSettings, collate, fit
     from bertforge.finetune.tagging import Tagger, tag_names
     from bertforge.windows import windows
@@ -141,7 +142,7 @@ def main() -> int:
         for name, precision, onednn in (("bertforge, fp32", "fp32", False),
                                         ("bertforge, fp32, use_onednn()", "fp32", True),
                                         ("bertforge, default (bf16 here)", "auto", False)):
-            tagger.model.use_onednn(onednn)
+            tagger.model = use_onednn(tagger.model, onednn)
             start = time.perf_counter()
             spans[name] = tagger.predict(docs, batch=32, precision=precision)
             results[name].append(len(docs) / (time.perf_counter() - start))

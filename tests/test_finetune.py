@@ -126,7 +126,8 @@ def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
     """Units whose output weights are zero add nothing: ffn_importance scores them 0,
     prune_ffn drops them, and the smaller model computes exactly what the full one did;
     it saves and loads with its new size."""
-    from bertforge.finetune.fit import ffn_importance
+    from bertforge.compress import ffn_importance, prune_ffn
+    from bertforge.finetune import fit as fit_module
 
     model = load_model(tiny_dirs["token-classification"]).eval()
     units = model.config.intermediate_size
@@ -140,10 +141,13 @@ def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
         before = model(ids, attention_mask=mask).logits
     features = [{"input_ids": row[row != 0].tolist(), "token_type_ids": [0] * int((row != 0).sum())}
                 for row in ids]
-    importance = ffn_importance(model, features, pad_id=0)
+    batches = [inputs for _, inputs in fit_module.prediction_inputs(features, 0, torch.device("cpu"))]
+    importance = ffn_importance(model, batches)
     assert all(score[dead].eq(0).all() and score.gt(0).sum() == units - len(dead)
                for score in importance)
-    model.prune_ffn(units - len(dead), importance)
+    full = model
+    model = prune_ffn(full, units - len(dead), importance)
+    assert full.config.intermediate_size == units  # the model handed in is left whole
     assert model.config.intermediate_size == units - len(dead)
     assert model.layers[0].up.weight.shape == (units - len(dead), model.config.hidden_size)
     with torch.no_grad():
@@ -155,11 +159,11 @@ def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
     with torch.no_grad():
         assert torch.allclose(again(ids, attention_mask=mask).logits, after, atol=1e-5)
     with pytest.raises(BertforgeError, match="keep 1 to"):
-        model.prune_ffn(units + 1, importance)
+        prune_ffn(model, units + 1, importance)
 
 
 def test_distillation_loss_is_zero_only_where_the_two_agree():
-    from bertforge.finetune.fit import distillation_loss
+    from bertforge.compress import distillation_loss
 
     a = torch.randn(2, 5, 3)
     assert distillation_loss(a, a.clone(), None, 2.0).abs() < 1e-6
@@ -174,7 +178,8 @@ def test_distillation_loss_is_zero_only_where_the_two_agree():
 def test_distillation_pulls_the_student_to_the_teacher(tiny_dirs):
     """With the loss all distillation, fitting makes the student's tag probabilities
     the teacher's; the labels (random here) do not matter."""
-    from bertforge.finetune.fit import collate, distillation_loss
+    from bertforge.compress import distillation_loss
+    from bertforge.finetune.fit import collate
 
     teacher = load_model(tiny_dirs["token-classification"]).eval()
     student = load_model(tiny_dirs["token-classification"])

@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from bertforge import load_model, load_tokenizer
+from bertforge.compress import use_onednn
 from bertforge.model import causal_mask
 from conftest import HF_CLASSES, TEXTS, hf_model
 
@@ -26,7 +27,7 @@ def test_packaged_checkpoint_matches_bertmodel(minilm, eager, onednn):
     batch = batch_for(minilm)
     assert batch.attention_mask.min() == 0, "the batch must contain padding"
     real = batch.attention_mask.bool()
-    ours = load_model(minilm).use_onednn(onednn)
+    ours = use_onednn(load_model(minilm), onednn)
     theirs = hf_model(minilm, None, eager=eager)
     with torch.no_grad():
         mine = ours(**batch.model_inputs(), output_hidden_states=True, output_attentions=eager)
@@ -51,7 +52,7 @@ def test_each_head_matches_transformers(tiny_dirs, head, onednn):
     directory = tiny_dirs[head]
     batch = batch_for(directory)
     real = batch.attention_mask.bool()
-    ours = load_model(directory).use_onednn(onednn)
+    ours = use_onednn(load_model(directory), onednn)
     assert ours.head == head
     theirs = hf_model(directory, head)
     with torch.no_grad():
@@ -111,10 +112,14 @@ def test_onednn_path_is_inference_only(minilm):
     model = load_model(minilm)
     ids = torch.randint(1000, 2000, (2, 64), generator=torch.Generator().manual_seed(0))
     plain = model(ids).last_hidden_state
-    fused = model.use_onednn()(ids).last_hidden_state
+    fast = use_onednn(model)
+    fused = fast(ids).last_hidden_state
     assert torch.equal(plain, fused) and fused.requires_grad
     with torch.no_grad():
-        assert not torch.equal(model(ids).last_hidden_state, plain)
+        assert not torch.equal(fast(ids).last_hidden_state, plain)
+        assert torch.equal(model(ids).last_hidden_state, plain)  # the original is untouched
+    assert fast.state_dict().keys() == model.state_dict().keys()
+    assert all(a is b for a, b in zip(fast.parameters(), model.parameters()))  # shared
 
 
 def test_int8_model_stays_close_to_fp32_and_refuses_training(minilm, tmp_path):
@@ -122,15 +127,18 @@ def test_int8_model_stays_close_to_fp32_and_refuses_training(minilm, tmp_path):
     states move (another kernel) but stay close to fp32's; training and saving refuse."""
     from bertforge import BertforgeError
     from bertforge.checkpoint import save_model
-    from bertforge.model import Int8Dense
+    from bertforge.compress import Int8Dense, quantize_int8
 
     batch = batch_for(minilm)
     real = batch.attention_mask.bool()
     model = load_model(minilm)
     with torch.no_grad():
         full = model(**batch.model_inputs()).last_hidden_state
-    model.quantize_int8()
+    original = model
+    model = quantize_int8(original)
     assert sum(isinstance(m, Int8Dense) for m in model.modules()) == 6 * 6
+    assert not any(isinstance(m, Int8Dense) for m in original.modules())  # left as it was
+    save_model(original, None, tmp_path / "original")  # and still saves
     with torch.inference_mode():
         small = model(**batch.model_inputs()).last_hidden_state
     cosine = torch.nn.functional.cosine_similarity(full[real], small[real], dim=-1)

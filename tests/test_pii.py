@@ -433,6 +433,19 @@ def bundled(request):
     return Redactor.load(precision=request.param)
 
 
+def test_int8_redactor_leaves_the_callers_tagger_as_it_was():
+    """precision int8 quantises a copy: the tagger handed in still trains and saves."""
+    from bertforge.compress import is_quantized
+    from bertforge.finetune.tagging import Tagger
+    from bertforge.pii import Redactor
+    from bertforge.pii.detector import BUNDLED
+
+    tagger = Tagger.load(BUNDLED)
+    redactor = Redactor(tagger, precision="int8")
+    assert is_quantized(redactor.tagger.model) and not is_quantized(tagger.model)
+    assert redactor.tagger.tokenizer is tagger.tokenizer
+
+
 @pytest.mark.model_output
 def test_bundled_model_loads_offline_and_finds_the_obvious(bundled, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -457,9 +457,13 @@ def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
     interrupted save leaves the old directory (or none), never a half-written one.
     """
     directory = Path(directory)
-    if model.quantized:
-        raise CheckpointError("this model was quantised to int8 for inference and has lost "
-                              "its fp32 weights; save the model before `quantize_int8`")
+    with torch.device("meta"):  # what the network declares, allocating nothing
+        declared = Bert(model.config, model.head, pooler=model.pooler is not None).state_dict()
+    lost = [name for name in declared if name not in model.state_dict()]
+    if lost:
+        raise CheckpointError(f"this model has no weights for {', '.join(lost[:3])}"
+                              f"{' ...' if len(lost) > 3 else ''}: it was compressed for "
+                              f"inference (int8); save the model it was compressed from")
     if directory.exists() and not directory.is_dir():
         raise CheckpointError(f"{directory} exists and is a file; choose a directory")
     if directory.is_dir() and any(directory.iterdir()) and not (directory / "config.json").exists():

@@ -590,7 +590,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tolerance", type=float, default=1e-5,
                    help="largest difference that passes (default 1e-5)")
     p.add_argument("--onednn", action="store_true",
-                   help="check the faster oneDNN inference path (Bert.use_onednn)")
+                   help="check the faster oneDNN inference path (compress.use_onednn)")
     p.set_defaults(run=cmd_check)
 
     p = verbs.add_parser("tokenize", help="show the WordPiece tokens of a text",

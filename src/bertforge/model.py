@@ -7,15 +7,15 @@
 
 One class, `Bert`, is the encoder with at most one head on top; the head is chosen by
 name (`HEADS`). Tasks never reach inside: they call `forward` and read `BertOutput`.
-This module owns the arithmetic; names on disk and loading live in `checkpoint.py`.
+This module owns the arithmetic and nothing else: names on disk and loading live in
+`checkpoint.py`, faster kernels, int8 and pruning in `compress/`.
 Parameter names here are our own and short; `checkpoint.NAME_MAP` ties each to the
 Hugging Face (and Google) name.
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
@@ -41,64 +41,16 @@ class BertOutput:
     attentions: tuple[torch.Tensor, ...] | None = None     # (batch, heads, length, length)
 
 
-# activation name -> (oneDNN post-op, its algorithm); what oneDNN can fuse into a linear
-_ONEDNN_POST_OPS = {None: ("none", ""), "gelu": ("gelu", "none"), "gelu_python": ("gelu", "none"),
-                    "gelu_new": ("gelu", "tanh"), "gelu_fast": ("gelu", "tanh"),
-                    "gelu_pytorch_tanh": ("gelu", "tanh"), "relu": ("relu", ""),
-                    "tanh": ("tanh", "")}
-
-
 class Dense(nn.Linear):
-    """nn.Linear with an optional activation after it.
-
-    With `onednn` set (see `Bert.use_onednn`), fp32 inference on the CPU goes through
-    oneDNN's linear kernel with the activation fused in: 6-11% faster than MKL's on
-    these machines, within 1e-5 of it but not bit-equal (another summation order).
-    Training and every other case take the plain path."""
-
-    onednn = False
+    """nn.Linear with an optional activation after it (`compress` swaps these for
+    faster kernels from outside)."""
 
     def __init__(self, d_in: int, d_out: int, act: str | None = None):
         super().__init__(d_in, d_out)
         self.act = act
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if (self.onednn and not torch.is_grad_enabled() and x.device.type == "cpu"
-                and x.dtype == torch.float32):
-            op, algorithm = _ONEDNN_POST_OPS.get(self.act, ("none", ""))
-            y = torch.ops.mkldnn._linear_pointwise(x, self.weight, self.bias, op, [], algorithm)
-            return y if self.act in _ONEDNN_POST_OPS else ACTIVATIONS[self.act](y)
         y = F.linear(x, self.weight, self.bias)
-        return y if self.act is None else ACTIVATIONS[self.act](y)
-
-
-class Int8Dense(nn.Module):
-    """A `Dense` for CPU inference in int8: weights rounded to 8 bits once (one scale per
-    output row, symmetric), inputs rounded per call (one scale per matrix), products
-    summed in int32 by PyTorch's quantised kernel (fbgemm), the activation in fp32 after
-    it. Built by `Bert.quantize_int8`; it has no gradient, so it refuses to train."""
-
-    def __init__(self, dense: Dense):
-        super().__init__()
-        weight = dense.weight.detach().float()
-        scale = weight.abs().amax(dim=1).clamp(min=1e-8) / 127
-        with warnings.catch_warnings():  # PyTorch marks quantised tensors as deprecated
-            warnings.filterwarnings("ignore", message=".*quantized tensor creation")
-            q = torch.quantize_per_channel(weight, scale, torch.zeros(len(scale), dtype=torch.long),
-                                           0, torch.qint8)
-        try:  # packed for the build's default engine: fbgemm on x86
-            self.packed = torch.ops.quantized.linear_prepack(q, dense.bias.detach().float())
-        except (AttributeError, RuntimeError) as error:
-            raise BertforgeError(f"this PyTorch build cannot run int8 linear layers ({error}); "
-                                 f"use precision fp32 or bf16") from error
-        self.act = dense.act
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if torch.is_grad_enabled() and x.requires_grad:
-            raise BertforgeError("an int8 model is for inference only; train the fp32 one")
-        # inputs in 7 bits, not 8 (PyTorch's advice for x86): pairs of products then fit
-        # in 16 bits on AVX2, and the kernel gives AVX2 and AVX-512 CPUs the same numbers
-        y = torch.ops.quantized.linear_dynamic(x.float(), self.packed, True)
         return y if self.act is None else ACTIVATIONS[self.act](y)
 
 
@@ -211,8 +163,6 @@ class Bert(nn.Module):
     needs it or there is no head.
     """
 
-    quantized = False  # True after `quantize_int8`
-
     def __init__(self, config: BertConfig, head: str | None = None, pooler: bool | None = None):
         super().__init__()
         if head not in HEADS:
@@ -254,54 +204,6 @@ class Bert(nn.Module):
         elif isinstance(module, nn.LayerNorm):
             nn.init.ones_(module.weight)
             nn.init.zeros_(module.bias)
-
-    def use_onednn(self, enabled: bool = True) -> "Bert":
-        """Run fp32 CPU inference through oneDNN's fused linear kernels (see `Dense`):
-        faster, and within 1e-5 of the default path rather than bit-equal to it.
-        Ignored while gradients are on. Returns the model."""
-        if enabled and not (torch.backends.mkldnn.is_available()
-                            and hasattr(torch.ops.mkldnn, "_linear_pointwise")):
-            raise BertforgeError("this PyTorch build has no oneDNN linear kernel; "
-                                 "leave use_onednn off")
-        for module in self.modules():
-            if isinstance(module, Dense):
-                module.onednn = enabled
-        return self
-
-    def quantize_int8(self) -> "Bert":
-        """Replace the encoder layers' dense layers with `Int8Dense` (in place) for CPU
-        inference on machines without bf16: faster than fp32, F1 within about 0.02 (the
-        README's speed section has the figures). Embeddings, norms, attention and heads
-        stay fp32.
-        Returns the model, which can no longer be trained or saved as a checkpoint."""
-        for layer in self.layers:
-            for parent in (layer, layer.attention):
-                for name, child in list(parent.named_children()):
-                    if isinstance(child, Dense):
-                        setattr(parent, name, Int8Dense(child))
-        self.quantized = True
-        return self
-
-    @torch.no_grad()
-    def prune_ffn(self, units: int, importance: list[torch.Tensor]) -> "Bert":
-        """Keep, in each layer's feed-forward block, the `units` hidden units that
-        `importance` (one score per unit and layer, see `finetune.fit.ffn_importance`)
-        ranks highest: a smaller, faster model to fine-tune (halving them removes a
-        third of the encoder's matrix products). Returns the model, in place."""
-        if not 1 <= units <= self.config.intermediate_size:
-            raise BertforgeError(f"a feed-forward block of {units} units: this model's have "
-                                 f"{self.config.intermediate_size}; keep 1 to "
-                                 f"{self.config.intermediate_size} of them")
-        if len(importance) != len(self.layers):
-            raise BertforgeError(f"{len(importance)} importance rows for {len(self.layers)} layers")
-        for layer, score in zip(self.layers, importance):
-            keep = score.topk(units).indices.sort().values.to(layer.up.weight.device)
-            layer.up.weight = nn.Parameter(layer.up.weight[keep].clone())
-            layer.up.bias = nn.Parameter(layer.up.bias[keep].clone())
-            layer.down.weight = nn.Parameter(layer.down.weight[:, keep].clone())
-            layer.up.out_features = layer.down.in_features = units
-        self.config = replace(self.config, intermediate_size=units)
-        return self
 
     def forward(
         self,

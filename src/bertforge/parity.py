@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from .checkpoint import ARCHITECTURES, load_model, resolve
+from .compress import use_onednn
 from .errors import BertforgeError
 from .tokenizer import load_tokenizer
 
@@ -37,7 +38,7 @@ def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
                               onednn: bool = False) -> tuple[str, list[Comparison]]:
     """Run `source` through bertforge and through the matching `transformers` class,
     fp32, dropout off, on one padded batch; the largest difference of each output.
-    `onednn` checks the `Bert.use_onednn()` path instead of the default one.
+    `onednn` checks the `compress.use_onednn` path instead of the default one.
     Returns the transformers class name and the comparisons."""
     try:
         import transformers
@@ -46,7 +47,9 @@ def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
                              "pip install 'bertforge[reference]'") from None
     transformers.utils.logging.disable_progress_bar()  # its weight-loading bar, here noise
     directory = resolve(source)
-    ours = load_model(directory, head=head).use_onednn(onednn)
+    ours = load_model(directory, head=head)
+    if onednn:
+        ours = use_onednn(ours, inplace=True)
     architecture = ARCHITECTURES[ours.head]
     reference_class = getattr(transformers, architecture)
     theirs = reference_class.from_pretrained(directory, attn_implementation="eager").eval()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -23,6 +23,7 @@ from tqdm import tqdm
 from ..errors import BertforgeError
 from .. import training
 from ..checkpoint import check_tokenizer, load_model, save_model
+from ..compress import distillation_loss, keep_layers
 from ..training import adamw, autocast_for, linear_schedule, resolve_device
 from ..windows import SIZE, STRIDE
 
@@ -115,17 +116,6 @@ class FitReport:
     @property
     def tokens_per_s(self) -> float:
         return self.tokens / max(self.seconds, 1e-9)
-
-
-def distillation_loss(logits: torch.Tensor, teacher_logits: torch.Tensor,
-                      mask: torch.Tensor | None, temperature: float) -> torch.Tensor:
-    """KL(teacher || student) of the two softened distributions, times T² (so its
-    gradients keep their size as T changes), averaged over the rows `mask` keeps (every
-    real token of a tagger; every example of a classifier, `mask` None)."""
-    student = F.log_softmax(logits.float() / temperature, dim=-1)
-    target = F.log_softmax(teacher_logits.float() / temperature, dim=-1)
-    kl = F.kl_div(student, target, log_target=True, reduction="none").sum(-1)
-    return (kl[mask] if mask is not None else kl).mean() * temperature ** 2
 
 
 def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
@@ -284,33 +274,6 @@ def save_task_model(task, directory, card: dict):
     return save_model(task.model, task.tokenizer, directory, info=card)
 
 
-@torch.no_grad()
-def ffn_importance(model, features: Sequence[dict], pad_id: int) -> list[torch.Tensor]:
-    """Per layer, how much each feed-forward unit adds to the layer's output on the
-    features' real tokens: its |activation| summed over those tokens times the
-    length of its output weights. The units with the lowest scores are the ones to
-    prune."""
-    model.eval()
-    device = next(model.parameters()).device
-    sums = [torch.zeros(layer.up.out_features, device=device) for layer in model.layers]
-    real = {}
-
-    def add(i):  # a hook on layer i's up-projection (its output is after the activation)
-        return lambda module, inputs, output: \
-            sums[i].add_((output.abs() * real["mask"]).sum((0, 1)))
-
-    hooks = [layer.up.register_forward_hook(add(i)) for i, layer in enumerate(model.layers)]
-    try:
-        for _, inputs in prediction_inputs(features, pad_id, device):
-            real["mask"] = inputs["attention_mask"][..., None].float()
-            model(**inputs)
-    finally:
-        for hook in hooks:
-            hook.remove()
-    return [total.cpu() * layer.down.weight.detach().float().norm(dim=0).cpu()
-            for total, layer in zip(sums, model.layers)]
-
-
 def start_task_model(base, head: str, labels, size: int, stride: int, seed: int = 0,
                      from_scratch: bool = False, layers: int | None = None):
     """(model, tokenizer, size, stride) to fine-tune: `base` with a fresh head for
@@ -325,12 +288,7 @@ def start_task_model(base, head: str, labels, size: int, stride: int, seed: int 
     torch.manual_seed(seed)  # the fresh head's weights: the same seed, the same model
     model = load_model(base, head=head, labels=list(labels))
     if layers is not None:
-        if not 1 <= layers <= model.config.num_hidden_layers:
-            raise BertforgeError(f"--layers {layers}: {base} has "
-                                 f"{model.config.num_hidden_layers} layers; keep 1 to "
-                                 f"{model.config.num_hidden_layers} of them")
-        model.layers = model.layers[:layers]
-        model.config = replace(model.config, num_hidden_layers=layers)
+        model = keep_layers(model, layers, inplace=True)
     if from_scratch:
         torch.manual_seed(seed)
         model = Bert(model.config, head=head)

@@ -31,11 +31,12 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from ..compress import ffn_importance, prune_ffn
 from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
-from .fit import (IGNORE, FitSettings, ffn_importance, fit, load_task_model, mix,
+from .fit import (IGNORE, FitSettings, fit, load_task_model, mix, prediction_inputs,
                   predict_logits, read_card, save_task_model, softmax, start_task_model)
 from .metrics import span_scores
 
@@ -512,6 +513,8 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     if weights is not None:
         features = mix(features, weights, settings.seed)
     if ffn is not None:
-        model.prune_ffn(ffn, ffn_importance(model, features[:512], tokenizer.pad_id))
+        device = next(model.parameters()).device
+        batches = (inputs for _, inputs in prediction_inputs(features[:512], tokenizer.pad_id, device))
+        model = prune_ffn(model, ffn, ffn_importance(model, batches), inplace=True)
     fit(model, features, settings, tokenizer.pad_id, teacher=teacher_model)
     return Tagger(model, tokenizer, size, stride, case=case)

@@ -32,6 +32,7 @@ documents go through overlapping windows; many documents are batched together.
 from __future__ import annotations
 
 import bisect
+import copy
 import logging
 import os
 import re
@@ -39,6 +40,7 @@ import unicodedata
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from ..compress import quantize_int8
 from ..errors import BertforgeError
 from ..finetune.fit import read_card
 from ..finetune.tagging import Span, Tagger
@@ -262,8 +264,8 @@ class Redactor:
                  use_patterns: bool = True, region: str = "US", precision: str = "auto",
                  floors: dict[str, float] | None = None):
         """precision: "auto" (bf16 where the CPU or GPU has it, else fp32), "fp32",
-        "bf16", or "int8" (the model's dense layers quantised, in place, for CPUs without
-        bf16: faster, F1 within about 0.02; see `Bert.quantize_int8`).
+        "bf16", or "int8" (a copy of the model with its dense layers quantised, for CPUs
+        without bf16: faster, F1 within about 0.02; see `compress.quantize_int8`).
         floors: the lowest score a model span of each group may have, e.g.
         {"ACCOUNT": 0.99}; groups not named have none."""
         if tagger is None and not use_patterns:
@@ -285,10 +287,9 @@ class Redactor:
                                      f"{', '.join(unknown)}, which are not personal-data groups "
                                      f"({', '.join(GROUPS)}); train it with `bertforge pii train`")
         if precision == "int8" and tagger is not None:
-            if next(tagger.model.parameters()).device.type != "cpu":
-                raise BertforgeError("int8 runs on the CPU; on a GPU use auto or bf16")
-            if not tagger.model.quantized:
-                tagger.model.quantize_int8()
+            # a quantised copy: the caller's tagger stays as it was (trainable, saveable)
+            tagger = copy.copy(tagger)
+            tagger.model = quantize_int8(tagger.model)
         self.tagger, self.threshold = tagger, threshold
         self.use_patterns, self.region, self.floors = use_patterns, region, floors
         # an int8 model takes fp32 inputs: no autocast around it
