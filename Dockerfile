@@ -7,7 +7,7 @@ RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorc
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY src ./src
-RUN pip install --no-cache-dir '.[serve]' && useradd --create-home --uid 10001 bertforge
+RUN pip install --no-cache-dir '.[pii,serve]' && useradd --create-home --uid 10001 bertforge
 
 USER bertforge
 EXPOSE 8000

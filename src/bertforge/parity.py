@@ -14,7 +14,7 @@ import torch
 
 from .checkpoint import ARCHITECTURES, load_model, resolve
 from .compress import use_onednn
-from .errors import BertforgeError
+from .optional import require
 from .tokenizer import load_tokenizer
 
 # Different lengths (so the batch is padded), a pair, accents, CJK and a long word.
@@ -40,11 +40,7 @@ def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
     fp32, dropout off, on one padded batch; the largest difference of each output.
     `onednn` checks the `compress.use_onednn` path instead of the default one.
     Returns the transformers class name and the comparisons."""
-    try:
-        import transformers
-    except ImportError:
-        raise BertforgeError("checking against the reference needs `transformers`: "
-                             "pip install 'bertforge[reference]'") from None
+    transformers = require("transformers", "checking against the reference")
     transformers.utils.logging.disable_progress_bar()  # its weight-loading bar, here noise
     directory = resolve(source)
     ours = load_model(directory, head=head)

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from .errors import BertforgeError
+from .optional import require
 from .files import atomic_file
 
 BLUE, ORANGE, GREY = "#4c72b0", "#dd8452", "#555555"
@@ -20,18 +21,15 @@ def figure(width: float = 7.0, height: float = 4.0, nrows: int = 1, ncols: int =
            layout: str | None = None):
     """(figure, axes) on the off-screen backend; axes is an array when there are several.
     layout="constrained" suits figures with a shared colour bar."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    require("matplotlib", "plots").use("Agg")
+    plt = require("matplotlib.pyplot", "plots")
 
     return plt.subplots(nrows, ncols, figsize=(width, height), layout=layout)
 
 
 def save(fig, path: str | os.PathLike) -> Path:
     """Tidy the axes, write the figure atomically, close it; returns the path."""
-    import matplotlib.pyplot as plt
-
+    plt = require("matplotlib.pyplot", "plots")
     path = Path(path)
     if path.suffix.lower() not in (".png", ".svg", ".pdf"):
         plt.close(fig)

@@ -19,7 +19,6 @@ come from generators seeded by (seed, demonstration), and the lab runs on one th
 
 from __future__ import annotations
 
-import copy
 import math
 from contextlib import contextmanager
 from pathlib import Path

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from ..errors import BertforgeError
+from ..optional import require
 
 
 def read_records(source: str) -> list[dict]:
@@ -37,8 +38,7 @@ def read_records(source: str) -> list[dict]:
         if not records:
             raise BertforgeError(f"{path} holds no examples")
         return records
-    import datasets
-
+    datasets = require("datasets", f"reading {source!r} as a data set")
     try:
         data = (datasets.load_from_disk(str(path)) if path.is_dir()
                 else datasets.load_dataset(source, split="train"))

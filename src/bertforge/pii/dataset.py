@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from ..errors import BertforgeError
+from ..optional import require
 from ..finetune.examples import check_spans, read_records
 from .labels import CORPUS_LABELS, GROUPS, group
 
@@ -194,8 +195,7 @@ def _no_overlaps(spans: list[dict]) -> list[dict]:
 
 
 def _from_datasets(source: str, split: str) -> list[dict]:
-    import datasets
-
+    datasets = require("datasets", f"reading {source!r} as a data set")
     try:
         path = Path(source)
         data = datasets.load_from_disk(str(path)) if path.is_dir() else \

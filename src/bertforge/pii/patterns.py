@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from ..optional import require
 from .labels import GROUP_OF
 
 
@@ -296,8 +297,7 @@ def _phones(text: str, region: str) -> list[PatternMatch]:
     """Numbers valid in their plan, read as `region` writes them and as the UK does (the
     two national formats most financial text here uses); not a piece of a reference such
     as "PL-2024-118842"."""
-    import phonenumbers
-
+    phonenumbers = require("phonenumbers", "finding phone numbers")
     seen, out = set(), []
     for r in dict.fromkeys([region, "GB"]):
         for match in phonenumbers.PhoneNumberMatcher(text, r, leniency=phonenumbers.Leniency.VALID):

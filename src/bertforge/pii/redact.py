@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import BertforgeError
+from ..optional import require
 from ..finetune.tagging import Span
 
 STYLES = ("group", "numbered", "mask", "fake")
@@ -100,8 +101,7 @@ def read_key(path: str | os.PathLike) -> bytes:
 
 def fake_value(label: str, value: str, key: str | bytes | None = None) -> str:
     """A fake value of the same kind, the same for the same (label, value, key)."""
-    from faker import Faker
-
+    Faker = require("faker", "fake values").Faker
     key = session_key() if key is None else key.encode() if isinstance(key, str) else key
     digest = hmac.new(key, f"{label}\x00{value.casefold()}".encode("utf-8", "surrogatepass"),
                       hashlib.sha256).digest()

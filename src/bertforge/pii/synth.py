@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BertforgeError
+from ..optional import require
 from ..files import atomic_file
 from .labels import FINE_LABELS
 from .patterns import valid_card, valid_iban
@@ -80,9 +81,7 @@ def _faker(locale: str):
     """A Faker for the locale whose word lists do not depend on the process: Faker's
     it_IT builds its city list from a set, so its order (and the cities drawn from one
     seed) changed with Python's hash seed from one run to the next."""
-    from faker import Faker
-
-    fake = Faker(locale)
+    fake = require("faker", "generating documents").Faker(locale)
     for provider in fake.providers:
         cities = getattr(provider, "cities", None)
         if isinstance(cities, list):

@@ -33,6 +33,7 @@ import numpy as np
 import torch
 
 from ..errors import BertforgeError
+from ..optional import require
 from ..tokenizer import Tokenizer
 from .masking import IGNORE, MaskingVocab, mask_tokens
 from .pairs import pack, pairs_from_document
@@ -55,7 +56,7 @@ def split_sentences(text: str) -> list[str]:
 # ------------------------------------------------------------------ reading
 def read_corpus(sources: Sequence[str], cache_dir: Path):
     """A `datasets.Dataset` with one "text" per document."""
-    import datasets
+    datasets = require("datasets", "reading a corpus")
 
     if not sources:
         raise BertforgeError("no corpus given: pass text files, JSONL files or a dataset")
@@ -133,7 +134,7 @@ def build_examples(sources: Sequence[str], tokenizer: Tokenizer, max_length: int
                    objective: str, cache_dir: Path, seed: int = 0, num_proc: int = 1,
                    valid_share: float = 0.02, max_valid: int = 1000) -> Examples:
     """Tokenize the corpus and build examples, or load them from the cache."""
-    import datasets
+    datasets = require("datasets", "building pre-training examples")
 
     if objective not in OBJECTIVES:
         raise BertforgeError(f"unknown objective {objective!r}; choose {' or '.join(OBJECTIVES)}")

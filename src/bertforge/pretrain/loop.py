@@ -37,6 +37,7 @@ from .. import plots, training
 from ..checkpoint import check_fits, save_model
 from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
+from ..optional import require
 from ..files import atomic_file
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer, read_vocab
@@ -333,9 +334,7 @@ def pretrain(recipe: Recipe) -> dict:
     asks for --resume to make that explicit)."""
     recipe.check()
     if not recipe.progress:
-        import datasets
-
-        datasets.disable_progress_bars()
+        require("datasets", "pre-training").disable_progress_bars()
     run = start_processes(recipe)
     out = Path(recipe.out)
     out.mkdir(parents=True, exist_ok=True)

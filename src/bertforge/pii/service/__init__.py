@@ -11,12 +11,10 @@ __all__ = ["ServiceSettings", "create_app", "serve"]
 
 def __getattr__(name: str):
     if name in ("create_app", "serve"):
-        try:
-            from . import app
-        except ModuleNotFoundError as missing:  # fastapi or uvicorn
-            from ...errors import BertforgeError
+        from ...optional import require
 
-            raise BertforgeError(f"the service needs {missing.name}: pip install "
-                                 f"'bertforge[serve]'") from None
+        require("fastapi", "the service"), require("uvicorn", "the service")
+        from . import app
+
         return getattr(app, name)
     raise AttributeError(f"module 'bertforge.pii.service' has no attribute {name!r}")
