@@ -173,10 +173,9 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     return FitReport(losses, tokens, time.perf_counter() - start, precision)
 
 
-# tokens per forward pass in prediction, by device type. On a CPU small passes are
-# faster and use less memory: against 32 windows a pass, the redactor ran 1.01x (bf16),
-# 1.08x (fp32) and 1.17-1.27x (int8) as many documents/s on the 2-core Xeon, 1.05-1.19x
-# in int8 with its kernels limited to AVX2 (README, "Speed and memory")
+# tokens per forward pass in prediction, by device type: on a CPU small passes stay in
+# cache, so they are no slower and need less memory; a GPU wants large ones to be busy
+# (the measurements are in docs/redactor.md, "Speed and memory")
 PREDICT_TOKENS = {"cpu": 4096, "cuda": 32 * 512}
 
 

@@ -1,7 +1,7 @@
 """Train and evaluate several seeds of two training sets side by side, and apply the rule
 of `2026-12-01-gpu-seeds.md` to the results.
 
-    python docs/experiments/seeds.py --arm main=DATA_A/train.jsonl \
+    python experiments/seeds.py --arm main=DATA_A/train.jsonl \
         --arm decoys=DATA_B/train.jsonl --validation DATA_A/validation.jsonl \
         --test DATA_A/test.jsonl --seeds 2 3 4 5 6 7 --parallel 12 --out RESULTS
 
@@ -29,7 +29,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 HANDWRITTEN = {"handwritten": ROOT / "bench" / "pii_handwritten.txt",
                "heldout": ROOT / "bench" / "pii_heldout.txt",
                "fresh": ROOT / "bench" / "pii_fresh.txt"}

@@ -1,6 +1,6 @@
 """The runs of `2026-12-01-word-decoding.md`: subtokens x pool on the validation splits.
 
-    python docs/experiments/word_decoding.py [--seeds 0,1] [--corpora wikigold,wnut17] [--epochs 3]
+    python experiments/word_decoding.py [--seeds 0,1] [--corpora wikigold,wnut17] [--epochs 3]
         [--schemes all,first]
 """
 
