@@ -31,6 +31,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from . import __version__
+from .card import ModelCard
 from .config import BertConfig
 from .errors import CheckpointError
 from .files import atomic_directory
@@ -277,11 +278,9 @@ def _read_safetensors(path: Path) -> dict[str, torch.Tensor]:
 def detect_head(directory: Path, config: BertConfig, names: set[str]) -> str | None:
     """Which head a directory holds: bertforge.json says so, else config.json's
     `architectures`, else the tensors present."""
-    info_path = directory / "bertforge.json"
-    if info_path.is_file():
-        head = _read_json(info_path).get("head")
-        if head in HEADS:
-            return head
+    card = ModelCard.read(directory)
+    if "head" in card.given and card.head in HEADS:
+        return card.head
     for architecture in config.extra.get("architectures") or []:
         if architecture in _ARCHITECTURE_HEADS:
             return _ARCHITECTURE_HEADS[architecture]
@@ -480,7 +479,6 @@ def save_model(model: Bert, tokenizer, directory: str | os.PathLike,
             tokenizer.save(staging)
         card = {"bertforge_version": __version__, "head": model.head,
                 "labels": model.config.labels} | (info or {})
-        (staging / "bertforge.json").write_text(json.dumps(card, indent=2) + "\n",
-                                                encoding="utf-8")
+        ModelCard.from_dict(card).write(staging)
     return directory
 

@@ -17,7 +17,6 @@ It is not a `BertForTokenClassification`; `transformers` finds no model at its t
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +27,7 @@ from safetensors.torch import load_file, save_file
 from torch import nn
 
 from .. import __version__
+from ..card import ModelCard
 from ..checkpoint import load_model, save_model
 from ..errors import BertforgeError
 from ..files import atomic_directory
@@ -158,31 +158,25 @@ def save_feature_tagger(tagger: Tagger, directory: str | os.PathLike,
                 "lstm_size": model.lstm_size, "labels": model.config.labels,
                 "entity_labels": tagger.labels, "window": tagger.size,
                 "stride": tagger.stride} | (info or {})
-        (staging / "bertforge.json").write_text(json.dumps(card, indent=2) + "\n",
-                                                encoding="utf-8")
+        ModelCard.from_dict(card).write(staging)
     return directory
 
 
 def load_feature_tagger(directory: str | os.PathLike) -> Tagger:
     directory = Path(directory)
-    card_path = directory / "bertforge.json"
-    try:
-        card = json.loads(card_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise BertforgeError(f"{directory} holds no readable bertforge.json ({error}); is it "
-                             f"a feature tagger saved by `bertforge finetune features`?") from None
-    if card.get("task") != TASK:
-        raise BertforgeError(f"{directory} is not a feature tagger (task {card.get('task')!r}); "
+    card = ModelCard.read(directory, required=True)
+    if card.task != TASK:
+        raise BertforgeError(f"{directory} is not a feature tagger (task {card.task!r}); "
                              f"load a fine-tuned tagger with Tagger.load")
     encoder, tokenizer, _, _ = load_task_model(directory / "encoder", None)
-    model = FeatureTagger(encoder, card["labels"], card["layers"], card["lstm_size"])
+    model = FeatureTagger(encoder, card.labels, card.extra["layers"], card.extra["lstm_size"])
     state = load_file(str(directory / "tagger.safetensors"))
     missing = model.load_state_dict(state, strict=False)
     unexpected = [n for n in missing.missing_keys if not n.startswith("encoder.")]
     if unexpected or missing.unexpected_keys:
         raise BertforgeError(f"{directory}/tagger.safetensors does not match its card: missing "
                              f"{unexpected}, unexpected {missing.unexpected_keys}")
-    return Tagger(model.eval(), tokenizer, card["window"], card["stride"])
+    return Tagger(model.eval(), tokenizer, card.window, card.stride)
 
 
 

@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from ..errors import BertforgeError
 from .. import training
+from ..card import ModelCard
 from ..checkpoint import check_tokenizer, load_model, save_model
 from ..compress import distillation_loss, keep_layers
 from ..training import adamw, autocast_for, linear_schedule, resolve_device
@@ -249,22 +250,10 @@ def load_task_model(source, head: str, device: str | torch.device | None = None)
     from ..tokenizer import load_tokenizer
 
     model = load_model(source, head=head, device=device)
-    card = read_card(model.source)
+    card = ModelCard.read(model.source)
     tokenizer = load_tokenizer(model.source)
     check_tokenizer(model.config, tokenizer, model.source)
-    return model, tokenizer, card.get("window", SIZE), card.get("stride", STRIDE)
-
-
-def read_card(directory) -> dict:
-    """A model directory's bertforge.json, or {} where it has none (or an unreadable one)."""
-    import json
-    from pathlib import Path
-
-    path = Path(directory or ".") / "bertforge.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, json.JSONDecodeError):
-        return {}
+    return model, tokenizer, card.window or SIZE, card.stride or STRIDE
 
 
 def save_task_model(task, directory, card: dict):

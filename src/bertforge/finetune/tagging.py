@@ -31,13 +31,14 @@ from typing import Sequence
 import numpy as np
 import torch
 
+from ..card import ModelCard
 from ..compress import ffn_importance, prune_ffn
 from ..errors import BertforgeError
 from ..model import Bert
 from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
 from .fit import (IGNORE, FitSettings, fit, load_task_model, mix, prediction_inputs,
-                  predict_logits, read_card, save_task_model, softmax, start_task_model)
+                  predict_logits, save_task_model, softmax, start_task_model)
 from .metrics import span_scores
 
 
@@ -358,7 +359,7 @@ TOKEN_TYPES = "token_types"  # the card's key: "case" when segment ids carry the
 
 def told_case(model: Bert) -> bool:
     """Whether the model's card says its segment ids carry the case."""
-    return read_card(getattr(model, "source", None)).get(TOKEN_TYPES) == "case"
+    return ModelCard.read(getattr(model, "source", None)).token_types == "case"
 
 
 class Tagger:

@@ -42,7 +42,7 @@ from typing import Iterable, Sequence
 
 from ..compress import quantize_int8
 from ..errors import BertforgeError
-from ..finetune.fit import read_card
+from ..card import ModelCard
 from ..finetune.tagging import Span, Tagger
 from . import patterns
 from .labels import GROUPS
@@ -311,13 +311,12 @@ class Redactor:
         if device == "auto" and precision == "int8":
             device = "cpu"
         tagger = Tagger.load(directory, resolve_device(device))
-        card = read_card(tagger.model.source)
-        if card.get("warning"):
-            log.warning("%s: %s", directory, card["warning"])
-        return cls(tagger, card.get("threshold", THRESHOLD) if threshold is None else threshold,
-                   use_patterns,
-                   precision=precision,
-                   floors=card.get("floors", {}) if floors is None else floors)
+        card = ModelCard.read(tagger.model.source)
+        if card.warning:
+            log.warning("%s: %s", directory, card.warning)
+        return cls(tagger, (card.threshold or THRESHOLD) if threshold is None else threshold,
+                   use_patterns, precision=precision,
+                   floors=card.floors if floors is None else floors)
 
     def detect(self, text: str) -> list[Span]:
         return self.detect_batch([text])[0]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import BertforgeError
 from ..files import write_text
-from ..finetune.fit import read_card
+from ..card import ModelCard
 from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span, drop_ignored
 from . import patterns
@@ -68,7 +68,7 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        _write_whole(out / "scores.json", json.dumps(result, indent=2) + "\n")
+        write_text(out / "scores.json", json.dumps(result, indent=2) + "\n")
         plot_scores(result, out / "f1-by-group.png")
         write_examples(documents[:examples], systems["hybrid"][:examples], out / "examples.html")
         say(f"wrote {out / 'scores.json'}, {out / 'f1-by-group.png'}, {out / 'examples.html'}")
@@ -140,9 +140,8 @@ def update_card(redactor: Redactor, fields: dict) -> Path:
     """Add `fields` to the card of the redactor's model, written whole."""
     if redactor.tagger is None:
         raise BertforgeError("only a model has a card to write to")
-    path = Path(redactor.tagger.model.source) / "bertforge.json"
-    _write_whole(path, json.dumps(read_card(path.parent) | fields, indent=2) + "\n")
-    return path
+    directory = redactor.tagger.model.source
+    return ModelCard.read(directory).updated(**fields).write(directory)
 
 
 def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None = None,
@@ -165,7 +164,7 @@ def evaluate_sources(sources, redactor: Redactor, out: str | os.PathLike | None 
     if record:
         if redactor.tagger is None:
             raise BertforgeError("--record needs a model, whose card holds the scores")
-        kept = dict(read_card(redactor.tagger.model.source).get("evaluation", {}))
+        kept = dict(ModelCard.read(redactor.tagger.model.source).extra.get("evaluation", {}))
         for source, result in results.items():
             kept[source] = {"documents": result["documents"], "threshold": result["threshold"],
                             "groups_scored": result["groups_scored"],
@@ -215,10 +214,6 @@ def _align(rows: list[tuple[str, ...]], rule: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _write_whole(path: Path, text: str) -> None:
-    write_text(path, text)
-
-
 def plot_scores(result: dict, path: Path) -> Path:
     from .. import plots
 
@@ -252,5 +247,5 @@ def write_examples(documents: list[dict], found: list[list[Span]], path: Path) -
             for s, e, label in items[:20])
         sections.append(html(doc["text"], spans, doc.get("document_type", "")) +
                         (f"<ul>{notes}</ul>" if notes else "<p>every span exact</p>"))
-    _write_whole(path, html_page(sections, "bertforge pii evaluate: examples (hybrid)"))
+    write_text(path, html_page(sections, "bertforge pii evaluate: examples (hybrid)"))
     return path

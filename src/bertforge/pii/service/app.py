@@ -35,6 +35,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ... import __version__
+from ...card import ModelCard
 from ...errors import BertforgeError
 from ..batch import text_error
 from ..labels import presidio_entity
@@ -397,18 +398,11 @@ def _model_name(redactor) -> str:
 
 
 def _card_summary(redactor) -> dict:
-    import json
-    from pathlib import Path
-
     summary = {"source": _model_name(redactor), "threshold": redactor.threshold,
                "floors": redactor.floors, "precision": redactor.precision,
                "patterns": redactor.use_patterns}
     if redactor.tagger is not None:
-        try:
-            card = json.loads((Path(redactor.tagger.model.source) / "bertforge.json")
-                              .read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            card = {}
+        card = ModelCard.read(redactor.tagger.model.source).to_dict()
         summary |= {k: card[k] for k in ("base", "train_data", "documents", "recipe",
                                          "validation_scores", "warning") if k in card}
     return summary
