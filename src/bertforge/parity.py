@@ -33,6 +33,9 @@ class Comparison:
     max_abs_diff: float  # over real (non-padding) positions
 
 
+TOLERANCE = 1e-5  # the parity contract: every output within this of transformers'
+
+
 def compare_with_transformers(source: str | os.PathLike, texts=CHECK_TEXTS,
                               head: str | None = "auto",
                               onednn: bool = False) -> tuple[str, list[Comparison]]:

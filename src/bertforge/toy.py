@@ -433,6 +433,9 @@ def _one_thread():
         torch.set_num_threads(threads)
 
 
+MIN_STEPS = 50  # with fewer training steps a model learns nothing worth showing
+
+
 def run_lab(seed: int = 0, say: Say = print, steps: int = 600) -> dict[str, dict]:
     """All six demonstrations; returns each one's numbers by name."""
     with _one_thread():

@@ -20,6 +20,9 @@ from .fit import FitSettings
 from .metrics import MICRO
 from .tagging import SUBTOKEN, train_tagger
 
+SIZES = (25, 50, 100, 200, 400)  # training examples at each point
+CURVE_FIT = FitSettings(steps=100)  # the same number of updates at every size
+
 
 @dataclass
 class Point:

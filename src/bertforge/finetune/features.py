@@ -51,6 +51,7 @@ LAYERS = {
 PAPER_F1 = {"fine-tuning": 96.4, "embeddings": 91.0, "second-to-last": 95.6, "last": 94.9,
             "last4-sum": 95.9, "last4-concat": 96.1, "all-sum": 95.5}
 FEATURE_LR = 1e-3  # the LSTM learns from scratch: far more than fine-tuning's 5e-5
+FEATURE_FIT = FitSettings(lr=FEATURE_LR)
 TASK = "feature-tagging"
 
 

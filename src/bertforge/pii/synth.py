@@ -1587,8 +1587,8 @@ def generate(n: int, seed: int = 0, split: str | None = None) -> list[dict]:
     return rows
 
 
-def write_splits(out: str | os.PathLike, train: int, validation: int, test: int,
-                 seed: int = 0) -> dict[str, Path]:
+def write_splits(out: str | os.PathLike, train: int = 2500, validation: int = 300,
+                 test: int = 600, seed: int = 0) -> dict[str, Path]:
     """Write train.jsonl, validation.jsonl and test.jsonl (atomically) to `out`."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

