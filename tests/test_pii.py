@@ -12,8 +12,9 @@ from bertforge.cli import main
 from bertforge.errors import BertforgeError
 from bertforge.finetune.tagging import Span
 from bertforge.pii import patterns
-from bertforge.pii.detector import merge
-from bertforge.pii.labels import FINE_LABELS, GROUP_OF, GROUPS, group
+from bertforge.pii.merge import merge
+from bertforge.pii.recognizers import default_recognizers, find
+from bertforge.pii.labels import FINE_LABELS, GROUP_OF, GROUPS, MULTILINE, group
 from bertforge.pii.redact import fake_value, html, redact
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -73,7 +74,7 @@ def test_bic_needs_a_country():
 
 
 def kinds(text):
-    return {(text[m.start:m.end], m.kind) for m in patterns.find(text)}
+    return {(text[m.start:m.end], m.kind) for m in find(text)}
 
 
 def test_patterns_find_each_shape_in_context():
@@ -109,7 +110,7 @@ def test_checked_pattern_beats_the_model_and_model_wins_elsewhere():
     model = [Span(8, 20, "ACCOUNT", text[8:20], 0.6),          # a piece of the IBAN
              Span(35, 45, "PERSON", "Jane Smith", 0.9),
              Span(49, 59, "DATE", "15/03/2024", 0.8)]
-    merged = merge(model, patterns.find(text), text)
+    merged = merge(model, find(text), text)
     got = [(s.text, s.label, s.source) for s in merged]
     assert got == [("GB82WEST12345698765432", "BANK", "pattern"),
                    ("Jane Smith", "PERSON", "model"),
@@ -118,7 +119,7 @@ def test_checked_pattern_beats_the_model_and_model_wins_elsewhere():
 
 def test_unchecked_patterns_fill_what_the_model_missed():
     text = "Meeting on March 3, 2024; call +44 20 7946 0958."
-    merged = merge([], patterns.find(text, region="GB"), text)
+    merged = merge([], find(text, default_recognizers("GB")), text)
     assert [(s.text, s.label) for s in merged] == [("March 3, 2024", "DATE"),
                                                    ("+44 20 7946 0958", "PHONE")]
 
@@ -204,12 +205,12 @@ def test_swift_figures_and_payment_references_are_not_personal_data():
                          ("C240229EUR1222,06", "BANK"), ("ORD-384337573", "ACCOUNT")]:
         start = text.find(value)
         model.append(Span(start, start + len(value), label, text[start:start + len(value)], 0.9))
-    merged = merge(sorted(model, key=lambda s: s.start), patterns.find(text), text)
+    merged = merge(sorted(model, key=lambda s: s.start), find(text), text)
     assert [(s.text, s.label) for s in merged] == [("GB82WEST12345698765432", "BANK"),
                                                    ("Jane Smith", "PERSON")]
     # the same figures outside a SWIFT field stay the model's to judge
     loose = "Ref C240131EUR1234 was paid."
-    kept = merge([Span(4, 18, "BANK", "C240131EUR1234", 0.9)], patterns.find(loose), loose)
+    kept = merge([Span(4, 18, "BANK", "C240131EUR1234", 0.9)], find(loose), loose)
     assert [s.text for s in kept] == ["C240131EUR1234"]
 
 
@@ -672,7 +673,7 @@ def _decode(text, tagged):
     probs = np.full((len(offsets), len(TAGS)), 0.1 / (len(TAGS) - 1))
     for row, tag in zip(probs, tagged):
         row[TAGS.index(tag)] = 0.9
-    return [(s.label, s.text) for s in threshold_spans(text, offsets, probs, TAGS, 0.5)]
+    return [(s.label, s.text) for s in threshold_spans(text, offsets, probs, TAGS, 0.5, MULTILINE)]
 
 
 def test_spans_do_not_run_across_table_cells_or_lines():
@@ -697,53 +698,53 @@ def test_spans_do_not_run_across_fixed_width_columns():
 
 
 def test_model_spans_of_the_wrong_shape_are_dropped():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     text = 'GET /x HTTP/1.1" 200 512 in 7 minutes, ticket #58214, call 020 7946 0321 on Friday TIN'
     def span(word, label):
         start = text.index(word)
         return Span(start, start + len(word), label, word)
-    found = _tidy(text, [span("200 512", "PHONE"), span("minutes", "DATE"), span("58214", "PHONE"),
+    found = tidy(text, [span("200 512", "PHONE"), span("minutes", "DATE"), span("58214", "PHONE"),
                          span("020 7946 0321", "PHONE"), span("Friday", "DATE"), span("TIN", "GOV_ID")])
     assert [(s.label, s.text) for s in found] == [("PHONE", "020 7946 0321"), ("DATE", "Friday")]
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
-    assert [s.text for s in _tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]
+    assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]
 
 
 def test_model_spans_are_widened_to_whole_words():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     text = "DB_USER=svc_payments\nuser etl_reader_02 read it"
     cut = [Span(8, 12, "DIGITAL", text[8:12]), Span(26, 36, "DIGITAL", text[26:36])]
-    assert [s.text for s in _tidy(text, cut)] == ["svc_payments", "etl_reader_02"]
+    assert [s.text for s in tidy(text, cut)] == ["svc_payments", "etl_reader_02"]
     halves = [Span(8, 12, "DIGITAL", "svc_"), Span(15, 20, "ACCOUNT", "ments")]
-    assert [(s.label, s.text) for s in _tidy(text, halves)] == [("DIGITAL", "svc_payments")]
+    assert [(s.label, s.text) for s in tidy(text, halves)] == [("DIGITAL", "svc_payments")]
     whole = [Span(0, 7, "DIGITAL", "DB_USER")]
-    assert [s.text for s in _tidy(text, whole)] == ["DB_USER"]
+    assert [s.text for s in tidy(text, whole)] == ["DB_USER"]
 
 
 def test_brackets_around_a_value_are_not_part_of_it():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     text = "Employee: N. Erdogan (52140), call (212) 555-0187 (home) at (40.7128, -74.0060)"
     spans = [Span(21, 28, "ACCOUNT", "(52140)"), Span(35, 56, "PHONE", text[35:56]),
              Span(60, 79, "LOCATION", text[60:79])]
-    assert [s.text for s in _tidy(text, spans)] == ["52140", "(212) 555-0187 (home)",
+    assert [s.text for s in tidy(text, spans)] == ["52140", "(212) 555-0187 (home)",
                                                      "(40.7128, -74.0060)"]
 
 
 def test_markup_names_are_not_personal_data():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     text = '<Dbtr><PstlAdr>12 High St</PstlAdr><Amt Ccy="EUR">5</Amt></Dbtr> Ann <ann@x.com>'
     spans = [Span(text.index(w), text.index(w) + len(w), "ADDRESS", w)
              for w in ("PstlAdr", "12 High St", "Amt Ccy", "EUR", "ann@x.com")]
-    assert [s.text for s in _tidy(text, spans)] == ["12 High St", "EUR", "ann@x.com"]
+    assert [s.text for s in tidy(text, spans)] == ["12 High St", "EUR", "ann@x.com"]
 
 
 def test_names_have_no_digits():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     def person(text, word):
         start = text.index(word)
@@ -751,47 +752,47 @@ def test_names_have_no_digits():
 
     # an MT940 line's transaction code is no name; a name with a number glued on is cut
     text = ":61:241017C283,27NTRFNONREF\n:86:ANNA KOWALSKA"
-    assert [s.text for s in _tidy(text, [person(text, "27NTRFNONREF"), person(text, "ANNA KOWALSKA")])] \
+    assert [s.text for s in tidy(text, [person(text, "27NTRFNONREF"), person(text, "ANNA KOWALSKA")])] \
         == ["ANNA KOWALSKA"]
     text = "paid Jane Doe 4410 Ann Lee"
-    assert [s.text for s in _tidy(text, [person(text, "Jane Doe 4410 Ann Lee")])] == ["Jane Doe", "Ann Lee"]
+    assert [s.text for s in tidy(text, [person(text, "Jane Doe 4410 Ann Lee")])] == ["Jane Doe", "Ann Lee"]
     # a JSON escape is a letter, not digits
     text = '{"name": "Mar\\u00eda Jos\\u00e9 Rico"}'
-    assert [s.text for s in _tidy(text, [person(text, "Mar\\u00eda Jos\\u00e9 Rico")])] == [
+    assert [s.text for s in tidy(text, [person(text, "Mar\\u00eda Jos\\u00e9 Rico")])] == [
         "Mar\\u00eda Jos\\u00e9 Rico"]
     # other groups keep their digits
     text = "user anna_k2 logged in"
-    assert [s.text for s in _tidy(text, [Span(5, 12, "DIGITAL", "anna_k2")])] == ["anna_k2"]
+    assert [s.text for s in tidy(text, [Span(5, 12, "DIGITAL", "anna_k2")])] == ["anna_k2"]
 
 
 def test_a_full_stop_after_a_date_ends_the_sentence():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     text = "Seen on Jun 17, 2022 03:11 AM. Paid 2024-03-01. Called at 9 a.m. today"
     spans = [Span(text.index(w), text.index(w) + len(w), "DATE", w)
              for w in ("Jun 17, 2022 03:11 AM.", "2024-03-01.", "9 a.m.")]
-    assert [s.text for s in _tidy(text, spans)] == ["Jun 17, 2022 03:11 AM", "2024-03-01", "9 a.m."]
-    found = [text[m.start:m.end] for m in patterns.find(text) if m.group == "DATE"]
+    assert [s.text for s in tidy(text, spans)] == ["Jun 17, 2022 03:11 AM", "2024-03-01", "9 a.m."]
+    found = [text[m.start:m.end] for m in find(text) if m.group == "DATE"]
     assert "Jun 17, 2022 03:11 AM" in found and not any(f.endswith("AM.") for f in found)
     text = "2025-02-19 08:14:33,902 ERROR job failed at 10:30, 5 retries"
-    found = [text[m.start:m.end] for m in patterns.find(text) if m.group == "DATE"]
+    found = [text[m.start:m.end] for m in find(text) if m.group == "DATE"]
     assert found == ["2025-02-19 08:14:33,902", "10:30"]  # Python logging's milliseconds
 
 
 def test_a_date_starts_after_the_preposition_before_it():
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     # the bundled model gives "before" P(B-DATE) right at the threshold: whether it is
     # inside must not decide the span (issue 19)
     text = "Pay before 12 May 2025, due by Friday 3rd, or on or after 2025-06-01 at 10:30."
     spans = [Span(text.index(w), text.index(w) + len(w), "DATE", w)
              for w in ("before 12 May 2025", "due by Friday 3rd", "on or after 2025-06-01 at 10:30")]
-    assert [s.text for s in _tidy(text, spans)] == ["12 May 2025", "Friday 3rd",
+    assert [s.text for s in tidy(text, spans)] == ["12 May 2025", "Friday 3rd",
                                                     "2025-06-01 at 10:30"]
     # only leading words, only dates, and never the whole span
     text = "Paid 3rd of May to Dr Ann On, by cheque"
     spans = [Span(5, 15, "DATE", "3rd of May"), Span(19, 28, "PERSON", "Dr Ann On")]
-    assert [s.text for s in _tidy(text, spans)] == ["3rd of May", "Dr Ann On"]
+    assert [s.text for s in tidy(text, spans)] == ["3rd of May", "Dr Ann On"]
 
 
 # ------------------------------------------------------------------ hand-written evaluation sets

@@ -228,27 +228,28 @@ def test_dash_is_standard_input_and_threshold_zero_is_refused(tiny_redactor_dir,
 # ------------------------------------------------------------------ 3. never partly masked
 def test_short_names_are_masked_and_scraps_are_not():
     from bertforge.finetune.tagging import Span
-    from bertforge.pii.detector import _tidy
+    from bertforge.pii.tidy import tidy
 
     def spans(text, *marked):
         return [Span(text.index(w), text.index(w) + len(w), label, w) for w, label in marked]
 
     text = "Payee: Wu; Beneficiary: 王伟 paid; item 12 of 3, ask HR"
-    found = _tidy(text, spans(text, ("Wu", "PERSON"), ("王伟", "PERSON"), ("12", "ACCOUNT"),
+    found = tidy(text, spans(text, ("Wu", "PERSON"), ("王伟", "PERSON"), ("12", "ACCOUNT"),
                               ("3", "ACCOUNT"), ("HR", "COMPANY")))
     assert [s.text for s in found] == ["Wu", "王伟"]
 
 
 def test_a_value_split_between_labels_is_masked_whole():
     from bertforge.finetune.tagging import Span
-    from bertforge.pii.detector import _tidy, merge
+    from bertforge.pii.merge import merge
+    from bertforge.pii.tidy import tidy
     from bertforge.pii.patterns import PatternMatch
     from bertforge.pii.redact import redact
 
     text = "Account No. 12-345678-90 at Chase"
     a = text.index("12")
     model = [Span(a, a + 9, "CARD", "12-345678", 0.99), Span(a + 9, a + 12, "BANK", "-90", 0.99)]
-    found = _tidy(text, model)
+    found = tidy(text, model)
     assert [(s.text, s.label) for s in found] == [("12-345678-90", "CARD")]
     # a checked pattern that takes part of a model span takes the glued rest of the value
     text = "card 4111111111111111-07 ok"

@@ -15,6 +15,11 @@ from .common import conll_options, load_redactor, overwrite_option, redactor_opt
 def register(verbs) -> None:
     pii = verbs.add_parser("pii", help="generate data, train and evaluate the redactor's model")
     steps = pii.add_subparsers(dest="step", required=True, metavar="STEP")
+    for step in (register_generate, register_train, register_evaluate, register_calibrate):
+        step(steps)
+
+
+def register_generate(steps) -> None:
     p = steps.add_parser("generate", help="synthetic financial documents in Gretel's schema",
                          description="Write OUT/train.jsonl, validation.jsonl and test.jsonl; the "
                                      "test split's document types are not in training.")
@@ -27,6 +32,8 @@ def register(verbs) -> None:
     p.add_argument("--seed", type=int, default=default_of(write_splits, "seed"))
     p.set_defaults(run=generate)
 
+
+def register_train(steps) -> None:
     p = steps.add_parser("train", help="fine-tune a tagger for the 12 groups",
                          description="DATA: one or more sources, mixed by --weights: JSONL "
                                      "files in Gretel's schema (from `bertforge pii "
@@ -63,6 +70,8 @@ def register(verbs) -> None:
     conll_options(p, each=True)
     p.set_defaults(run=train)
 
+
+def register_evaluate(steps) -> None:
     p = steps.add_parser("evaluate", help="per-group F1: model, patterns, both",
                          description="Strict span precision, recall and F1 per group for the "
                                      "model alone, the patterns alone and the hybrid, with "
@@ -80,6 +89,8 @@ def register(verbs) -> None:
     conll_options(p)
     p.set_defaults(run=evaluate)
 
+
+def register_calibrate(steps) -> None:
     p = steps.add_parser("calibrate", help="per-group confidence floors, chosen on validation",
                          description="Run the model once on DATA (a validation split), then "
                                      "choose for each group the floor on its spans' scores "

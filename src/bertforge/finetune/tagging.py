@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Sequence
+from typing import Collection, Sequence
 
 import numpy as np
 import torch
@@ -49,7 +49,7 @@ class Span:
     label: str
     text: str = ""
     score: float = 1.0
-    source: str = "model"   # "model", or "pattern" for spans a pattern found (pii/)
+    source: str = "model"   # which recognizer found it: "model", or "pattern" in pii/
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -181,15 +181,17 @@ def word_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
     return out
 
 
-def _breaks(gap: str, before: str, after: str) -> bool:
+def _breaks(gap: str, before: str, after: str, multiline: Collection[str]) -> bool:
     """Whether the text between two inside words ends a run of them: a tab or three
-    spaces (a column gap), a blank line, or a line break outside an address."""
+    spaces (a column gap), a blank line, or a line break, unless both words carry one
+    label of `multiline` (the labels whose values run over lines)."""
     return "\t" in gap or "   " in gap or "\n\n" in gap or \
-        ("\n" in gap and not before == after == "ADDRESS")
+        ("\n" in gap and not (before == after and before in multiline))
 
 
 def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
-                    tags: list[str], threshold: float) -> list[Span]:
+                    tags: list[str], threshold: float,
+                    multiline: Collection[str] = ()) -> list[Span]:
     """Spans by word rather than by token, for recall with clean boundaries:
 
     - a word (pieces with no space between them) is inside some span when any of its
@@ -201,9 +203,10 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
       is the start of a new entity at the end ("Ann Lee, EMP-4410": a name, then an ID);
     - consecutive inside words form one span until the label changes, a word's B- mass
       beats its I- mass (a new entity starts) after anything but a plain space, or a
-      tab, three spaces, a blank line, or a line break not inside an address comes
-      between them (table cells, fixed-width columns and lines are separate values;
-      only addresses run over lines).
+      tab, three spaces, a blank line, or a line break comes between them (table
+      cells, fixed-width columns and lines are separate values), except that a line
+      break does not end a run of one of the `multiline` labels (the redactor's
+      addresses).
       The score is the mean P(not O) of its tokens.
     Token-by-token argmax instead breaks entities into fragments whenever two labels
     trade places inside one."""
@@ -234,7 +237,7 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
             continue
         v = k + 1
         while v < count and inside[v] and not _breaks(gap(v), labels[label[v - 1]],
-                                                      labels[label[v]]):
+                                                      labels[label[v]], multiline):
             v += 1
         runs.append((k, v))
         k = v
@@ -411,13 +414,15 @@ class Tagger:
 
     def predict(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
                 precision: str = "auto", threshold: float | None = None,
-                pool: str = POOL, by: str = "text") -> list[list[Span]]:
+                pool: str = POOL, by: str = "text",
+                multiline: Collection[str] = ()) -> list[list[Span]]:
         """Spans for each text; windows of all texts are batched together.
         precision: "auto" (bf16 where the hardware has it) or "fp32" (see predict_logits).
         threshold: None gives each word its most probable tag (`word_spans`, the word's
         distribution read as `pool` says, words as `by` says: "spaces" for text that is
         pre-tokenized words joined by spaces); a number puts a word in an entity when
-        P(not O) of any of its tokens reaches it (lower: more recall), `threshold_spans`."""
+        P(not O) of any of its tokens reaches it (lower: more recall), `threshold_spans`,
+        whose runs of a `multiline` label go on over line breaks."""
         results = []
         for text, encoding, probs in zip(texts, *self.probabilities(texts, batch, progress,
                                                                      precision)):
@@ -425,7 +430,8 @@ class Tagger:
                 results.append([])
                 continue
             if threshold is not None:
-                results.append(threshold_spans(text, encoding.offsets, probs, self.tags, threshold))
+                results.append(threshold_spans(text, encoding.offsets, probs, self.tags,
+                                               threshold, multiline))
                 continue
             results.append(word_spans(text, encoding.offsets, probs, self.tags, pool, by))
         return results

@@ -14,9 +14,11 @@ from ..files import write_text
 from ..card import ModelCard
 from ..finetune.metrics import MICRO, span_scores
 from ..finetune.tagging import Span, drop_ignored
-from . import patterns
 from .dataset import marked_groups, read_documents
-from .detector import Redactor, above_floors, merge
+from .detector import Redactor
+from .merge import merge
+from .recognizers import find
+from .tidy import above_floors
 from .labels import GROUPS
 from .redact import html, html_page
 
@@ -36,7 +38,7 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     model = redactor.model_spans(texts, progress=True)
     model_seconds = time.perf_counter() - started
     started = time.perf_counter()
-    found = [patterns.find(t, region=redactor.region) for t in texts]
+    found = [find(t, redactor.recognizers) for t in texts]
     pattern_seconds = time.perf_counter() - started
     systems = {
         "model": model,
@@ -95,7 +97,7 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
         raise BertforgeError("calibrating floors needs a model")
     texts = [d["text"] for d in documents]
     model = redactor.model_spans(texts, progress=True, floors={})
-    found = [patterns.find(t, region=redactor.region) for t in texts]
+    found = [find(t, redactor.recognizers) for t in texts]
     gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
 
     def score(chosen: dict) -> dict:

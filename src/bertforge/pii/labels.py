@@ -22,6 +22,8 @@ GROUP_OF: dict[str, str] = {
     "api_key": "DIGITAL",
 }
 FINE_LABELS: list[str] = list(GROUP_OF)
+# the groups whose values run over lines (an address); every other span ends at a line break
+MULTILINE = ("ADDRESS",)
 GROUPS: list[str] = ["PERSON", "COMPANY", "ADDRESS", "LOCATION", "DATE", "EMAIL", "PHONE",
                      "BANK", "CARD", "GOV_ID", "ACCOUNT", "DIGITAL"]
 

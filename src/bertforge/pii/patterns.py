@@ -1,31 +1,19 @@
-"""Recognisers for the personal data that has a shape, each one validated.
-
-A regular expression proposes; a validator decides. Checksums where the format has one
-(IBAN mod-97, card Luhn plus issuer prefix, ABA routing weights), structural rules
-where it has none (SSN area/group/serial, BIC country code, IP address ranges, real
-calendar dates, phone numbers valid in their numbering plan per `phonenumbers`).
-Ambiguous shapes need their context: a CVV is three or four digits *after* "CVV" or
-"security code", a bare nine-digit SSN or routing number needs its keyword nearby, a BIC
-counts as checked only after "SWIFT" or "BIC". A latitude/longitude pair (decimals with
-three or more places, in range) is checked by its shape, and so are the transit and
-on-us fields of a cheque's MICR line (between its ⑆ and ⑈ symbols).
-`not_personal(text)` names the stretches a format says hold no personal data (the
-figures of SWIFT MT940 statements, the references of ISO 20022 payments), which the
-detector keeps model spans out of.
-
-`find(text)` returns `PatternMatch`es; `checked` says whether a checksum (or a shape as
-strict as one: email, IP address) backs it, which is what the detector's merge policy
-asks (see `detector.py`).
+"""The shapes of personal data and their validators: compiled patterns, checksums (IBAN
+mod-97, card Luhn plus issuer prefix, ABA routing weights) and structural rules (SSN
+area/group/serial, BIC country code, real calendar dates), each testable alone.
+`recognizers.py` builds the recognizers from them; `not_personal(text)` names the
+stretches a format says hold no personal data (the figures of SWIFT MT940 statements,
+the references of ISO 20022 payments), which the merge keeps model spans out of.
+`PatternMatch` is what a recognizer finds: `checked` says whether a checksum (or a shape
+as strict as one: email, IP address) backs it, which is what the merge policy acts on.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from dataclasses import dataclass
 from datetime import date
 
-from ..optional import require
 from .labels import GROUP_OF
 
 
@@ -190,11 +178,12 @@ ISO_REFERENCES = re.compile(r"<((?:\w+:)?(?:MsgId|PmtInfId|InstrId|EndToEndId|Tx
                             r"([^<]{1,64})</\1>")
 
 
-def _context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:
+def context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:
+    """Whether `pattern` occurs in the `before` characters ahead of `start`."""
     return bool(pattern.search(text, max(0, start - before), start))
 
 
-def _real_date(value: str) -> bool:
+def real_date(value: str) -> bool:
     """Reject shapes that are no calendar date (month 13, day 32, 2023-02-30)."""
     numbers = [int(n) for n in re.findall(r"\d+", value.split("T")[0])[:3]]
     if len(numbers) < 3 or re.search(r"[A-Za-z]{3}", value.split("T")[0]):
@@ -214,71 +203,6 @@ def _real_date(value: str) -> bool:
     return False
 
 
-def find(text: str, phones: bool = True, region: str = "US") -> list[PatternMatch]:
-    """Every validated match in the text, possibly overlapping (the detector resolves)."""
-    found: list[PatternMatch] = []
-    add = found.append
-    for m in EMAIL.finditer(text):
-        add(PatternMatch(m.start(), m.end(), "email", True))
-    for m in IBAN.finditer(text):
-        value = m.group()
-        # a spaced IBAN can run into the next group of characters: shrink to a valid one
-        while value and not valid_iban(value) and " " in value:
-            value = value[:value.rindex(" ")]
-        if valid_iban(value):
-            add(PatternMatch(m.start(), m.start() + len(value), "iban", True))
-    for m in CARD.finditer(text):
-        if valid_card(m.group()):
-            add(PatternMatch(m.start(), m.end(), "credit_card_number", True))
-    for m in CVV.finditer(text):
-        add(PatternMatch(m.start(1), m.end(1), "credit_card_security_code", True))
-    for m in SSN.finditer(text):
-        if valid_ssn(m.group()):
-            add(PatternMatch(m.start(), m.end(), "ssn", True))
-    for m in NINE.finditer(text):
-        if valid_routing(m.group()) and _context(text, m.start(), ROUTING_CONTEXT):
-            add(PatternMatch(m.start(), m.end(), "bank_routing_number", True))
-        elif valid_ssn(m.group()) and _context(text, m.start(), SSN_CONTEXT):
-            add(PatternMatch(m.start(), m.end(), "ssn", True))
-    for m in BIC.finditer(text):
-        value = m.group()
-        named = _context(text, m.start(), BIC_CONTEXT)  # "SWIFT: ..." / "BIC ..."
-        if valid_bic(value) and (named or any(c.isdigit() for c in value)):
-            add(PatternMatch(m.start(), m.end(), "swift_bic_code", named))
-    for m in LATLNG.finditer(text):
-        if abs(float(m.group(1))) <= 90 and abs(float(m.group(2))) <= 180:
-            add(PatternMatch(m.start(), m.end(), "local_latlng", True))
-    for m in IPV4.finditer(text):
-        try:
-            ipaddress.IPv4Address(m.group())
-        except ValueError:
-            continue
-        add(PatternMatch(m.start(), m.end(), "ipv4", True))
-    for m in IPV6.finditer(text):
-        value = m.group()
-        if value.count(":") < 2 or not re.search(r"[0-9A-Fa-f]", value):
-            continue
-        try:
-            ipaddress.IPv6Address(value)
-        except ValueError:
-            continue
-        add(PatternMatch(m.start(), m.end(), "ipv6", True))
-    dated = []
-    for m in DATES.finditer(text):
-        if _real_date(m.group()):
-            add(PatternMatch(m.start(), m.end(), "date", False))
-            dated.append((m.start(), m.end()))
-    for m in TIMES.finditer(text):
-        if not any(s <= m.start() < e for s, e in dated) and _real_time(m.group()):
-            add(PatternMatch(m.start(), m.end(), "time", False))
-    for m in MICR.finditer(text):
-        add(PatternMatch(m.start(1), m.end(1), "bank_routing_number", True))
-        add(PatternMatch(m.start(2), m.end(2), "bban", True))
-    if phones:
-        found += _phones(text, region)
-    return found
-
-
 def not_personal(text: str) -> list[tuple[int, int]]:
     """Stretches whose format says they hold no personal data, as (start, end): the
     figures of SWIFT statement messages (balances, statement lines, sums) and the
@@ -288,24 +212,6 @@ def not_personal(text: str) -> list[tuple[int, int]]:
                   [m.span(2) for m in ISO_REFERENCES.finditer(text)])
 
 
-def _real_time(value: str) -> bool:
+def real_time(value: str) -> bool:
     hours, minutes = (int(n) for n in re.findall(r"\d+", value)[:2])
     return hours < 24 and minutes < 60
-
-
-def _phones(text: str, region: str) -> list[PatternMatch]:
-    """Numbers valid in their plan, read as `region` writes them and as the UK does (the
-    two national formats most financial text here uses); not a piece of a reference such
-    as "PL-2024-118842"."""
-    phonenumbers = require("phonenumbers", "finding phone numbers")
-    seen, out = set(), []
-    for r in dict.fromkeys([region, "GB"]):
-        for match in phonenumbers.PhoneNumberMatcher(text, r, leniency=phonenumbers.Leniency.VALID):
-            start, end = match.start, match.end
-            before = text[max(0, start - 2):start]
-            glued = (before[-1:].isalnum() or before[-1:] in ("-", "/", "_")
-                     or text[end:end + 1].isalnum() or text[end:end + 1] in ("-", "/", "_"))
-            if (start, end) not in seen and not glued:
-                seen.add((start, end))
-                out.append(PatternMatch(start, end, "phone_number", False))
-    return out

@@ -1,0 +1,152 @@
+"""The merge policy: the model's spans and the recognizers' matches of one text become
+one list of spans that never overlap, in this order:
+
+1. A pattern backed by a checksum or an equally strict shape (IBAN mod-97, card Luhn
+   with an issuer prefix, ABA routing with its keyword, SSN rules, CVV after its
+   keyword, email, IP address) wins for its kind: its span replaces whatever the model
+   found there. A model span that overlaps it is cut back to the part outside (dropped
+   if nothing worth masking is left). So is a model span that overlaps a stretch whose
+   format says it holds no personal data (`patterns.not_personal`: the balances and
+   statement lines of SWIFT MT940 statements, the references of ISO 20022 payments),
+   and unchecked patterns there are dropped.
+2. Where context decides (names, companies, addresses, and shapes with no checksum:
+   dates, times, phone numbers, BIC codes without their keyword), the model wins: a
+   pattern span of that kind is added where the model found nothing, and replaces model
+   spans only when they are fragments of it (each shorter than the match and none
+   covering it); a model span that covers the match keeps its label and boundaries.
+3. Before the merge, model spans are tidied (`tidy.tidy`): whole words, no markup names,
+   and the shape every value of their group has (a name holds no digits, a phone
+   number at least 7, a date a digit or a month or day name and no leading "before"
+   or "on"); then those whose score is under their group's floor are dropped
+   (`tidy.above_floors`: the card's `floors`, chosen on a validation split by `bertforge
+   pii calibrate`), so a pattern can take their place.
+4. Spans never overlap; each has a `source` ("model" or "pattern") and a `score` (the
+   model's mean tag probability; 1.0 for a pattern).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Iterable, Sequence
+
+from ..finetune.tagging import Span
+from . import patterns
+from .tidy import strip
+
+def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
+          text: str) -> list[Span]:
+    """Model spans and pattern matches of one text, merged by the policy above.
+    Linear in the number of spans after sorting (a 5 MB log has hundreds of thousands)."""
+    matches = [m if (m.start, m.end) == strip(text, m.start, m.end) else
+               patterns.PatternMatch(*strip(text, m.start, m.end), m.kind, m.checked)
+               for m in matches]  # "(+44 20 7946 0958" -> "+44 20 7946 0958"
+    matches = sorted((m for m in matches if m.end > m.start),
+                     key=lambda m: (-m.checked, -(m.end - m.start), m.start))
+    chosen = _Intervals()
+    for m in matches:  # pattern matches among themselves: strict first, then longest
+        if not chosen.overlaps(m.start, m.end):
+            chosen.add(m.start, m.end, m)
+    checked = _Intervals()
+    for start, end, m in chosen.items():
+        if m.checked:
+            checked.add(start, end, m)
+    for start, end in patterns.not_personal(text):
+        if not checked.overlaps(start, end):
+            checked.add(start, end, None)
+    spans: list[Span] = []
+    kept = _Intervals()
+    grown: dict[tuple[int, int], list[int]] = {}  # a checked match -> its bounds, widened
+    for span in model_spans:
+        pieces = [(span.start, span.end)]
+        cutters = checked.within(span.start, span.end)
+        for start, end, _ in cutters:
+            pieces = [part for a, b in pieces for part in _cut(a, b, start, end)]
+        for a, b in pieces:
+            if (a, b) != (span.start, span.end):
+                # the part of a piece glued to the match that cut it ("-90" after the
+                # "12-345678" a pattern took) is the same value: the match takes it in,
+                # so that no value is left partly in clear
+                for start, end, m in cutters:
+                    bounds = grown.setdefault((start, end), [start, end])
+                    if a == end and m is not None:
+                        glue = _glued(text, a, b)
+                        bounds[1] = max(bounds[1], glue)
+                        a = glue
+                    elif b == start and m is not None:
+                        glue = _glued_before(text, a, b)
+                        bounds[0] = min(bounds[0], glue)
+                        b = glue
+                if sum(c.isalnum() for c in text[a:b]) < 2:
+                    continue
+                a, b = strip(text, a, b)
+                span = Span(a, b, span.label, text[a:b], span.score, "model")
+            spans.append(span)
+            kept.add(span.start, span.end, span)
+    dropped: set[int] = set()
+    for start, end, m in chosen.items():
+        if checked.within(start, end) and not m.checked:
+            continue  # inside a stretch that holds no personal data
+        if m.checked:
+            start, end = grown.get((start, end), (start, end))
+            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+            continue
+        rivals = [s for _, _, s in kept.within(start, end)]
+        if any(s.start <= start and s.end >= end for s in rivals):
+            continue  # the model marked all of it: its label stands
+        if all(s.end - s.start < end - start for s in rivals):
+            dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
+            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+    return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+
+
+class _Intervals:
+    """Non-overlapping intervals, sorted, with overlap queries by binary search."""
+
+    def __init__(self):
+        self.starts: list[int] = []
+        self.rows: list[tuple[int, int, object]] = []
+
+    def add(self, start: int, end: int, item) -> None:
+        i = bisect.bisect_left(self.starts, start)
+        self.starts.insert(i, start)
+        self.rows.insert(i, (start, end, item))
+
+    def within(self, start: int, end: int) -> list[tuple[int, int, object]]:
+        """The intervals that overlap [start, end)."""
+        i = max(0, bisect.bisect_left(self.starts, start) - 1)
+        out = []
+        while i < len(self.rows) and self.rows[i][0] < end:
+            if self.rows[i][1] > start:
+                out.append(self.rows[i])
+            i += 1
+        return out
+
+    def overlaps(self, start: int, end: int) -> bool:
+        return bool(self.within(start, end))
+
+    def items(self):
+        return list(self.rows)
+
+
+def _glued(text: str, a: int, b: int) -> int:
+    """Where the run of non-space characters that starts at `a` ends (at most `b`),
+    if it holds a letter or digit; else `a`."""
+    end = a
+    while end < b and not text[end].isspace():
+        end += 1
+    return end if any(c.isalnum() for c in text[a:end]) else a
+
+
+def _glued_before(text: str, a: int, b: int) -> int:
+    """Where the run of non-space characters that ends at `b` starts (at least `a`),
+    if it holds a letter or digit; else `b`."""
+    start = b
+    while start > a and not text[start - 1].isspace():
+        start -= 1
+    return start if any(c.isalnum() for c in text[start:b]) else b
+
+
+def _cut(a: int, b: int, start: int, end: int) -> list[tuple[int, int]]:
+    if end <= a or b <= start:
+        return [(a, b)]
+    return [(x, y) for x, y in ((a, start), (end, b)) if y > x]

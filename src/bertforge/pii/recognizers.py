@@ -1,0 +1,246 @@
+"""Recognizers: each finds one kind of personal data by its form, and says how far its
+matches can be trusted; a registry lists them. The model is one more recognizer
+(`ModelRecognizer`), whose spans are tidied and merged with the others' by the policy in
+`merge.py`.
+
+Trust is what the merge acts on: a recognizer backed by a checksum or an equally strict
+shape (IBAN mod-97, Luhn and an issuer prefix, an ABA checksum with its keyword...)
+marks its matches `checked`, and those win over the model; the others (dates, times,
+phone numbers, a BIC without its keyword) are shapes that context must confirm, so the
+model decides where it found something.
+
+A recognizer of your own:
+
+    from bertforge.pii.recognizers import Pattern, default_recognizers
+    staff = Pattern("staff_id", "employee_id", r"\\bEMP-\\d{6}\\b", trust="shape")
+    redactor = Redactor.load(recognizers=[*default_recognizers(), staff])
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Callable, Sequence
+
+from ..optional import require
+from . import patterns as p
+from .labels import GROUP_OF, MULTILINE
+from .patterns import PatternMatch
+
+TRUST = ("checksum", "shape")
+
+
+class Recognizer:
+    """One kind of personal data found by its form. `kinds`: the fine labels
+    (`labels.GROUP_OF`) its matches carry; `trust`: "checksum" (its matches win over the
+    model) or "shape" (the model's context decides)."""
+
+    name: str = ""
+    kinds: tuple[str, ...] = ()
+    trust: str = "shape"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        raise NotImplementedError
+
+    def match(self, start: int, end: int, kind: str | None = None,
+              checked: bool | None = None) -> PatternMatch:
+        return PatternMatch(start, end, kind or self.kinds[0],
+                            self.trust == "checksum" if checked is None else checked)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, trust={self.trust!r})"
+
+
+class Pattern(Recognizer):
+    """A regular expression, an optional validator of each match (`validate(match)`) and
+    optional context: a pattern that must occur within `before` characters ahead of the
+    match. `group`: which group of the regex is the value (0: all of it)."""
+
+    def __init__(self, name: str, kind: str, regex: str | re.Pattern, trust: str = "shape",
+                 validate: Callable[[re.Match], bool] | None = None,
+                 context: str | re.Pattern | None = None, before: int = 40, group: int = 0):
+        if kind not in GROUP_OF:
+            raise ValueError(f"{name}: {kind!r} is not a label of labels.GROUP_OF")
+        if trust not in TRUST:
+            raise ValueError(f"{name}: trust is one of {', '.join(TRUST)}, not {trust!r}")
+        self.name, self.kinds, self.trust = name, (kind,), trust
+        self.regex = re.compile(regex) if isinstance(regex, str) else regex
+        self.context = re.compile(context) if isinstance(context, str) else context
+        self.validate, self.before, self.group = validate, before, group
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in self.regex.finditer(text):
+            if self.validate is not None and not self.validate(m):
+                continue
+            if self.context is not None and not p.context(text, m.start(), self.context,
+                                                            self.before):
+                continue
+            out.append(self.match(m.start(self.group), m.end(self.group)))
+        return out
+
+
+class Iban(Recognizer):
+    """IBANs (country length and mod-97); a spaced one that runs into the next group of
+    characters is shrunk to the valid IBAN it starts with."""
+    name, kinds, trust = "iban", ("iban",), "checksum"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.IBAN.finditer(text):
+            value = m.group()
+            while value and not p.valid_iban(value) and " " in value:
+                value = value[:value.rindex(" ")]
+            if p.valid_iban(value):
+                out.append(self.match(m.start(), m.start() + len(value)))
+        return out
+
+
+class NineDigits(Recognizer):
+    """Nine digits: an ABA routing number after "routing"/"ABA"/⑆ (its checksum), else
+    an SSN after "SSN"/"social security" (its area, group and serial rules)."""
+    name, kinds, trust = "nine_digits", ("bank_routing_number", "ssn"), "checksum"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.NINE.finditer(text):
+            if p.valid_routing(m.group()) and p.context(text, m.start(), p.ROUTING_CONTEXT):
+                out.append(self.match(m.start(), m.end(), "bank_routing_number"))
+            elif p.valid_ssn(m.group()) and p.context(text, m.start(), p.SSN_CONTEXT):
+                out.append(self.match(m.start(), m.end(), "ssn"))
+        return out
+
+
+class Bic(Recognizer):
+    """BIC codes (structure and country): checked after "SWIFT"/"BIC"; without that
+    keyword only one that holds a digit, and then as a shape."""
+    name, kinds, trust = "bic", ("swift_bic_code",), "checksum"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.BIC.finditer(text):
+            value = m.group()
+            named = p.context(text, m.start(), p.BIC_CONTEXT)
+            if p.valid_bic(value) and (named or any(c.isdigit() for c in value)):
+                out.append(self.match(m.start(), m.end(), checked=named))
+        return out
+
+
+class DatesAndTimes(Recognizer):
+    """Calendar dates in a dozen formats (impossible ones refused) and times of day
+    outside them."""
+    name, kinds, trust = "dates", ("date", "time"), "shape"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out, dated = [], []
+        for m in p.DATES.finditer(text):
+            if p.real_date(m.group()):
+                out.append(self.match(m.start(), m.end(), "date"))
+                dated.append((m.start(), m.end()))
+        for m in p.TIMES.finditer(text):
+            if not any(s <= m.start() < e for s, e in dated) and p.real_time(m.group()):
+                out.append(self.match(m.start(), m.end(), "time"))
+        return out
+
+
+class Micr(Recognizer):
+    """The routing and account fields of a cheque's MICR line (between ⑆ and ⑈)."""
+    name, kinds, trust = "micr", ("bank_routing_number", "bban"), "checksum"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.MICR.finditer(text):
+            out.append(self.match(m.start(1), m.end(1), "bank_routing_number"))
+            out.append(self.match(m.start(2), m.end(2), "bban"))
+        return out
+
+
+class Phones(Recognizer):
+    """Numbers valid in their numbering plan (`phonenumbers`), read as `region` writes
+    them and as the UK does (the two national formats most financial text here uses);
+    not a piece of a reference such as "PL-2024-118842"."""
+    name, kinds, trust = "phones", ("phone_number",), "shape"
+
+    def __init__(self, region: str = "US"):
+        self.region = region
+
+    def find(self, text: str) -> list[PatternMatch]:
+        phonenumbers = require("phonenumbers", "finding phone numbers")
+        seen, out = set(), []
+        for r in dict.fromkeys([self.region, "GB"]):
+            for match in phonenumbers.PhoneNumberMatcher(text, r,
+                                                         leniency=phonenumbers.Leniency.VALID):
+                start, end = match.start, match.end
+                before = text[max(0, start - 2):start]
+                glued = (before[-1:].isalnum() or before[-1:] in ("-", "/", "_")
+                         or text[end:end + 1].isalnum() or text[end:end + 1] in ("-", "/", "_"))
+                if (start, end) not in seen and not glued:
+                    seen.add((start, end))
+                    out.append(self.match(start, end))
+        return out
+
+
+def _ipv4(m: re.Match) -> bool:
+    try:
+        ipaddress.IPv4Address(m.group())
+        return True
+    except ValueError:
+        return False
+
+
+def _ipv6(m: re.Match) -> bool:
+    value = m.group()
+    if value.count(":") < 2 or not re.search(r"[0-9A-Fa-f]", value):
+        return False
+    try:
+        ipaddress.IPv6Address(value)
+        return True
+    except ValueError:
+        return False
+
+
+# name -> a function of the region that makes the recognizer, in the order they run
+REGISTRY: dict[str, Callable[[str], Recognizer]] = {
+    "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum"),
+    "iban": lambda region: Iban(),
+    "card": lambda region: Pattern("card", "credit_card_number", p.CARD, "checksum",
+                                   validate=lambda m: p.valid_card(m.group())),
+    "cvv": lambda region: Pattern("cvv", "credit_card_security_code", p.CVV, "checksum",
+                                  group=1),
+    "ssn": lambda region: Pattern("ssn", "ssn", p.SSN, "checksum",
+                                  validate=lambda m: p.valid_ssn(m.group())),
+    "nine_digits": lambda region: NineDigits(),
+    "bic": lambda region: Bic(),
+    "latlng": lambda region: Pattern("latlng", "local_latlng", p.LATLNG, "checksum",
+                                     validate=lambda m: abs(float(m.group(1))) <= 90
+                                     and abs(float(m.group(2))) <= 180),
+    "ipv4": lambda region: Pattern("ipv4", "ipv4", p.IPV4, "checksum", validate=_ipv4),
+    "ipv6": lambda region: Pattern("ipv6", "ipv6", p.IPV6, "checksum", validate=_ipv6),
+    "dates": lambda region: DatesAndTimes(),
+    "micr": lambda region: Micr(),
+    "phones": lambda region: Phones(region),
+}
+
+
+def default_recognizers(region: str = "US", phones: bool = True) -> list[Recognizer]:
+    """Every registered recognizer, for text written in `region`'s conventions."""
+    return [make(region) for name, make in REGISTRY.items() if phones or name != "phones"]
+
+
+def find(text: str, recognizers: Sequence[Recognizer] | None = None) -> list[PatternMatch]:
+    """Every match the recognizers make in the text (the default ones unless given),
+    possibly overlapping: the merge resolves them."""
+    recognizers = default_recognizers() if recognizers is None else recognizers
+    return [m for r in recognizers for m in r.find(text)]
+
+
+class ModelRecognizer:
+    """The fine-tuned tagger as a recognizer: spans of whole words whose tokens reach
+    the threshold, for a batch of texts at once (its windows batched together)."""
+
+    def __init__(self, tagger, threshold: float, precision: str):
+        self.tagger, self.threshold, self.precision = tagger, threshold, precision
+
+    def find_batch(self, texts: Sequence[str], batch: int | None = None):
+        return self.tagger.predict(texts, batch, precision=self.precision,
+                                   threshold=self.threshold, multiline=MULTILINE)

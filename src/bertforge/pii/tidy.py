@@ -1,0 +1,183 @@
+"""Tidying the model's spans into values: whole words, no markup names, no leading
+prepositions in dates, and the shape every value of its group has; then the floors.
+
+A tagger marks tokens; a value is a run of characters. `tidy` turns the one into the
+other (and drops what no value of its group looks like), `above_floors` drops the spans
+whose mean score is under their group's floor (chosen on a validation split by
+`bertforge pii calibrate`), so that a pattern can take their place in the merge.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Sequence
+
+from ..finetune.tagging import Span
+
+LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
+LOOSE_END = LOOSE | set("-/(")
+
+
+def _symbol(char: str) -> bool:
+    """A symbol such as "▶", "•" or "€" never starts personal data ("+" of a phone does)."""
+    return char != "+" and unicodedata.category(char).startswith("S")
+
+
+def _closes(text: str, a: int, b: int) -> int:
+    """Where the bracket opened at text[a] closes before b (-1: not before b)."""
+    depth = 0
+    for i in range(a, b):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    return -1
+
+
+def strip(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and (text[a] in LOOSE or _symbol(text[a])):
+        a += 1
+    while b > a and text[b - 1] in LOOSE_END:
+        b -= 1
+    # a bracket that opens or closes around the value, not inside it: "(+44 20 7946 0958)";
+    # a word in brackets is the word ("(52140)"), a pair is a tuple ("(40.71, -74.01)")
+    if b - a > 2 and text[a] == "(" and text[b - 1] == ")" and _closes(text, a, b) == b - 1 \
+            and not any(c.isspace() for c in text[a:b]):
+        return strip(text, a + 1, b - 1)
+    if b > a and text[a] == "(" and text.count(")", a, b) < text.count("(", a, b):
+        return strip(text, a + 1, b)
+    if b > a and text[b - 1] == ")" and text.count(")", a, b) > text.count("(", a, b):
+        return strip(text, a, b - 1)
+    return a, b
+
+
+def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
+    """A span that cuts a run of letters, digits and underscores in two, widened to it."""
+    if b > a:
+        while a > 0 and _word(text[a - 1]) and _word(text[a]):
+            a -= 1
+        while b < len(text) and _word(text[b - 1]) and _word(text[b]):
+            b += 1
+    return a, b
+
+
+def _in_markup(text: str, a: int, b: int) -> bool:
+    """Whether a span is a tag or attribute name inside "<...>" (not a quoted value):
+    XML and HTML names such as "PstlAdr" or "td" are never personal data. Looks no
+    further than a tag's length either side: a 5 MB log has many spans and no tags."""
+    reach = 200
+    opened = text.rfind("<", max(0, a - reach), a)
+    if opened < 0 or text.rfind(">", opened, a) >= 0 or "\n" in text[opened:a]:
+        return False
+    closed = text.find(">", b, b + reach)
+    return closed >= 0 and "<" not in text[b:closed] and text.count('"', opened, a) % 2 == 0 \
+        and "@" not in text[a:b]
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")  # "\u00e9" in JSON: a letter, not digits
+NONSPACE = re.compile(r"\S+")
+
+
+def _names(text: str, span: Span) -> list[Span]:
+    """A person's name has no digits: the words of a PERSON span that hold one are not
+    part of it ("04NTRFNONREF", "Smith 4410" -> "Smith"). Other labels pass unchanged."""
+    if span.label != "PERSON" or not any(c.isdigit() for c in ESCAPE.sub("", span.text)):
+        return [span]
+    pieces: list[list[int]] = []  # runs of words without digits, as [start, end]
+    after_digits = True
+    for m in NONSPACE.finditer(text, span.start, span.end):
+        if any(c.isdigit() for c in ESCAPE.sub("", m.group())):
+            after_digits = True
+        elif after_digits:
+            pieces.append([m.start(), m.end()])
+            after_digits = False
+        else:
+            pieces[-1][1] = m.end()
+    return [Span(a, b, span.label, text[a:b], span.score, span.source) for a, b in pieces]
+
+
+def _date_end(text: str, a: int, b: int, label: str) -> int:
+    """A full stop after "10:30 AM" or "2024-03-01" ends the sentence, not the date
+    ("a.m." keeps its own)."""
+    if label == "DATE" and b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
+            and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM")):
+        return b - 1
+    return b
+
+
+# Words that lead into a date without being part of it ("before 12 May 2025", "due by
+# Friday"). The generator never labels them, yet a model can give such a word a B-DATE
+# probability right at the threshold, so whether it joins the span flips with the CPU's
+# summation order: the decoding leaves them out whatever the model says.
+DATE_LEAD = re.compile(r"(?i)(?:(?:before|after|by|on|or|until|till|since|from|due|as\s+of|"
+                       r"no(?:t)?\s+later\s+than|of|at|in|around|between|during|"
+                       r"effective|dated|starting|ending)\s+)+")
+
+
+def _date_start(text: str, a: int, b: int, label: str) -> int:
+    """A DATE span starts after the prepositions that lead into it (`DATE_LEAD`)."""
+    if label == "DATE":
+        lead = DATE_LEAD.match(text, a, b)
+        if lead and lead.end() < b:
+            return lead.end()
+    return a
+
+
+CALENDAR = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|"
+                      r"fri|sat|sun|noon|midnight)")
+
+
+def _plausible(value: str, label: str) -> bool:
+    """The shape every value of some groups has: a phone number has at least 7 digits
+    ("200 512" of an access log is no phone), an ID number, card or coordinate at least
+    one, and a date a digit or a month or day name ("minutes" is no date)."""
+    digits = sum(c.isdigit() for c in value)
+    if label == "PHONE":
+        return digits >= 7
+    if label in ("GOV_ID", "CARD", "LOCATION"):
+        return digits > 0
+    if label == "DATE":
+        return digits > 0 or bool(CALENDAR.search(value))
+    return True
+
+
+def _enough(value: str, label: str) -> bool:
+    """Long enough to be personal data: three letters or digits, or a name of two
+    letters ("Wu", "王伟": short names are common). A list number or a stray "12" is
+    not, nor a two-letter COMPANY: on the validation split those were departments
+    ("HR", 15 times) and scraps ("Co."), never a gold span."""
+    alnum = sum(c.isalnum() for c in value)
+    return alnum >= 3 or (alnum == 2 and label == "PERSON" and any(c.isalpha() for c in value))
+
+
+def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Model spans without the spaces and punctuation a widened token can bring along,
+    widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
+    joined with a span they touch (the model's "12-345678" and "-90" are one value,
+    masked whole), and without scraps too short to be personal data (`_enough`),
+    markup names and values of the wrong shape (`_plausible`), and names without
+    digits."""
+    out: list[Span] = []
+    for span in (piece for s in spans for piece in _names(text, s)):
+        a, b = _whole_words(text, *strip(text, span.start, span.end))
+        a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
+        if b <= a:
+            continue
+        if out and a <= out[-1].end:  # touches the span before: one value, the longer's label
+            last = out.pop()
+            label = last.label if last.end - last.start >= b - a else span.label
+            a, b = last.start, max(b, last.end)
+            span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
+        out.append(span if (a, b) == (span.start, span.end) else
+                   Span(a, b, span.label, text[a:b], span.score, span.source))
+    return [s for s in out if _enough(s.text, s.label) and _plausible(s.text, s.label)
+            and not _in_markup(text, s.start, s.end)]
+
+
+def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:
+    """The spans whose score reaches their group's floor (a group without one: all)."""
+    return [s for s in spans if s.score >= floors.get(s.label, 0.0)]

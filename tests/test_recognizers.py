@@ -1,0 +1,62 @@
+"""The redactor as a pipeline of recognizers: each declares its kinds and its trust, a
+registry lists them, and a user's own recognizer goes through the same merge."""
+
+import pytest
+
+from bertforge.pii import Redactor
+from bertforge.pii.labels import GROUP_OF
+from bertforge.pii.recognizers import (REGISTRY, TRUST, Pattern, Recognizer,
+                                       default_recognizers, find)
+
+
+def test_every_registered_recognizer_declares_known_kinds_and_a_trust():
+    made = default_recognizers()
+    assert [r.name for r in made] == list(REGISTRY)
+    for r in made:
+        assert isinstance(r, Recognizer) and r.trust in TRUST, r
+        assert r.kinds and all(kind in GROUP_OF for kind in r.kinds), r
+    assert "phones" not in [r.name for r in default_recognizers(phones=False)]
+
+
+def test_each_match_carries_one_of_its_recognizers_kinds():
+    text = ("Pay DE89 3704 0044 0532 0130 00 (BIC DEUTDEFF) by card 4111 1111 1111 1111, "
+            "CVV 123, on 12/05/2024 at 10:30; routing 021000021; ann@example.com from "
+            "10.0.0.1, lat 40.7128, -74.0060; call +44 20 7946 0958. ⑆021000021⑆ 123456789⑈")
+    seen = set()
+    for r in default_recognizers("GB"):
+        for m in r.find(text):
+            assert m.kind in r.kinds and m.end > m.start, (r, m)
+            if r.trust == "shape":
+                assert not m.checked, (r, m)
+            seen.add(r.name)
+    assert seen >= {"email", "iban", "card", "cvv", "nine_digits", "bic", "latlng", "ipv4",
+                    "dates", "micr", "phones"}, seen
+
+
+def test_a_users_own_recognizer_goes_through_the_merge():
+    """A staff number the bundled model has never seen: a Pattern recognizer finds it,
+    and one with checksum trust wins over whatever the model said there."""
+    staff = Pattern("staff_id", "employee_id", r"\bEMP-\d{6}\b", trust="checksum")
+    text = "Expenses approved for EMP-440172 on Friday."
+    assert [(m.kind, text[m.start:m.end]) for m in find(text, [staff])] == [
+        ("employee_id", "EMP-440172")]
+    redactor = Redactor(None, recognizers=[*default_recognizers(), staff])
+    assert "EMP-440172" not in redactor.redact(text)
+    assert Redactor(None).redact(text) == text  # without it, no recognizer finds the number
+    assert Redactor(None, recognizers=[staff]).detect(text)[0].label == GROUP_OF["employee_id"]
+
+
+def test_a_recognizer_is_refused_for_an_unknown_kind_or_trust():
+    with pytest.raises(ValueError, match="not a label"):
+        Pattern("x", "shoe_size", r"\d+")
+    with pytest.raises(ValueError, match="trust is one of"):
+        Pattern("x", "email", r"\S+@\S+", trust="vibes")
+
+
+def test_a_redactor_with_nothing_to_recognize_with_is_refused():
+    from bertforge import BertforgeError
+
+    assert Redactor(None).recognizers  # the registry's, by default
+    for kwargs in ({"use_patterns": False}, {"recognizers": []}):
+        with pytest.raises(BertforgeError, match="needs a model, patterns, or both"):
+            Redactor(None, **kwargs)
