@@ -17,7 +17,7 @@ import torch
 
 from . import plots
 from .config import PRESETS, BertConfig
-from .model import Bert
+from .model import CLASSIFIER_HEADS, Bert
 
 # The settings the lesson's blueprint table shows, in its order.
 BLUEPRINT_FIELDS = ("num_hidden_layers", "hidden_size", "num_attention_heads",
@@ -99,7 +99,7 @@ def describe(source: str | os.PathLike, head: str | None = "auto") -> Descriptio
         return Description(model.config, model.head, model.pooler is not None,
                            count_parameters(model))
     head = "pretraining" if head == "auto" else head
-    if head in ("token-classification", "sequence-classification") and not config.labels:
+    if head in CLASSIFIER_HEADS and not config.labels:
         config = config.replace(labels=["LABEL_0", "LABEL_1"])
     with torch.device("meta"):
         pooler = Bert(config.replace(num_hidden_layers=1), head=head).pooler is not None

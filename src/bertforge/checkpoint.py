@@ -35,7 +35,7 @@ from .card import ModelCard
 from .config import BertConfig
 from .errors import CheckpointError
 from .files import atomic_directory
-from .model import HEADS, Bert
+from .model import CLASSIFIER_HEADS, HEAD_TABLE, HEADS, Bert
 
 log = logging.getLogger(__name__)
 
@@ -63,13 +63,7 @@ NAME_MAP: list[tuple[str, str]] = [
 # Hugging Face's heads sit beside the encoder, which is prefixed "bert." in them.
 _HEAD_PREFIXES = ("cls.", "classifier.")
 # What `transformers` calls a model with each of our heads.
-ARCHITECTURES = {
-    None: "BertModel",
-    "masked-lm": "BertForMaskedLM",
-    "pretraining": "BertForPreTraining",
-    "token-classification": "BertForTokenClassification",
-    "sequence-classification": "BertForSequenceClassification",
-}
+ARCHITECTURES = {head: t.architecture for head, t in HEAD_TABLE.items()}
 # Other BERT classes whose weights are ours under another head.
 _ARCHITECTURE_HEADS = {v: k for k, v in ARCHITECTURES.items()} | {
     "BertLMHeadModel": "masked-lm",
@@ -325,15 +319,14 @@ def load_model(
 
     if head == "auto":
         head = detect_head(directory, config, set(tensors))
-    if head in ("token-classification", "sequence-classification"):
+    if head in CLASSIFIER_HEADS:
         config = _with_labels(config, labels, tensors.get("classifier.weight"), directory)
     pooler = ("pooler.dense.weight" in tensors) if head is None else None
     model = Bert(config, head=head, pooler=pooler)
 
     expected = model.state_dict()
     prefixed = any(name.startswith("bert.") for name in stored)  # name them as the file does
-    fresh_heads = ("classifier.", "pooler.") if head in ("token-classification",
-                                                         "sequence-classification") else ()
+    fresh_heads = ("classifier.", "pooler.") if head in CLASSIFIER_HEADS else ()
     missing = [n for n in expected if n not in tensors and not n.startswith(fresh_heads)]
     wrong = [f"{their_name(n, prefixed)}: file {tuple(tensors[n].shape)}, config "
              f"{tuple(expected[n].shape)}"

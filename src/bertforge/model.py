@@ -24,9 +24,30 @@ from torch import nn
 from .config import ACTIVATIONS, BertConfig
 from .errors import BertforgeError
 
-HEADS = (None, "masked-lm", "pretraining", "token-classification", "sequence-classification")
-# The heads that read the pooled [CLS] vector, and so need the pooler.
-POOLED_HEADS = ("pretraining", "sequence-classification")
+@dataclass(frozen=True)
+class Head:
+    """One head the encoder can carry: what `transformers` calls a model with it,
+    whether it reads the pooled [CLS] vector (and so needs the pooler), and whether it
+    is a classifier over `config.labels` (created fresh for fine-tuning when a
+    checkpoint lacks it)."""
+
+    architecture: str
+    pooled: bool = False
+    classifier: bool = False
+
+
+# The one table of heads, by name (None: the encoder alone, with its pooler)
+HEAD_TABLE: dict[str | None, Head] = {
+    None: Head("BertModel"),
+    "masked-lm": Head("BertForMaskedLM"),
+    "pretraining": Head("BertForPreTraining", pooled=True),
+    "token-classification": Head("BertForTokenClassification", classifier=True),
+    "sequence-classification": Head("BertForSequenceClassification", pooled=True,
+                                    classifier=True),
+}
+HEADS = tuple(HEAD_TABLE)
+POOLED_HEADS = tuple(h for h, t in HEAD_TABLE.items() if t.pooled)
+CLASSIFIER_HEADS = tuple(h for h, t in HEAD_TABLE.items() if t.classifier)
 
 
 @dataclass
@@ -168,7 +189,7 @@ class Bert(nn.Module):
         if head not in HEADS:
             raise BertforgeError(f"unknown head {head!r}; choose one of "
                                  f"{', '.join(str(h) for h in HEADS)}")
-        if head in ("token-classification", "sequence-classification") and not config.labels:
+        if head in CLASSIFIER_HEADS and not config.labels:
             raise BertforgeError(f"a {head} head needs class names: set config.labels "
                                  f"(or pass labels= to load_model)")
         if pooler is None:
@@ -184,7 +205,7 @@ class Bert(nn.Module):
             self.mlm = MaskedLMHead(config)
         if head == "pretraining":
             self.nsp = Dense(config.hidden_size, 2)
-        if head in ("token-classification", "sequence-classification"):
+        if head in CLASSIFIER_HEADS:
             p = config.classifier_dropout
             self.classifier_dropout = nn.Dropout(config.hidden_dropout_prob if p is None else p)
             self.classifier = Dense(config.hidden_size, len(config.labels))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
+from ..model import HEADS
 from ..pii.detector import PRECISIONS as REDACT_PRECISIONS
 
 DEVICE_HELP = "auto (a CUDA GPU when PyTorch sees one, else the CPU), cpu, or cuda[:N]"
-HEAD_CHOICES = ["auto", "none", "masked-lm", "pretraining", "token-classification",
-                "sequence-classification"]
+HEAD_CHOICES = ["auto", *(head or "none" for head in HEADS)]
 
 
 def head(value: str) -> str | None:

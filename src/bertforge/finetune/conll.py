@@ -79,6 +79,8 @@ def corpus_reference(source: str) -> bool:
 
 def looks_like_conll(path: str | Path, lines: int = 20) -> bool:
     """Whether a file's first non-blank lines are word-and-tag columns."""
+    if Path(path).suffix == ".gz":  # compressed JSONL (the frozen splits), never columns
+        return False
     seen = 0
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as f:

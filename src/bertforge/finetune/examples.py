@@ -8,6 +8,7 @@ a CoNLL column file (`conll.py`). Classification: `{"text": ..., "label": ...}` 
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -16,14 +17,18 @@ from ..optional import require
 
 
 def read_records(source: str) -> list[dict]:
-    """Records with a `where` field: lines of a JSONL file, or rows of a dataset."""
+    """Records with a `where` field: lines of a JSONL file (gzip-compressed when its
+    name ends in .gz), or rows of a dataset."""
     path = Path(source)
     if path.is_file():
         records = []
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
+            text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
         except UnicodeDecodeError as error:
             raise BertforgeError(f"{path} is not UTF-8 text (byte {error.start})") from None
+        except (OSError, EOFError) as error:
+            raise BertforgeError(f"{path} cannot be read ({error})") from None
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue

@@ -17,7 +17,8 @@ import random
 from pathlib import Path
 
 from ..files import atomic_file
-from .synth import LOCALES, Doc, Values, fill
+from .synth.layouts import fill
+from .synth.values import LOCALES, Doc, Values
 
 ROLES = ["Servicer", "Master Servicer", "Sub-Servicer", "Trustee", "Indenture Trustee",
          "Owner Trustee", "Issuer", "Depositor", "Seller", "Purchaser", "Originator",
