@@ -267,6 +267,16 @@ def create_app(settings: ServiceSettings | None = None,
                               "Presidio-compatible /analyze and /anonymize.")
     app.add_middleware(_BodyGuard, max_bytes=settings.max_body_bytes)
 
+    _add_accounting(app, metrics)
+    checked, spans_of = _requests(settings, state)
+    _add_redaction_routes(app, checked, spans_of)
+    _add_operations_routes(app, state, metrics)
+    app.state.metrics, app.state.service = metrics, state
+    return app
+
+
+def _add_accounting(app: FastAPI, metrics: Metrics) -> None:
+    """Every request counted and timed (no text logged); every error a JSON body."""
     @app.middleware("http")
     async def account(request: Request, call_next):
         started = time.perf_counter()
@@ -299,6 +309,10 @@ def create_app(settings: ServiceSettings | None = None,
         return JSONResponse({"error": "the server failed on this request; its log says "
                                       "where (no text is logged)"}, status_code=500)
 
+
+def _requests(settings: ServiceSettings, state: dict):
+    """(checked, spans_of): the limits every request's texts must keep, and the spans of
+    checked texts from the shared batcher, within the settings' timeout."""
     def checked(texts: list[str]) -> list[str]:
         if len(texts) > settings.max_texts:
             raise _ClientError(413, f"{len(texts):,} texts in one request; at most "
@@ -325,6 +339,11 @@ def create_app(settings: ServiceSettings | None = None,
             raise _ClientError(504, f"not answered within {settings.timeout_s:g} s; send "
                                     f"shorter texts or fewer at once") from None
 
+    return checked, spans_of
+
+
+def _add_redaction_routes(app: FastAPI, checked, spans_of) -> None:
+    """/detect and /redact, and Presidio's /analyze and /anonymize."""
     @app.post("/detect", summary="spans of personal data")
     async def detect(body: DetectRequest) -> dict:
         found = await spans_of(body.all(), body.threshold)
@@ -370,6 +389,9 @@ def create_app(settings: ServiceSettings | None = None,
             results = body.analyzer_results
         return _anonymize(text, results, body.anonymizers or {})
 
+
+def _add_operations_routes(app: FastAPI, state: dict, metrics: Metrics) -> None:
+    """/health, /version and /metrics."""
     @app.get("/health", summary="200 once the model is loaded, 503 before")
     async def health():
         if state["batcher"] is not None:
@@ -387,9 +409,6 @@ def create_app(settings: ServiceSettings | None = None,
     @app.get("/metrics", summary="Prometheus metrics", response_class=PlainTextResponse)
     async def prometheus():
         return PlainTextResponse(metrics.text(), media_type="text/plain; version=0.0.4")
-
-    app.state.metrics, app.state.service = metrics, state
-    return app
 
 
 def _model_name(redactor) -> str:
