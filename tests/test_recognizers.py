@@ -2,10 +2,12 @@
 registry lists them, and a user's own recognizer goes through the same merge."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bertforge.pii import Redactor
 from bertforge.pii.labels import GROUP_OF
-from bertforge.pii.recognizers import (REGISTRY, TRUST, Pattern, Recognizer,
+from bertforge.pii.recognizers import (REGISTRY, TRUST, Pattern, Phones, Recognizer,
                                        default_recognizers, find)
 
 
@@ -60,3 +62,34 @@ def test_a_redactor_with_nothing_to_recognize_with_is_refused():
     for kwargs in ({"use_patterns": False}, {"recognizers": []}):
         with pytest.raises(BertforgeError, match="needs a model, patterns, or both"):
             Redactor(None, **kwargs)
+
+
+def _every_number(text: str, region: str) -> set[tuple[int, int]]:
+    """What `phonenumbers` finds reading the whole text, with the recognizer's own
+    refusal of numbers glued to a reference: the reference the prefilter must equal."""
+    import phonenumbers
+
+    out = set()
+    for r in dict.fromkeys([region, "GB"]):
+        for m in phonenumbers.PhoneNumberMatcher(text, r, leniency=phonenumbers.Leniency.VALID):
+            before, after = text[max(0, m.start - 1):m.start], text[m.end:m.end + 1]
+            if not (before.isalnum() or before in ("-", "/", "_") or after.isalnum()
+                    or after in ("-", "/", "_")):
+                out.add((m.start, m.end))
+    return out
+
+
+PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-118842 ",
+          "020 7946 0958", " card 4111 1111 1111 1111 ", "tel:+1-202-555-0143", "\n",
+          "DE89 3704 0044 0532 0130 00", " x", "07700 900123", " 12 May 2025 ", "555-0199",
+          "+33 1 42 68 53 00", " sort code 20-00-00 ", "a" * 30]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=14), st.sampled_from(["US", "GB"]))
+def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
+    """Only the stretches around runs of seven digits go to `phonenumbers`; they find
+    exactly the numbers that reading the whole text finds."""
+    text = "".join(parts)
+    found = {(m.start, m.end) for m in Phones(region).find(text)}
+    assert found == _every_number(text, region), text

@@ -164,19 +164,41 @@ class Phones(Recognizer):
     def __init__(self, region: str = "US"):
         self.region = region
 
+    # a run that could hold a phone number: digits with the separators numbers are written
+    # with, seven digits at least (`candidates`); `phonenumbers` reads only around these
+    RUN = re.compile(r"\+?\(?\d[\d \t().\-/]*\d")
+    PAD = 24  # characters of context either side of a run, for the matcher's own checks
+
+    def candidates(self, text: str) -> list[tuple[int, int]]:
+        """Stretches of `text` around runs of seven digits or more, merged where they
+        touch: the only places a valid number can be."""
+        out: list[list[int]] = []
+        for m in self.RUN.finditer(text):
+            if sum(c.isdigit() for c in m.group()) < 7:
+                continue
+            a, b = max(0, m.start() - self.PAD), min(len(text), m.end() + self.PAD)
+            if out and a <= out[-1][1]:
+                out[-1][1] = b
+            else:
+                out.append([a, b])
+        return [(a, b) for a, b in out]
+
     def find(self, text: str) -> list[PatternMatch]:
         phonenumbers = require("phonenumbers", "finding phone numbers")
         seen, out = set(), []
+        stretches = self.candidates(text)
         for r in dict.fromkeys([self.region, "GB"]):
-            for match in phonenumbers.PhoneNumberMatcher(text, r,
-                                                         leniency=phonenumbers.Leniency.VALID):
-                start, end = match.start, match.end
-                before = text[max(0, start - 2):start]
-                glued = (before[-1:].isalnum() or before[-1:] in ("-", "/", "_")
-                         or text[end:end + 1].isalnum() or text[end:end + 1] in ("-", "/", "_"))
-                if (start, end) not in seen and not glued:
-                    seen.add((start, end))
-                    out.append(self.match(start, end))
+            for a, b in stretches:
+                for match in phonenumbers.PhoneNumberMatcher(
+                        text[a:b], r, leniency=phonenumbers.Leniency.VALID):
+                    start, end = a + match.start, a + match.end
+                    before = text[max(0, start - 2):start]
+                    glued = (before[-1:].isalnum() or before[-1:] in ("-", "/", "_")
+                             or text[end:end + 1].isalnum()
+                             or text[end:end + 1] in ("-", "/", "_"))
+                    if (start, end) not in seen and not glued:
+                        seen.add((start, end))
+                        out.append(self.match(start, end))
         return out
 
 
