@@ -451,36 +451,48 @@ def run_lab(seed: int = 0, say: Say = print, steps: int = 600) -> dict[str, dict
 # ------------------------------------------------------------------ figures
 def plot_lab(results: dict[str, dict], out: str | Path) -> list[Path]:
     """One PNG per demonstration in `out`; returns the paths."""
+    out = Path(out)
+    return [plot(results, out) for plot in (_plot_masking, _plot_attention, _plot_bidirectional,
+                                            _plot_causal, _plot_recipes, _plot_finetune)]
+
+
+def _bars(ax, names, groups, colors, chance=None, percent=True):
+    """Grouped bars with their values written on them, and a dashed line at chance."""
     from . import plots
 
-    out, paths = Path(out), []
+    width = 0.8 / len(groups)
+    for g, (label, values) in enumerate(groups.items()):
+        xs = [i + (g - (len(groups) - 1) / 2) * width for i in range(len(names))]
+        ax.bar(xs, values, width, label=label, color=colors[g])
+        for x, v in zip(xs, values):
+            if not math.isnan(v):
+                ax.text(x, v, f"{v:.0%}" if percent else f"{v:.3f}", ha="center",
+                        va="bottom", fontsize=8)
+    ax.set_xticks(range(len(names)), names)
+    if chance is not None:
+        ax.axhline(chance, color=plots.GREY, linestyle="--", linewidth=1)
+        ax.text(len(names) - 0.5, chance, " chance", va="bottom", ha="right",
+                fontsize=8, color=plots.GREY)
+    ax.set_ylim(0, 1.2 if percent and max(max(v) for v in groups.values()) > 0.5 else None)
+    if len(groups) > 1:
+        ax.legend(frameon=False, fontsize=8, loc="upper right", ncols=len(groups))
 
-    def bars(ax, names, groups, colors, chance=None, percent=True):
-        width = 0.8 / len(groups)
-        for g, (label, values) in enumerate(groups.items()):
-            xs = [i + (g - (len(groups) - 1) / 2) * width for i in range(len(names))]
-            ax.bar(xs, values, width, label=label, color=colors[g])
-            for x, v in zip(xs, values):
-                if not math.isnan(v):
-                    ax.text(x, v, f"{v:.0%}" if percent else f"{v:.3f}", ha="center",
-                            va="bottom", fontsize=8)
-        ax.set_xticks(range(len(names)), names)
-        if chance is not None:
-            ax.axhline(chance, color=plots.GREY, linestyle="--", linewidth=1)
-            ax.text(len(names) - 0.5, chance, " chance", va="bottom", ha="right",
-                    fontsize=8, color=plots.GREY)
-        ax.set_ylim(0, 1.2 if percent and max(max(v) for v in groups.values()) > 0.5 else None)
-        if len(groups) > 1:
-            ax.legend(frameon=False, fontsize=8, loc="upper right", ncols=len(groups))
+
+def _plot_masking(results: dict[str, dict], out: Path) -> Path:
+    from . import plots
 
     m = results["masking"]
     fig, ax = plots.figure(6, 3.5)
-    bars(ax, ["[MASK]", "random", "kept", "picked"],
-         {"measured": [m["mask"], m["random"], m["kept"], m["picked"]],
+    _bars(ax, ["[MASK]", "random", "kept", "picked"],
+          {"measured": [m["mask"], m["random"], m["kept"], m["picked"]],
           "the recipe": [0.12, 0.015, 0.015, 0.15]}, [plots.BLUE, plots.GREY], percent=True)
     ax.set_ylabel("share of real tokens")
     ax.set_title("1. The masking recipe over 10,000 sentences")
-    paths.append(plots.save(fig, out / "1-masking.png"))
+    return plots.save(fig, out / "1-masking.png")
+
+
+def _plot_attention(results: dict[str, dict], out: Path) -> Path:
+    from . import plots
 
     a = results["attention"]
     fig, axes = plots.figure(9, 4, ncols=2)
@@ -494,48 +506,64 @@ def plot_lab(results: dict[str, dict], out: str | Path) -> list[Path]:
         ax.set_ylabel("query (looks)")
         ax.set_title({"bidirectional": "no mask (BERT)", "causal": "causal mask (GPT)"}[name])
     fig.suptitle("2. Attention weights, layer 1 head 1: who sees whom")
-    paths.append(plots.save(fig, out / "2-attention.png"))
+    return plots.save(fig, out / "2-attention.png")
+
+
+def _plot_bidirectional(results: dict[str, dict], out: Path) -> Path:
+    from . import plots
 
     b = results["bidirectional"]
     fig, ax = plots.figure(5, 3.5)
-    bars(ax, ["partner visible", "partner hidden"], {"": [b["visible"], b["hidden"]]},
-         [plots.BLUE], chance=CHANCE)
+    _bars(ax, ["partner visible", "partner hidden"], {"": [b["visible"], b["hidden"]]},
+          [plots.BLUE], chance=CHANCE)
     ax.set_ylabel("masked-token accuracy")
     ax.set_title("3. The tiny BERT after pre-training")
-    paths.append(plots.save(fig, out / "3-bidirectional.png"))
+    return plots.save(fig, out / "3-bidirectional.png")
+
+
+def _plot_causal(results: dict[str, dict], out: Path) -> Path:
+    from . import plots
 
     c = results["causal"]
     fig, ax = plots.figure(6, 3.5)
     keys = ["all", "closers", "openers"]
-    bars(ax, ["all", "closers (clue left)", "openers (clue right)"],
-         {"bidirectional": [c[f"bidirectional_{k}"] for k in keys],
+    _bars(ax, ["all", "closers (clue left)", "openers (clue right)"],
+          {"bidirectional": [c[f"bidirectional_{k}"] for k in keys],
           "causal": [c[f"causal_{k}"] for k in keys]}, [plots.BLUE, plots.ORANGE],
-         chance=CHANCE)
+          chance=CHANCE)
     ax.set_ylabel("masked-token accuracy")
     ax.set_title("4. The same model with a causal mask")
-    paths.append(plots.save(fig, out / "4-causal.png"))
+    return plots.save(fig, out / "4-causal.png")
+
+
+def _plot_recipes(results: dict[str, dict], out: Path) -> Path:
+    from . import plots
 
     r = results["recipes"]
     fig, axes = plots.figure(10, 3.5, ncols=2)
     keys = ["mask", "random", "kept"]
-    bars(axes[0], ["[MASK]", "random token", "kept"],
-         {"80/10/10": [r[f"standard_{k}"] for k in keys],
+    _bars(axes[0], ["[MASK]", "random token", "kept"],
+          {"80/10/10": [r[f"standard_{k}"] for k in keys],
           "100/0/0": [r[f"always_{k}"] for k in keys]}, [plots.BLUE, plots.ORANGE],
-         chance=CHANCE)
+          chance=CHANCE)
     axes[0].set_ylabel("accuracy where the picked token was")
     axes[0].set_title("(a) always [MASK]")
-    bars(axes[1], ["pick 15%", "pick 50%", "pick 0%"],
-         {"": [b["all"], r["half_on_15"], r["none_accuracy"]]}, [plots.BLUE], chance=CHANCE)
+    _bars(axes[1], ["pick 15%", "pick 50%", "pick 0%"],
+          {"": [results["bidirectional"]["all"], r["half_on_15"], r["none_accuracy"]]},
+          [plots.BLUE], chance=CHANCE)
     axes[1].set_ylabel("accuracy on the 15%-masked set")
     axes[1].set_title("(b, c) how much to pick")
     fig.suptitle("5. Three broken recipes")
-    paths.append(plots.save(fig, out / "5-recipes.png"))
+    return plots.save(fig, out / "5-recipes.png")
+
+
+def _plot_finetune(results: dict[str, dict], out: Path) -> Path:
+    from . import plots
 
     f = results["finetune"]
     fig, ax = plots.figure(6, 3.5)
-    bars(ax, ["head only,\nfrozen encoder", "everything,\npre-trained", "everything,\nrandom weights"],
-         {"": [f["frozen"], f["full"], f["random"]]}, [plots.BLUE], chance=0.5)
+    _bars(ax, ["head only,\nfrozen encoder", "everything,\npre-trained", "everything,\nrandom weights"],
+          {"": [f["frozen"], f["full"], f["random"]]}, [plots.BLUE], chance=0.5)
     ax.set_ylabel("accuracy (grammaticality)")
     ax.set_title("6. Fine-tuning on [CLS]")
-    paths.append(plots.save(fig, out / "6-finetune.png"))
-    return paths
+    return plots.save(fig, out / "6-finetune.png")
