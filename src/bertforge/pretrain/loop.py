@@ -354,18 +354,7 @@ def pretrain(recipe: Recipe) -> dict:
 
     tokenizer = prepare_tokenizer(run)
     config = model_config(recipe, tokenizer)
-    # the first process builds the cache; the others wait for it, then read it
-    if not run.main:
-        barrier(run)
-    examples = build_examples(recipe.corpus, tokenizer, recipe.seq_len, recipe.objective,
-                              out / "data-cache", recipe.seed, recipe.num_proc)
-    if run.main:
-        barrier(run)
-    vocab = MaskingVocab.from_tokenizer(tokenizer)
-    batches = Batches(examples.train, recipe.batch, vocab, tokenizer.pad_id, recipe.seed,
-                      recipe.masking)
-    held_out = eval_batches(examples.valid, max(8, recipe.batch), vocab, tokenizer.pad_id,
-                            recipe.seed, recipe.masking)
+    examples, batches, held_out = _data(run, tokenizer, out)
 
     torch.manual_seed(recipe.seed)
     model = Bert(config, head="pretraining" if nsp else "masked-lm").to(run.device)
@@ -373,26 +362,8 @@ def pretrain(recipe: Recipe) -> dict:
     scheduler = linear_schedule(optimizer, recipe.steps, recipe.warmup)
     autocast, scaler, precision = autocast_for(recipe.precision, run.device)
 
-    start = 0
     log_path = out / "train.jsonl"
-    resumed = latest_checkpoint(recipe) if (checkpoint_dir(recipe)).is_dir() else None
-    if resumed is not None:
-        _check_same_recipe(resumed["recipe"], recipe, resumed["step"])
-        model.load_state_dict(resumed["model"])
-        optimizer.load_state_dict(resumed["optimizer"])
-        scheduler.load_state_dict(resumed["scheduler"])
-        if scaler is not None and resumed.get("scaler"):
-            scaler.load_state_dict(resumed["scaler"])
-        start = resumed["step"]
-        if recipe.steps != resumed["recipe"]["steps"]:  # extended: the new schedule from here
-            for group, base, factor in zip(optimizer.param_groups, scheduler.base_lrs,
-                                           scheduler.lr_lambdas):
-                group["lr"] = base * factor(start)
-        if run.main:
-            print(f"resuming from {resumed['path']} at step {start}")
-            _truncate_log(log_path, start)
-    elif run.main:
-        log_path.unlink(missing_ok=True)
+    start = _resume(run, model, optimizer, scheduler, scaler, log_path)
     trained = model
     if run.world > 1:
         trained = torch.nn.parallel.DistributedDataParallel(
@@ -453,13 +424,63 @@ def pretrain(recipe: Recipe) -> dict:
         card = {"recipe": dataclasses.asdict(recipe), "held_out": result,
                 "unigram_entropy": examples.unigram_entropy, "steps": recipe.steps,
                 "precision": precision, "processes": run.world}
-        save_model(model.float().cpu().eval(), tokenizer, out / "model", info=card)
-        plot_losses(log_path, out / "loss.png", examples.unigram_entropy)
-        _print_summary(log_path, result, examples.unigram_entropy, out)
+        _finish(model, tokenizer, out, card, log_path, examples.unigram_entropy)
     barrier(run)
     if run.world > 1:
         dist.destroy_process_group()
     return result
+
+
+def _data(run: "Run", tokenizer: Tokenizer, out: Path):
+    """(examples, training batches, held-out batches); the first process builds the
+    cache, the others wait for it, then read it."""
+    recipe = run.recipe
+    if not run.main:
+        barrier(run)
+    examples = build_examples(recipe.corpus, tokenizer, recipe.seq_len, recipe.objective,
+                              out / "data-cache", recipe.seed, recipe.num_proc)
+    if run.main:
+        barrier(run)
+    vocab = MaskingVocab.from_tokenizer(tokenizer)
+    batches = Batches(examples.train, recipe.batch, vocab, tokenizer.pad_id, recipe.seed,
+                      recipe.masking)
+    held_out = eval_batches(examples.valid, max(8, recipe.batch), vocab, tokenizer.pad_id,
+                            recipe.seed, recipe.masking)
+    return examples, batches, held_out
+
+
+def _resume(run: "Run", model, optimizer, scheduler, scaler, log_path: Path) -> int:
+    """The step to start from: the newest whole checkpoint's, its state loaded into the
+    model, optimizer, schedule and scaler (a longer run gets the new schedule from
+    there); 0, with the log started afresh, when there is none."""
+    recipe = run.recipe
+    resumed = latest_checkpoint(recipe) if (checkpoint_dir(recipe)).is_dir() else None
+    if resumed is None:
+        if run.main:
+            log_path.unlink(missing_ok=True)
+        return 0
+    _check_same_recipe(resumed["recipe"], recipe, resumed["step"])
+    model.load_state_dict(resumed["model"])
+    optimizer.load_state_dict(resumed["optimizer"])
+    scheduler.load_state_dict(resumed["scheduler"])
+    if scaler is not None and resumed.get("scaler"):
+        scaler.load_state_dict(resumed["scaler"])
+    start = resumed["step"]
+    if recipe.steps != resumed["recipe"]["steps"]:  # extended: the new schedule from here
+        for group, base, factor in zip(optimizer.param_groups, scheduler.base_lrs,
+                                       scheduler.lr_lambdas):
+            group["lr"] = base * factor(start)
+    if run.main:
+        print(f"resuming from {resumed['path']} at step {start}")
+        _truncate_log(log_path, start)
+    return start
+
+
+def _finish(model, tokenizer, out: Path, card: dict, log_path: Path, entropy: float) -> None:
+    """The model saved (fp32, on the CPU) with its card, the loss curve, the summary."""
+    save_model(model.float().cpu().eval(), tokenizer, out / "model", info=card)
+    plot_losses(log_path, out / "loss.png", entropy)
+    _print_summary(log_path, card["held_out"], entropy, out)
 
 
 def _truncate_log(path: Path, step: int) -> None:
