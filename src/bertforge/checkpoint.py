@@ -326,18 +326,7 @@ def load_model(
 
     expected = model.state_dict()
     prefixed = any(name.startswith("bert.") for name in stored)  # name them as the file does
-    fresh_heads = ("classifier.", "pooler.") if head in CLASSIFIER_HEADS else ()
-    missing = [n for n in expected if n not in tensors and not n.startswith(fresh_heads)]
-    wrong = [f"{their_name(n, prefixed)}: file {tuple(tensors[n].shape)}, config "
-             f"{tuple(expected[n].shape)}"
-             for n in expected if n in tensors and tensors[n].shape != expected[n].shape]
-    problems = []
-    if missing:
-        problems.append("missing: " + ", ".join(their_name(n, prefixed) for n in missing))
-    if wrong:
-        problems.append("wrong shape: " + "; ".join(wrong))
-    if unexplained:
-        problems.append("not part of BERT: " + ", ".join(sorted(unexplained)))
+    problems = _misfits(expected, tensors, unexplained, prefixed, head in CLASSIFIER_HEADS)
     if problems:
         raise CheckpointError(f"{directory} does not fit a BERT with head {head!r} and its "
                               f"config.json:\n  " + "\n  ".join(problems))
@@ -349,6 +338,25 @@ def load_model(
                     ", ".join(model.new_parameters))
     model.source = str(directory)
     return model.to(device=device, dtype=dtype).eval()
+
+
+def _misfits(expected: dict, tensors: dict, unexplained: list[str], prefixed: bool,
+             fresh_head: bool) -> list[str]:
+    """Every way the file's tensors do not fit the network: missing (except a classifier
+    head and pooler a fine-tuning run creates fresh), of the wrong shape, or unknown."""
+    fresh = ("classifier.", "pooler.") if fresh_head else ()
+    missing = [n for n in expected if n not in tensors and not n.startswith(fresh)]
+    wrong = [f"{their_name(n, prefixed)}: file {tuple(tensors[n].shape)}, config "
+             f"{tuple(expected[n].shape)}"
+             for n in expected if n in tensors and tensors[n].shape != expected[n].shape]
+    problems = []
+    if missing:
+        problems.append("missing: " + ", ".join(their_name(n, prefixed) for n in missing))
+    if wrong:
+        problems.append("wrong shape: " + "; ".join(wrong))
+    if unexplained:
+        problems.append("not part of BERT: " + ", ".join(sorted(unexplained)))
+    return problems
 
 
 def _is_derived(name: str) -> bool:

@@ -53,6 +53,30 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
     for start, end in patterns.not_personal(text):
         if not checked.overlaps(start, end):
             checked.add(start, end, None)
+    spans, kept, grown = _model_pieces(model_spans, checked, text)
+    dropped: set[int] = set()
+    for start, end, m in chosen.items():
+        if checked.within(start, end) and not m.checked:
+            continue  # inside a stretch that holds no personal data
+        if m.checked:
+            start, end = grown.get((start, end), (start, end))
+            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+            continue
+        rivals = [s for _, _, s in kept.within(start, end)]
+        if any(s.start <= start and s.end >= end for s in rivals):
+            continue  # the model marked all of it: its label stands
+        if all(s.end - s.start < end - start for s in rivals):
+            dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
+            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+    return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+
+
+def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str):
+    """(spans, their intervals, grown bounds of checked matches): each model span cut
+    back to the parts outside the checked matches and the stretches that hold no
+    personal data; a part glued to the match that cut it ("-90" after the "12-345678" a
+    pattern took) is the same value, so the match grows to take it in and no value is
+    left partly in clear."""
     spans: list[Span] = []
     kept = _Intervals()
     grown: dict[tuple[int, int], list[int]] = {}  # a checked match -> its bounds, widened
@@ -63,9 +87,6 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
             pieces = [part for a, b in pieces for part in _cut(a, b, start, end)]
         for a, b in pieces:
             if (a, b) != (span.start, span.end):
-                # the part of a piece glued to the match that cut it ("-90" after the
-                # "12-345678" a pattern took) is the same value: the match takes it in,
-                # so that no value is left partly in clear
                 for start, end, m in cutters:
                     bounds = grown.setdefault((start, end), [start, end])
                     if a == end and m is not None:
@@ -82,21 +103,7 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
                 span = Span(a, b, span.label, text[a:b], span.score, "model")
             spans.append(span)
             kept.add(span.start, span.end, span)
-    dropped: set[int] = set()
-    for start, end, m in chosen.items():
-        if checked.within(start, end) and not m.checked:
-            continue  # inside a stretch that holds no personal data
-        if m.checked:
-            start, end = grown.get((start, end), (start, end))
-            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
-            continue
-        rivals = [s for _, _, s in kept.within(start, end)]
-        if any(s.start <= start and s.end >= end for s in rivals):
-            continue  # the model marked all of it: its label stands
-        if all(s.end - s.start < end - start for s in rivals):
-            dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
-            spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
-    return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+    return spans, kept, grown
 
 
 class _Intervals:
