@@ -82,6 +82,21 @@ def corpora_of(sources: list[Source]) -> list[dict]:
              "citation": c.citation} for name, c in CORPORA.items() if name in named]
 
 
+def _validated(tagger: Tagger, documents: list[dict], say) -> dict:
+    """The card's validation scores, and a warning when they show a model too weak to
+    redact with (it is said now, and whenever the model is loaded)."""
+    scores = tagger.evaluate(documents)["strict"]
+    out = {"validation_scores": {k: round(v.f1, 4) for k, v in scores.items()}}
+    say(f"validation strict micro F1 {scores['micro'].f1:.3f}")
+    if scores["micro"].f1 < WEAK_F1:
+        out["warning"] = (f"validation strict micro F1 {scores['micro'].f1:.3f} is far "
+                          f"below what this recipe reaches (0.97 for the bundled model): "
+                          f"undertrained (train longer: --epochs, --steps) or wrong data; "
+                          f"do not use this model to redact")
+        say(f"warning: {out['warning']}")
+    return out
+
+
 def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                    settings: FitSettings | None = None, window: int = WINDOW,
                    stride: int = STRIDE, validation: str | None = None, half: bool = False,
@@ -130,16 +145,8 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})
     if validation:
         one_map = labels if labels is None or isinstance(labels, (str, dict)) else None
-        scores = tagger.evaluate(read_documents(validation, labels=one_map,
-                                                conll_docs=conll_docs))["strict"]
-        info["validation_scores"] = {k: round(v.f1, 4) for k, v in scores.items()}
-        say(f"validation strict micro F1 {scores['micro'].f1:.3f}")
-        if scores["micro"].f1 < WEAK_F1:
-            info["warning"] = (f"validation strict micro F1 {scores['micro'].f1:.3f} is far "
-                               f"below what this recipe reaches (0.97 for the bundled model): "
-                               f"undertrained (train longer: --epochs, --steps) or wrong data; "
-                               f"do not use this model to redact")
-            say(f"warning: {info['warning']}")
+        info |= _validated(tagger, read_documents(validation, labels=one_map,
+                                                  conll_docs=conll_docs), say)
     model = copy.deepcopy(tagger.model).half() if half else tagger.model
     save_model(model, tagger.tokenizer, out, info={"window": window, "stride": stride,
                                                    "entity_labels": tagger.labels}

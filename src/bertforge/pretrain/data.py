@@ -21,10 +21,8 @@ from __future__ import annotations
 import codecs
 import hashlib
 import json
-import os
 import random
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -33,6 +31,7 @@ import numpy as np
 import torch
 
 from ..errors import BertforgeError
+from ..files import atomic_directory
 from ..optional import require
 from ..tokenizer import Tokenizer
 from .masking import IGNORE, MaskingVocab, mask_tokens
@@ -181,15 +180,12 @@ def build_examples(sources: Sequence[str], tokenizer: Tokenizer, max_length: int
     if len(built["train"]) == 0:
         raise BertforgeError("the corpus makes no training examples at this sequence length")
 
-    staging = cache_dir / f".examples-{key}.{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    for name, dataset in built.items():
-        dataset.save_to_disk(str(staging / name))
-    (staging / "done.json").write_text(json.dumps({"unigram_entropy": entropy,
-                                                   "train": len(built["train"]),
-                                                   "valid": len(built["valid"])}))
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(staging, target)
+    with atomic_directory(target) as staging:  # a cache that is whole, or none
+        for name, dataset in built.items():
+            dataset.save_to_disk(str(staging / name))
+        (staging / "done.json").write_text(json.dumps({"unigram_entropy": entropy,
+                                                       "train": len(built["train"]),
+                                                       "valid": len(built["valid"])}))
     return Examples(datasets.load_from_disk(str(target / "train")),
                     datasets.load_from_disk(str(target / "valid")), entropy)
 

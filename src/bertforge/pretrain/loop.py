@@ -39,7 +39,7 @@ from ..config import PRESETS, BertConfig
 from ..errors import BertforgeError
 from ..optional import require
 from ..options import setting
-from ..files import atomic_file
+from ..files import atomic_file, write_text
 from ..model import Bert
 from ..tokenizer import Tokenizer, load_tokenizer, read_vocab
 from ..training import PRECISIONS, adamw, autocast_for, linear_schedule
@@ -489,7 +489,7 @@ def _truncate_log(path: Path, step: int) -> None:
         return
     lines = [l for l in path.read_text(encoding="utf-8").splitlines()
              if l and json.loads(l)["step"] <= step]
-    path.write_text("".join(l + "\n" for l in lines), encoding="utf-8")
+    write_text(path, "".join(l + "\n" for l in lines))
 
 
 def _print_summary(log_path: Path, result: dict, entropy: float, out: Path) -> None:
