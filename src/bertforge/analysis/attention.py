@@ -30,9 +30,6 @@ from ..tokenizer import Tokenizer
 TARGETS = ("[CLS]", "[SEP]", "previous", "next")
 
 
-SENTENCE = "The traveller from Brazil needs a visa to enter the United States."
-
-
 def read_paragraphs(path: str | os.PathLike, min_chars: int = 200,
                     limit: int | None = 320) -> list[str]:
     """Paragraphs of a text file (blocks between blank lines, each joined into one line)

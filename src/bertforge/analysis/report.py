@@ -63,45 +63,52 @@ def write_report(source: str, out: str | os.PathLike, corpus: str | None = None,
                      numeric=(1, 2)),
               '<img src="parameters.png" alt="parameters by part">']
 
-    if model.head in ("masked-lm", "pretraining"):
-        model, tokenizer = probes.load_masked_lm(source)
-        say("MLM loss, probes and the bias probe")
-        loss = probes.loss_report(model, tokenizer, LOSS_TEXT)
-        parts += ["<h2>Masked-LM loss of an unseen text</h2>",
-                  f"<p class=note>{html.escape(LOSS_TEXT)}</p>",
-                  _table([("this model", f"{loss.model:.2f}"),
-                          ("the same network at BERT's initialisation", f"{loss.initialised:.2f}"),
-                          (f"guessing uniformly among {model.config.vocab_size:,} tokens",
-                           f"{loss.uniform:.2f}")], ["", "loss (nats)"], numeric=(1,)),
-                  f"<p class=note>Averaged over 20 random maskings ({loss.predictions} "
-                  f"predictions).</p>",
-                  "<h2>Fill in the blank</h2>",
-                  _table(probes.probe_suite(model, tokenizer), ["probe", "sentence", "top three"])]
-        shares = probes.pronoun_shares(model, tokenizer)
-        probes.plot_shares(shares, out / "bias.png")
-        parts += ["<h2>Bias probe</h2>", '<img src="bias.png" alt="she or he by job">']
-    else:
-        parts.append("<p class=note>No masked-LM head: no probes for this model.</p>")
-
-    if corpus:
-        say(f"attention heads on {corpus}")
-        encoder = load_model(source, head=None)
-        tokenizer = load_tokenizer(encoder.source)
-        shares = attention.head_shares(encoder, tokenizer, attention.read_paragraphs(corpus))
-        attention.plot_heat_maps(shares, out / "heads.png", f"{name}: where the heads look")
-        layer, head, _ = attention.most_devoted(shares, "previous")
-        attention.plot_head(encoder, tokenizer, attention.EXAMPLE, layer, head,
-                            out / "previous-head.png")
-        parts += ["<h2>What the heads look at</h2>", '<img src="heads.png" alt="heat maps">',
-                  _table([(t, l, h, f"{s:.0%}") for t, l, h, s in attention.top_heads(shares)],
-                         ["target", "layer", "head", "share"], numeric=(1, 2, 3)),
-                  f"<p>The most previous-token-devoted head, layer {layer} head {head}, on one "
-                  f"sentence:</p>", '<img src="previous-head.png" alt="one head">']
-    else:
-        parts.append("<p class=note>No corpus given (--corpus FILE): no attention maps.</p>")
+    parts += _probe_sections(source, model.head, out, say)
+    parts += _attention_sections(source, corpus, name, out, say)
 
     page = out / "index.html"
     write_text(page, f"<!doctype html><meta charset=utf-8><title>{html.escape(name)}"
                      f"</title><style>{STYLE}</style>\n" + "\n".join(parts) + "\n")
     return page
 
+
+def _probe_sections(source, head: str | None, out: Path, say) -> list[str]:
+    """The masked-LM loss, the probe table and the bias chart (a masked-LM model only)."""
+    if head not in ("masked-lm", "pretraining"):
+        return ["<p class=note>No masked-LM head: no probes for this model.</p>"]
+    model, tokenizer = probes.load_masked_lm(source)
+    say("MLM loss, probes and the bias probe")
+    loss = probes.loss_report(model, tokenizer, LOSS_TEXT)
+    parts = ["<h2>Masked-LM loss of an unseen text</h2>",
+             f"<p class=note>{html.escape(LOSS_TEXT)}</p>",
+             _table([("this model", f"{loss.model:.2f}"),
+                     ("the same network at BERT's initialisation", f"{loss.initialised:.2f}"),
+                     (f"guessing uniformly among {model.config.vocab_size:,} tokens",
+                      f"{loss.uniform:.2f}")], ["", "loss (nats)"], numeric=(1,)),
+             f"<p class=note>Averaged over 20 random maskings ({loss.predictions} "
+             f"predictions).</p>",
+             "<h2>Fill in the blank</h2>",
+             _table(probes.probe_suite(model, tokenizer), ["probe", "sentence", "top three"])]
+    shares = probes.pronoun_shares(model, tokenizer)
+    probes.plot_shares(shares, out / "bias.png")
+    parts += ["<h2>Bias probe</h2>", '<img src="bias.png" alt="she or he by job">']
+    return parts
+
+
+def _attention_sections(source, corpus: str | None, name: str, out: Path, say) -> list[str]:
+    """The heat maps of what each head looks at, over `corpus` (when given)."""
+    if not corpus:
+        return ["<p class=note>No corpus given (--corpus FILE): no attention maps.</p>"]
+    say(f"attention heads on {corpus}")
+    encoder = load_model(source, head=None)
+    tokenizer = load_tokenizer(encoder.source)
+    shares = attention.head_shares(encoder, tokenizer, attention.read_paragraphs(corpus))
+    attention.plot_heat_maps(shares, out / "heads.png", f"{name}: where the heads look")
+    layer, head, _ = attention.most_devoted(shares, "previous")
+    attention.plot_head(encoder, tokenizer, attention.EXAMPLE, layer, head,
+                        out / "previous-head.png")
+    return ["<h2>What the heads look at</h2>", '<img src="heads.png" alt="heat maps">',
+            _table([(t, l, h, f"{s:.0%}") for t, l, h, s in attention.top_heads(shares)],
+                   ["target", "layer", "head", "share"], numeric=(1, 2, 3)),
+            f"<p>The most previous-token-devoted head, layer {layer} head {head}, on one "
+            f"sentence:</p>", '<img src="previous-head.png" alt="one head">']

@@ -56,7 +56,7 @@ def register(verbs) -> None:
                    help="tokens per paragraph")
     p.add_argument("--top", type=int, default=default_of(attn.top_heads, "n"),
                    help="heads listed per target")
-    p.add_argument("--sentence", default=attn.SENTENCE)
+    p.add_argument("--sentence", default=attn.EXAMPLE)
     p.set_defaults(run=attention)
 
     p = verbs.add_parser("report", help="one HTML page: blueprint, probes, bias, attention",

@@ -98,22 +98,9 @@ def looks_like_conll(path: str | Path, lines: int = 20) -> bool:
     return seen > 0
 
 
-def read_conll(path: str | Path, labels: str | dict | None = None,
-               documents: bool = False) -> list[dict]:
-    """Tagging examples {"text", "spans": [(start, end, label)], "ignore": [(start, end)],
-    "where", "document" (0 before the first -DOCSTART-, then 1, 2, ...), "pretokenized":
-    True (its words are the file's: decode them by spaces)} from a CoNLL file: one per sentence, or with `documents` one per
-    `-DOCSTART-` document, its sentences joined by newlines (a file without
-    `-DOCSTART-` lines keeps one example per sentence)."""
-    path = Path(path)
-    mapping = parse_label_map(labels)
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise BertforgeError(f"{path} is not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise BertforgeError(f"cannot read {path}: {error.strerror}") from None
-
+def _sentences(path: Path, raw: str) -> tuple[list, list[int], bool]:
+    """(sentences as (words, tags, first line), the document of each, whether the file
+    has -DOCSTART- lines), every line checked: a word and a valid tag, or a blank."""
     sentences: list[tuple[list[str], list[str], int]] = []  # words, tags, first line
     doc_of: list[int] = []
     doc, words, tags, first = 0, [], [], 0
@@ -159,7 +146,26 @@ def read_conll(path: str | Path, labels: str | dict | None = None,
         log.warning("%s: skipped %d line(s) whose word is blank (tagged O)", path, blank)
     if not sentences:
         raise BertforgeError(f"{path} holds no sentences (a word and a tag a line)")
+    return sentences, doc_of, has_docstart
 
+
+def read_conll(path: str | Path, labels: str | dict | None = None,
+               documents: bool = False) -> list[dict]:
+    """Tagging examples {"text", "spans": [(start, end, label)], "ignore": [(start, end)],
+    "where", "document" (0 before the first -DOCSTART-, then 1, 2, ...), "pretokenized":
+    True (its words are the file's: decode them by spaces)} from a CoNLL file: one per sentence, or with `documents` one per
+    `-DOCSTART-` document, its sentences joined by newlines (a file without
+    `-DOCSTART-` lines keeps one example per sentence)."""
+    path = Path(path)
+    mapping = parse_label_map(labels)
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise BertforgeError(f"{path} is not UTF-8 text (byte {error.start})") from None
+    except OSError as error:
+        raise BertforgeError(f"cannot read {path}: {error.strerror}") from None
+
+    sentences, doc_of, has_docstart = _sentences(path, raw)
     examples = []
     if documents and has_docstart:
         groups: dict[int, list[int]] = {}

@@ -189,6 +189,36 @@ def _breaks(gap: str, before: str, after: str, multiline: Collection[str]) -> bo
         ("\n" in gap and not (before == after and before in multiline))
 
 
+def _runs(inside: np.ndarray, broken) -> list[tuple[int, int]]:
+    """Maximal runs [a, b) of inside words that `broken(v)` does not cut before word v."""
+    runs, k, count = [], 0, len(inside)
+    while k < count:
+        if not inside[k]:
+            k += 1
+            continue
+        v = k + 1
+        while v < count and inside[v] and not broken(v):
+            v += 1
+        runs.append((k, v))
+        k = v
+    return runs
+
+
+def _smoothed(lab: np.ndarray, ends_new: bool) -> np.ndarray:
+    """A run's word labels with lone changes undone: a word between two of another label
+    takes theirs, and so does a word at either end whose neighbour's label goes on for
+    two words (the last one not when it starts a new entity, `ends_new`)."""
+    lab = lab.copy()
+    for k in range(1, len(lab) - 1):
+        if lab[k - 1] == lab[k + 1] != lab[k]:
+            lab[k] = lab[k - 1]
+    if len(lab) >= 3 and lab[0] != lab[1] == lab[2]:
+        lab[0] = lab[1]
+    if len(lab) >= 3 and lab[-1] != lab[-2] == lab[-3] and not ends_new:
+        lab[-1] = lab[-2]
+    return lab
+
+
 def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
                     tags: list[str], threshold: float,
                     multiline: Collection[str] = ()) -> list[Span]:
@@ -220,7 +250,7 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     starts = np.array([a for a, _ in offsets])
     ends = np.array([b for _, b in offsets])
     w = words(text, offsets)
-    first, last, count = w.first, w.last, len(w)
+    first, last = w.first, w.last
     inside = np.add.reduceat((entity >= threshold).astype(int), first) > 0
     b_mass = np.add.reduceat(probs[:, b_cols], first, axis=0)
     i_mass = np.add.reduceat(probs[:, i_cols], first, axis=0)
@@ -230,27 +260,12 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     def gap(v):  # the text between word v-1 and word v
         return text[ends[last[v - 1] - 1]:starts[first[v]]]
 
-    runs, k = [], 0
-    while k < count:  # maximal runs of inside words not broken by a blank line
-        if not inside[k]:
-            k += 1
-            continue
-        v = k + 1
-        while v < count and inside[v] and not _breaks(gap(v), labels[label[v - 1]],
-                                                      labels[label[v]], multiline):
-            v += 1
-        runs.append((k, v))
-        k = v
+    def broken(v):  # whether the text before word v ends a run
+        return _breaks(gap(v), labels[label[v - 1]], labels[label[v]], multiline)
+
     spans = []
-    for a, b in runs:
-        lab = label[a:b].copy()
-        for k in range(1, len(lab) - 1):
-            if lab[k - 1] == lab[k + 1] != lab[k]:
-                lab[k] = lab[k - 1]
-        if len(lab) >= 3 and lab[0] != lab[1] == lab[2]:
-            lab[0] = lab[1]
-        if len(lab) >= 3 and lab[-1] != lab[-2] == lab[-3] and not begins[b - 1]:
-            lab[-1] = lab[-2]
+    for a, b in _runs(inside, broken):
+        lab = _smoothed(label[a:b], ends_new=bool(begins[b - 1]))
         start = a
         for k in range(a + 1, b + 1):
             if k < b and lab[k - a] == lab[k - a - 1] and not (begins[k] and gap(k) != " "):
