@@ -378,46 +378,9 @@ def pretrain(recipe: Recipe) -> dict:
         write({"step": 0, "eval": evaluate(model, held_out, nsp, run.device, autocast),
                "unigram_entropy": examples.unigram_entropy})
     if run.main:
-        print(f"pre-training a {config.num_hidden_layers}-layer, {config.hidden_size}-wide BERT "
-              f"({sum(p.numel() for p in model.parameters()):,} parameters) on "
-              f"{len(examples.train):,} examples of up to {recipe.seq_len} tokens; objective "
-              f"{recipe.objective}, masking {recipe.masking}, {precision}, {run.world} "
-              f"process(es), global batch {recipe.batch}")
-    bar = tqdm(total=recipe.steps, initial=start, disable=not (run.main and recipe.progress),
-               unit="step", dynamic_ncols=True)
-    model.train()
-    window_tokens, window_start = 0.0, time.perf_counter()
-    last_eval = None
-    for step in range(start, recipe.steps):
-        torch.manual_seed(hash_seed(recipe.seed, step, run.rank))  # this step's dropout
-        batch = batches(step)
-        metrics = train_step(run, trained, batch, nsp, autocast, scaler)
-        grad_norm = training.step(list(model.parameters()), optimizer, scheduler, scaler,
-                                  recipe.clip)
-
-        totals = metrics.as_tensor()
-        if run.world > 1:
-            dist.all_reduce(totals)
-        summary = Metrics.from_tensor(totals).summary(nsp)
-        window_tokens += float(totals[-1])
-        elapsed = time.perf_counter() - window_start
-        record = {"step": step + 1, "lr": scheduler.get_last_lr()[0],
-                  "grad_norm": float(grad_norm), **summary,
-                  "tokens_per_s": window_tokens / max(elapsed, 1e-9)}
-        done = step + 1
-        if done % recipe.eval_every == 0 or done == recipe.steps:
-            if run.main:
-                last_eval = evaluate(model, held_out, nsp, run.device, autocast)
-                record["eval"] = last_eval
-            barrier(run)
-            window_tokens, window_start = 0.0, time.perf_counter()
-        write(record)
-        if run.main and (done % recipe.save_every == 0 or done == recipe.steps):
-            save_checkpoint(run, done, model, optimizer, scheduler, scaler)
-        barrier(run)
-        bar.set_postfix(loss=f"{summary['loss']:.3f}", tok_s=f"{record['tokens_per_s']:,.0f}")
-        bar.update(1)
-    bar.close()
+        _announce(run, config, model, len(examples.train), precision)
+    state = _State(model, trained, optimizer, scheduler, scaler, autocast, nsp)
+    last_eval = _train_steps(run, state, batches, held_out, start, write)
 
     result = last_eval or (evaluate(model, held_out, nsp, run.device, autocast) if run.main else {})
     if run.main:
@@ -429,6 +392,72 @@ def pretrain(recipe: Recipe) -> dict:
     if run.world > 1:
         dist.destroy_process_group()
     return result
+
+
+@dataclass
+class _State:
+    """What the training loop updates and runs with: the model (and its data-parallel
+    wrapper, `trained`), the optimizer, schedule and gradient scaler, the autocast
+    context and whether next-sentence prediction is trained."""
+
+    model: Bert
+    trained: torch.nn.Module
+    optimizer: torch.optim.Optimizer
+    scheduler: object
+    scaler: object
+    autocast: object
+    nsp: bool
+
+
+def _announce(run: "Run", config: BertConfig, model: Bert, examples: int, precision: str) -> None:
+    recipe = run.recipe
+    print(f"pre-training a {config.num_hidden_layers}-layer, {config.hidden_size}-wide BERT "
+          f"({sum(p.numel() for p in model.parameters()):,} parameters) on "
+          f"{examples:,} examples of up to {recipe.seq_len} tokens; objective "
+          f"{recipe.objective}, masking {recipe.masking}, {precision}, {run.world} "
+          f"process(es), global batch {recipe.batch}")
+
+
+def _train_steps(run: "Run", st: _State, batches, held_out, start: int, write) -> dict | None:
+    """The steps from `start` to the recipe's last: each logged, evaluated and saved as
+    the recipe says; returns the last held-out evaluation (None if there was none)."""
+    recipe = run.recipe
+    bar = tqdm(total=recipe.steps, initial=start, disable=not (run.main and recipe.progress),
+               unit="step", dynamic_ncols=True)
+    st.model.train()
+    window_tokens, window_start = 0.0, time.perf_counter()
+    last_eval = None
+    for step in range(start, recipe.steps):
+        torch.manual_seed(hash_seed(recipe.seed, step, run.rank))  # this step's dropout
+        batch = batches(step)
+        metrics = train_step(run, st.trained, batch, st.nsp, st.autocast, st.scaler)
+        grad_norm = training.step(list(st.model.parameters()), st.optimizer, st.scheduler,
+                                  st.scaler, recipe.clip)
+
+        totals = metrics.as_tensor()
+        if run.world > 1:
+            dist.all_reduce(totals)
+        summary = Metrics.from_tensor(totals).summary(st.nsp)
+        window_tokens += float(totals[-1])
+        elapsed = time.perf_counter() - window_start
+        record = {"step": step + 1, "lr": st.scheduler.get_last_lr()[0],
+                  "grad_norm": float(grad_norm), **summary,
+                  "tokens_per_s": window_tokens / max(elapsed, 1e-9)}
+        done = step + 1
+        if done % recipe.eval_every == 0 or done == recipe.steps:
+            if run.main:
+                last_eval = evaluate(st.model, held_out, st.nsp, run.device, st.autocast)
+                record["eval"] = last_eval
+            barrier(run)
+            window_tokens, window_start = 0.0, time.perf_counter()
+        write(record)
+        if run.main and (done % recipe.save_every == 0 or done == recipe.steps):
+            save_checkpoint(run, done, st.model, st.optimizer, st.scheduler, st.scaler)
+        barrier(run)
+        bar.set_postfix(loss=f"{summary['loss']:.3f}", tok_s=f"{record['tokens_per_s']:,.0f}")
+        bar.update(1)
+    bar.close()
+    return last_eval
 
 
 def _data(run: "Run", tokenizer: Tokenizer, out: Path):
