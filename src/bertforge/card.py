@@ -67,9 +67,9 @@ class ModelCard:
         typed = {f.name for f in dataclasses.fields(cls)} - {"extra", "given"}
         values = {k: v for k, v in data.items() if k in typed}
         for name, value in values.items():
-            if value is not None and not _KINDS[name](value):
-                raise CheckpointError(f"{where}: {name!r} is {value!r}, which is not "
-                                      f"{_KIND_NAMES[name]}")
+            valid, kind = _KINDS[name]
+            if value is not None and not valid(value):
+                raise CheckpointError(f"{where}: {name!r} is {value!r}, which is not {kind}")
         values["floors"] = dict(values.get("floors") or {})
         return cls(**values, extra={k: v for k, v in data.items() if k not in typed},
                    given=frozenset(k for k in data if k in typed))
@@ -97,21 +97,23 @@ def _number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v > 0
+
+
+# each typed field: (the values it takes, how an error names them)
 _KINDS = {
-    "bertforge_version": lambda v: isinstance(v, str),
-    "head": lambda v: isinstance(v, str),
-    "labels": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
-    "task": lambda v: isinstance(v, str),
-    "window": lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
-    "stride": lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0,
-    "token_types": lambda v: v == "case",
-    "threshold": lambda v: _number(v) and 0 < v <= 1,
-    "floors": lambda v: isinstance(v, dict) and all(isinstance(k, str) and _number(x) and 0 <= x <= 1
-                                                     for k, x in v.items()),
-    "warning": lambda v: isinstance(v, str),
+    "bertforge_version": (lambda v: isinstance(v, str), "a string"),
+    "head": (lambda v: isinstance(v, str), "a string"),
+    "labels": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+               "a list of strings"),
+    "task": (lambda v: isinstance(v, str), "a string"),
+    "window": (_count, "a positive whole number"),
+    "stride": (_count, "a positive whole number"),
+    "token_types": (lambda v: v == "case", '"case"'),
+    "threshold": (lambda v: _number(v) and 0 < v <= 1, "a probability in (0, 1]"),
+    "floors": (lambda v: isinstance(v, dict) and all(
+        isinstance(k, str) and _number(x) and 0 <= x <= 1 for k, x in v.items()),
+        "an object of group: score in [0, 1]"),
+    "warning": (lambda v: isinstance(v, str), "a string"),
 }
-_KIND_NAMES = {"bertforge_version": "a string", "head": "a string",
-               "labels": "a list of strings", "task": "a string",
-               "window": "a positive whole number", "stride": "a positive whole number",
-               "token_types": '"case"', "threshold": "a probability in (0, 1]",
-               "floors": "an object of group: score in [0, 1]", "warning": "a string"}

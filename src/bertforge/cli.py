@@ -17,7 +17,7 @@ from .errors import BertforgeError
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .commands import MODULES, models
+    from .commands import MODULES
 
     parser = argparse.ArgumentParser(
         prog="bertforge", description="BERT from scratch that matches the reference.")
@@ -25,7 +25,6 @@ def build_parser() -> argparse.ArgumentParser:
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     for module in MODULES:
         module.register(verbs)
-    models.register_vocab(verbs)
     return parser
 
 

@@ -19,40 +19,24 @@ _KINDS = {"int": int, "float": float, "str": str}
 
 def setting(default=dataclasses.MISSING, help: str = "", **more) -> dataclasses.Field:
     """A settings field: its default, and the help (and choices, metavar, ...) of the
-    command-line option made from it. A mutable default (a list) is copied per instance."""
-    metadata = {"help": help, **more}
-    if isinstance(default, (list, dict, set)):
-        return dataclasses.field(default_factory=lambda: type(default)(default), metadata=metadata)
-    return dataclasses.field(default=default, metadata=metadata)
+    command-line option made from it."""
+    return dataclasses.field(default=default, metadata={"help": help, **more})
 
 
-def _kind(annotation: str) -> tuple[type | None, bool]:
-    """(value type, is a list) of a field's annotation as written."""
-    text = str(annotation).replace(" ", "")
-    if text.startswith("list["):
-        return _KINDS.get(text[5:-1], str), True
-    first = text.split("|")[0]
-    return (bool if first == "bool" else _KINDS.get(first, str)), False
+def _kind(annotation: str) -> type:
+    """The value type of a field's annotation as written ("int | None" -> int)."""
+    first = str(annotation).replace(" ", "").split("|")[0]
+    return bool if first == "bool" else _KINDS.get(first, str)
 
 
-def add_options(parser: argparse.ArgumentParser, settings_class, base: Any = None,
-                skip: tuple[str, ...] = ()) -> None:
+def add_options(parser: argparse.ArgumentParser, settings_class, base: Any = None) -> None:
     """One option per field of `settings_class`, with the field's default (or, when
     `base` is an instance, that instance's value: a recipe's own defaults), kind,
     choices and help."""
     for f in dataclasses.fields(settings_class):
-        if f.name in skip or f.metadata.get("cli") is False:
-            continue
         meta = f.metadata
-        if base is not None:
-            default = getattr(base, f.name)
-        elif f.default is not dataclasses.MISSING:
-            default = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            default = f.default_factory()
-        else:
-            default = dataclasses.MISSING
-        kind, many = _kind(f.type)
+        default = getattr(base, f.name) if base is not None else f.default
+        kind = _kind(f.type)
         text = meta.get("help", "").replace("%", "%%")  # argparse formats help with %
         flag = "--" + f.name.replace("_", "-")
         if meta.get("positional"):
@@ -69,7 +53,7 @@ def add_options(parser: argparse.ArgumentParser, settings_class, base: Any = Non
         else:
             shown = "" if default is None or "default" in text else f" (default: {default})"
             parser.add_argument(flag, type=kind, default=default, metavar=meta.get("metavar"),
-                                choices=meta.get("choices"), nargs="+" if many else None,
+                                choices=meta.get("choices"),
                                 help=(text + shown).strip() or None)
 
 

@@ -45,8 +45,6 @@ def register(verbs) -> None:
     p.add_argument("--pair", metavar="TEXT", help="a second text (segment 1)")
     p.set_defaults(run=tokenize)
 
-
-def register_vocab(verbs) -> None:
     size = default_of(Tokenizer.train, "vocab_size")
     p = verbs.add_parser("vocab", help="train a WordPiece vocabulary from text files")
     p.add_argument("files", metavar="FILE", nargs="+")

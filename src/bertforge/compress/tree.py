@@ -13,7 +13,6 @@ def shallow_copy(module: nn.Module) -> nn.Module:
     buffers are the same tensors: swapping a layer in the copy leaves the original
     whole, and nothing is duplicated in memory."""
     clone = copy.copy(module)
-    clone.__dict__ = dict(module.__dict__)
     clone._parameters = dict(module._parameters)
     clone._buffers = dict(module._buffers)
     clone._modules = {name: None if child is None else shallow_copy(child)
