@@ -33,15 +33,17 @@ def presidio_analyzer():
     return AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
 
 
-def presidio_spans(results) -> list[tuple[str, int, int]]:
-    """(group, start, end) of one text's Presidio results: its entity types mapped to the
+def presidio_spans(results):
+    """One text's Presidio results as bertforge `Span`s: entity types mapped to the
     redactor's groups, overlaps resolved to the best-scored result."""
     from bertforge.pii.labels import PRESIDIO_GROUP
+    from bertforge.spans import Span
 
-    spans = sorted((PRESIDIO_GROUP.get(r.entity_type), r.start, r.end, r.score)
+    spans = sorted(Span(r.start, r.end, PRESIDIO_GROUP[r.entity_type], score=r.score,
+                        source="presidio")
                    for r in results if PRESIDIO_GROUP.get(r.entity_type))
     kept = []
-    for label, start, end, score in sorted(spans, key=lambda s: -s[3]):
-        if not any(start < e and s < end for _, s, e in kept):
-            kept.append((label, start, end))
-    return kept
+    for span in sorted(spans, key=lambda s: -s.score):
+        if not any(span.start < k.end and k.start < span.end for k in kept):
+            kept.append(span)
+    return sorted(kept)

@@ -48,10 +48,10 @@ def word_tags(example: dict) -> list[str]:
     """IOB2 tags of an example's words (its text is words joined by single spaces)."""
     positions = word_positions(example["text"])
     tags = ["O"] * len(positions)
-    for start, end, label in example["spans"]:
-        inside = [k for k, (a, b) in enumerate(positions) if a >= start and b <= end]
+    for span in example["spans"]:
+        inside = [k for k, (a, b) in enumerate(positions) if a >= span.start and b <= span.end]
         for n, k in enumerate(inside):
-            tags[k] = ("B-" if n == 0 else "I-") + label
+            tags[k] = ("B-" if n == 0 else "I-") + span.label
     return tags
 
 
@@ -63,6 +63,7 @@ def trainer_run(train, test, tags, seed: int, work: Path) -> tuple[list[list], f
 
     from bertforge.checkpoint import resolve
     from bertforge.finetune.tagging import to_spans
+    from bertforge.spans import Span
 
     source = resolve(MODEL)
     transformers.set_seed(seed)
@@ -119,8 +120,8 @@ def trainer_run(train, test, tags, seed: int, work: Path) -> tuple[list[list], f
                     if w is not None and w != previous:
                         wt[w] = tags[out[t]]
                     previous = w
-                predicted.append([(label, positions[a][0], positions[b - 1][1])
-                                  for label, a, b in to_spans(wt)])
+                predicted.append([Span(positions[run.start][0], positions[run.end - 1][1],
+                                       run.label) for run in to_spans(wt)])
     return predicted, seconds
 
 
@@ -134,7 +135,7 @@ def bertforge_run(train, test, labels, seed: int, precision: str) -> tuple[list[
     tagger = train_tagger(train, MODEL, settings, labels=labels)
     seconds = time.perf_counter() - started
     found = tagger.predict([e["text"] for e in test], precision=precision)
-    return [[(s.label, s.start, s.end) for s in spans] for spans in found], seconds
+    return found, seconds
 
 
 def main() -> None:
@@ -147,6 +148,7 @@ def main() -> None:
     import transformers
 
     from bertforge.finetune.corpora import corpus_split
+    from bertforge.finetune.examples import labels_of
     from bertforge.finetune.metrics import MICRO, span_scores
     from bertforge.finetune.tagging import tag_names
     from bertforge.training import autocast_for
@@ -164,9 +166,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-trainer-") as tmp:
         for name in args.corpora.split(","):
             train, test = corpus_split(name, "train"), corpus_split(name, args.split)
-            labels = sorted({label for e in train for _, _, label in e["spans"]})
+            labels = labels_of(train)
             tags = tag_names(labels)
-            gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in test]
+            gold = [ex["spans"] for ex in test]
             runs = {"transformers Trainer, fp32": lambda seed: trainer_run(
                         train, test, tags, seed, Path(tmp)),
                     f"bertforge, default ({default})": lambda seed: bertforge_run(

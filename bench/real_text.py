@@ -24,20 +24,16 @@ from common import presidio_analyzer, presidio_spans, tune_allocator  # noqa: E4
 
 from bertforge.finetune.corpora import CORPORA  # noqa: E402
 from bertforge.finetune.metrics import MICRO, span_scores  # noqa: E402
-from bertforge.finetune.tagging import Span, drop_ignored  # noqa: E402
+from bertforge.finetune.tagging import drop_ignored  # noqa: E402
 from bertforge.pii import Redactor  # noqa: E402
 from bertforge.pii.dataset import marked_groups, read_documents  # noqa: E402
 from bertforge.training import cpu_has_bf16  # noqa: E402
 
 
-def scored(found, documents, groups) -> list[list[tuple[str, int, int]]]:
-    """Predictions as span_scores takes them: ignored ranges and unmarked groups left out."""
-    out = []
-    for spans, document in zip(found, documents):
-        kept = drop_ignored([Span(s, e, label, 1.0) for label, s, e in spans],
-                            document.get("ignore", ()))
-        out.append([(s.label, s.start, s.end) for s in kept if s.label in groups])
-    return out
+def scored(found, documents, groups):
+    """Predictions as they are scored: ignored ranges and unmarked groups left out."""
+    return [[s for s in drop_ignored(spans, document.get("ignore", ())) if s.label in groups]
+            for spans, document in zip(found, documents)]
 
 
 def main() -> None:
@@ -58,9 +54,8 @@ def main() -> None:
         documents = read_documents(source)
         groups = marked_groups(source)
         texts = [d["text"] for d in documents]
-        gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
-        ours = [[(s.label, s.start, s.end) for s in spans]
-                for spans in redactor.detect_batch(texts)]
+        gold = [d["spans"] for d in documents]
+        ours = redactor.detect_batch(texts)
         theirs = [presidio_spans(analyzer.analyze(text=t, language="en")) for t in texts]
         a = span_scores(gold, scored(ours, documents, groups))
         b = span_scores(gold, scored(theirs, documents, groups))

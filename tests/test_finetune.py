@@ -19,6 +19,7 @@ from bertforge.finetune.fit import FitSettings, fit
 from bertforge.finetune.metrics import MICRO, span_scores
 from bertforge.finetune.tagging import (Tagger, spans_to_tags, tag_names, tagging_features,
                                         to_spans, train_tagger)
+from bertforge.spans import Span
 from bertforge.windows import Window, context, merge, windows
 from toy_tagging import COMPANY, NAMES, PERSON, long_document, tagging_data
 
@@ -230,7 +231,7 @@ def tokens_and_spans(draw):
         if draw(st.booleans()):
             width = draw(st.integers(1, min(4, len(offsets) - token)))
             label = draw(st.sampled_from(["PER", "ORG", "LOC"]))
-            spans.append((offsets[token][0], offsets[token + width - 1][1], label))
+            spans.append(Span(offsets[token][0], offsets[token + width - 1][1], label))
             token += width
         else:
             token += 1
@@ -243,7 +244,7 @@ def test_spans_to_tags_to_spans_is_the_identity(case):
     offsets, spans = case
     tags = tag_names(["LOC", "ORG", "PER"])
     back = to_spans([tags[t] for t in spans_to_tags(offsets, spans, tags)])
-    assert [(offsets[a][0], offsets[b - 1][1], label) for label, a, b in back] == spans
+    assert [Span(offsets[r.start][0], offsets[r.end - 1][1], r.label) for r in back] == spans
 
 
 @settings(max_examples=300, deadline=None)
@@ -251,16 +252,17 @@ def test_spans_to_tags_to_spans_is_the_identity(case):
 def test_to_spans_agrees_with_seqeval(tags):
     from seqeval.metrics.sequence_labeling import get_entities
 
-    assert to_spans(tags) == [(label, start, end + 1) for label, start, end in get_entities(tags)]
+    assert [s.key for s in to_spans(tags)] == [(label, start, end + 1)
+                                               for label, start, end in get_entities(tags)]
 
 
 def test_partial_token_span_tags_the_whole_token():
     offsets = [(0, 3), (4, 9), (9, 12)]  # "Pay £1250,00" -> pieces
     tags = tag_names(["AMOUNT"])
-    ids = spans_to_tags(offsets, [(5, 11, "AMOUNT")], tags)
+    ids = spans_to_tags(offsets, [Span(5, 11, "AMOUNT")], tags)
     assert [tags[i] for i in ids] == ["O", "B-AMOUNT", "I-AMOUNT"]
-    (_, a, b), = to_spans([tags[i] for i in ids])
-    assert (offsets[a][0], offsets[b - 1][1]) == (4, 12)  # widened to the tokens it touched
+    run, = to_spans([tags[i] for i in ids])
+    assert (offsets[run.start][0], offsets[run.end - 1][1]) == (4, 12)  # widened to the tokens it touched
 
 
 @settings(max_examples=100, deadline=None)
@@ -278,8 +280,8 @@ def test_strict_scores_agree_with_seqeval(gold_tags, rnd):
 
 
 def test_overlap_scores_forgive_boundaries_not_labels():
-    gold = [[("PER", 0, 10), ("ORG", 20, 30)]]
-    pred = [[("PER", 2, 10), ("PER", 20, 25)]]
+    gold = [[Span(0, 10, "PER"), Span(20, 30, "ORG")]]
+    pred = [[Span(2, 10, "PER"), Span(20, 25, "PER")]]
     assert span_scores(gold, pred)[MICRO].correct == 0
     overlap = span_scores(gold, pred, overlap=True)
     assert overlap[MICRO].correct == 1 and overlap["PER"].recall == 1.0 and overlap["ORG"].recall == 0
@@ -545,7 +547,8 @@ def test_examples_from_a_saved_dataset_in_gretels_schema(tmp_path):
     }).save_to_disk(str(tmp_path / "ds"))
     examples = tagging_examples(str(tmp_path / "ds"))
     assert [e["text"] for e in examples] == [d["text"] for d in docs]
-    assert examples[0]["spans"] == sorted((s["start"], s["end"], s["label"]) for s in docs[0]["spans"])
+    assert [s.key for s in examples[0]["spans"]] == sorted(
+        (s["label"], s["start"], s["end"]) for s in docs[0]["spans"])
     assert examples[3]["where"].endswith("ds[3]")
     with pytest.raises(BertforgeError, match="no such file, and not a dataset"):
         tagging_examples(str(tmp_path / "nothing-here"))

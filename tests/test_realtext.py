@@ -10,6 +10,7 @@ import pytest
 
 from bertforge.errors import BertforgeError
 from bertforge.finetune.fit import mix
+from bertforge.spans import Span
 
 WIKIGOLD = "".join(f"-DOCSTART- O\n\nAnn B-PER\nLee I-PER\nof O\nAcme I-ORG\nsang O\nin O\n"
                    f"Paris I-LOC\n{k} O\n\n" for k in range(10))
@@ -66,25 +67,24 @@ def test_corpora_are_read_with_the_redactors_map_for_them(corpora):
     assert len(test) == 1 and test[0]["text"].endswith(" 8")  # the ninth article
     # PER is a person; ORG ignored (teams and bands are not companies); LOC plain text
     [doc] = test
-    assert [(doc["text"][s:e], g) for s, e, g in doc["spans"]] == [("Ann Lee", "PERSON")]
+    assert [(doc["text"][s.start:s.end], s.label) for s in doc["spans"]] == [("Ann Lee", "PERSON")]
     assert [doc["text"][s:e] for s, e in doc["ignore"]] == ["Acme"]
     assert marked_groups("wikigold:test") == ["PERSON"]
     assert marked_groups("wnut17:test") == ["PERSON", "COMPANY"]
     assert marked_groups("data/train.jsonl") is None
     # a map given by the user wins over the corpus's own
     [doc] = read_documents("wikigold:test", labels="PER=PERSON,ORG=COMPANY,LOC=ADDRESS,*=O")
-    assert [g for _, _, g in doc["spans"]] == ["PERSON", "COMPANY", "ADDRESS"]
+    assert [s.label for s in doc["spans"]] == ["PERSON", "COMPANY", "ADDRESS"]
 
 
 def test_handles_are_ignored_not_taught_as_names():
     from bertforge.pii.dataset import handles_ignored
 
     text = "@ colgo hey Ann Lee and @ bob_k or @jo_b"
-    example = {"text": text, "spans": [(0, 1, "PERSON"), (2, 7, "PERSON"), (12, 19, "PERSON"),
-                                       (24, 25, "PERSON"), (26, 31, "PERSON"),
-                                       (35, 40, "PERSON")], "ignore": []}
+    example = {"text": text, "spans": [Span(a, b, "PERSON") for a, b in (
+        (0, 1), (2, 7), (12, 19), (24, 25), (26, 31), (35, 40))], "ignore": []}
     out = handles_ignored(example)
-    assert [text[s:e] for s, e, _ in out["spans"]] == ["Ann Lee"]
+    assert [text[s.start:s.end] for s in out["spans"]] == ["Ann Lee"]
     assert [text[s:e] for s, e in out["ignore"]] == ["@", "colgo", "@", "bob_k", "@jo_b"]
 
 
@@ -168,7 +168,7 @@ def test_a_tagger_told_the_case_saves_what_a_reader_needs_and_matches_transforme
     from bertforge.finetune.fit import FitSettings
     from bertforge.finetune.tagging import Tagger, case_types, train_tagger
 
-    examples = [{"text": f"Ann Lee met bob {k} in PARIS", "spans": [(0, 7, "PER")]}
+    examples = [{"text": f"Ann Lee met bob {k} in PARIS", "spans": [Span(0, 7, "PER")]}
                 for k in range(16)]
     tagger = train_tagger(examples, tiny_dirs[None], FitSettings(steps=3, progress=False),
                           size=30, stride=20, case=True)
@@ -201,7 +201,7 @@ def test_every_type_of_the_real_corpora_has_a_place_in_the_redactors_map():
     for name in CORPORA:
         for split in ("train", "validation", "test"):
             documents = read_documents(f"{name}:{split}")  # an unmapped type would raise
-            spans = [(d["text"][s:e], g) for d in documents for s, e, g in d["spans"]]
+            spans = [(s.text, s.label) for d in documents for s in d["spans"]]
             assert {g for _, g in spans} <= {"PERSON", "COMPANY"}
             assert sum(g == "PERSON" for _, g in spans) > 30  # wikigold:test holds 33
             assert sum(len(d["ignore"]) for d in documents) > 20  # ORG, groups, handles

@@ -65,7 +65,7 @@ def test_two_runs_writing_one_output_never_mix(tiny_redactor_dir, tmp_path):
                 min_size=1, max_size=6),
        st.sampled_from(["\r\n", "\n", "\r"]))
 def test_files_are_read_and_redacted_byte_faithfully(tiny_redactor_dir, lines, newline):
-    from bertforge.finetune.tagging import Span
+    from bertforge.spans import Span
     from bertforge.pii.redact import redact
 
     text = newline.join(lines) + newline
@@ -227,7 +227,7 @@ def test_dash_is_standard_input_and_threshold_zero_is_refused(tiny_redactor_dir,
 
 # ------------------------------------------------------------------ 3. never partly masked
 def test_short_names_are_masked_and_scraps_are_not():
-    from bertforge.finetune.tagging import Span
+    from bertforge.spans import Span
     from bertforge.pii.tidy import tidy
 
     def spans(text, *marked):
@@ -240,7 +240,7 @@ def test_short_names_are_masked_and_scraps_are_not():
 
 
 def test_a_value_split_between_labels_is_masked_whole():
-    from bertforge.finetune.tagging import Span
+    from bertforge.spans import Span
     from bertforge.pii.merge import merge
     from bertforge.pii.tidy import tidy
     from bertforge.pii.patterns import PatternMatch

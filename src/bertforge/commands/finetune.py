@@ -93,15 +93,15 @@ def fit_settings(args) -> FitSettings:
 
 
 def tag(args) -> int:
-    from ..finetune.examples import check_labels, tagging_examples
+    from ..finetune.examples import check_labels, labels_of, tagging_examples
     from ..finetune.metrics import MICRO, format_scores
     from ..finetune.tagging import train_tagger
 
     check_new_directory(args.out, args.overwrite)  # before hours of training, not after
     train = tagging_examples(args.train, args.labels, args.conll_docs)
     valid = tagging_examples(args.valid, args.labels, args.conll_docs) if args.valid else []
-    labels = sorted({label for e in train for _, _, label in e["spans"]})
-    check_labels(valid, labels, lambda e: [label for _, _, label in e["spans"]])
+    labels = labels_of(train)
+    check_labels(valid, labels, lambda e: [span.label for span in e["spans"]])
     print(f"fine-tuning {args.base} to tag {', '.join(labels)} on {len(train):,} examples")
     tagger = train_tagger(train, args.base, fit_settings(args), labels, args.window, args.stride,
                           subtokens=args.subtokens)
@@ -120,7 +120,7 @@ def tag(args) -> int:
 
 
 def features(args) -> int:
-    from ..finetune.examples import check_labels, tagging_examples
+    from ..finetune.examples import check_labels, labels_of, tagging_examples
     from ..finetune.features import feature_table, format_table
     from ..finetune.metrics import MICRO, format_scores
 
@@ -133,8 +133,8 @@ def features(args) -> int:
         check_new_directory(args.out, args.overwrite)
     train = tagging_examples(args.train, args.labels, args.conll_docs)
     valid = tagging_examples(args.valid, args.labels, args.conll_docs) if args.valid else []
-    labels = sorted({label for e in train for _, _, label in e["spans"]})
-    check_labels(valid, labels, lambda e: [label for _, _, label in e["spans"]])
+    labels = labels_of(train)
+    check_labels(valid, labels, lambda e: [span.label for span in e["spans"]])
     settings = fit_settings(args)
     if args.layers == "table":
         print(f"the feature-based table: {args.base} on {len(train):,} examples, scored on "

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import BertforgeError
+from ..spans import Span
 from .tagging import to_spans
 
 log = logging.getLogger(__name__)
@@ -56,16 +58,16 @@ def map_label(label: str, mapping: dict[str, str]) -> str:
     return mapping.get(label, mapping.get("*", label))
 
 
-def apply_label_map(spans: list[tuple[int, int, str]], mapping: dict[str, str]
-                    ) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
+def apply_label_map(spans: list[Span], mapping: dict[str, str]
+                    ) -> tuple[list[Span], list[tuple[int, int]]]:
     """(kept spans renamed, ignored ranges) of one example's spans."""
     kept, ignored = [], []
-    for start, end, label in spans:
-        new = map_label(label, mapping)
+    for span in spans:
+        new = map_label(span.label, mapping)
         if new == IGNORE_LABEL:
-            ignored.append((start, end))
+            ignored.append((span.start, span.end))
         elif new != OUTSIDE:
-            kept.append((start, end, new))
+            kept.append(replace(span, label=new))
     return kept, ignored
 
 
@@ -151,7 +153,7 @@ def _sentences(path: Path, raw: str) -> tuple[list, list[int], bool]:
 
 def read_conll(path: str | Path, labels: str | dict | None = None,
                documents: bool = False) -> list[dict]:
-    """Tagging examples {"text", "spans": [(start, end, label)], "ignore": [(start, end)],
+    """Tagging examples {"text", "spans": [Span], "ignore": [(start, end)],
     "where", "document" (0 before the first -DOCSTART-, then 1, 2, ...), "pretokenized":
     True (its words are the file's: decode them by spaces)} from a CoNLL file: one per sentence, or with `documents` one per
     `-DOCSTART-` document, its sentences joined by newlines (a file without
@@ -191,9 +193,11 @@ def _example(sentences, path: Path, mapping: dict[str, str]) -> dict:
             at += len(word) + 1
         at -= 1
         text_parts.append(" ".join(words))
-        for label, a, b in to_spans(tags):
-            spans.append((positions[a][0], positions[b - 1][1], label))
-    kept, ignored = apply_label_map(spans, mapping)
-    return {"text": "\n".join(text_parts), "spans": kept, "ignore": ignored,
+        spans += [(positions[run.start][0], positions[run.end - 1][1], run.label)
+                  for run in to_spans(tags)]
+    text = "\n".join(text_parts)
+    kept, ignored = apply_label_map([Span(a, b, label, text[a:b], 1.0, "gold")
+                                     for a, b, label in spans], mapping)
+    return {"text": text, "spans": kept, "ignore": ignored,
             "where": f"{path}:{sentences[0][2]}", "pretokenized": True}
 

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from .. import plots
 from ..windows import SIZE, STRIDE
+from .examples import labels_of
 from .fit import FitSettings
 from .metrics import MICRO
 from .tagging import SUBTOKEN, train_tagger
@@ -37,7 +38,7 @@ def learning_curve(train: Sequence[dict], test: Sequence[dict], base: str | os.P
     """Strict micro F1 on `test` after training on the first n (shuffled) examples."""
     order = list(train)
     random.Random(settings.seed).shuffle(order)
-    labels = sorted({label for e in train for _, _, label in e["spans"]})
+    labels = labels_of(train)
     points = []
     for n in sizes:
         subset = order[:n]

@@ -11,9 +11,11 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Sequence
 
 from ..errors import BertforgeError
 from ..optional import require
+from ..spans import Span
 
 
 def read_records(source: str) -> list[dict]:
@@ -59,7 +61,7 @@ def read_records(source: str) -> list[dict]:
 
 def tagging_examples(source: str, labels: str | dict | None = None,
                      conll_docs: bool = False) -> list[dict]:
-    """{"text", "spans": [(start, end, label)], "ignore": [(start, end)], "where"},
+    """{"text", "spans": [Span], "ignore": [(start, end)], "where"},
     checked: from JSONL or a dataset, from a CoNLL column file (`conll.py`; one
     example a sentence, or a document with `conll_docs`), or a split of a public corpus
     named "wikigold:train" (`corpora.py`). `labels` maps types ("PER=PERSON,MISC=ignore")."""
@@ -90,8 +92,14 @@ def tagging_examples(source: str, labels: str | dict | None = None,
     return examples
 
 
-def check_spans(text: str, spans, where: str) -> list[tuple[int, int, str]]:
-    """Spans as sorted (start, end, label); refused if out of bounds, empty or overlapping."""
+def labels_of(examples: Sequence[dict]) -> list[str]:
+    """The sorted labels the examples' spans use."""
+    return sorted({span.label for e in examples for span in e["spans"]})
+
+
+def check_spans(text: str, spans, where: str) -> list[Span]:
+    """Gold spans ({"start", "end", "label"} records), sorted; refused if out of bounds,
+    empty or overlapping."""
     if not isinstance(spans, list):
         raise BertforgeError(f"{where}: \"spans\" must be a list")
     out = []
@@ -107,12 +115,12 @@ def check_spans(text: str, spans, where: str) -> list[tuple[int, int, str]]:
         if not label or label == "O" or label[:2] in ("B-", "I-"):
             raise BertforgeError(f"{where}: span {k} has label {label!r}; give the entity type "
                                  f"(PERSON), not a tag")
-        out.append((start, end, label))
+        out.append(Span(start, end, label, text[start:end], 1.0, "gold"))
     out.sort()
-    for (s1, e1, l1), (s2, e2, l2) in zip(out, out[1:]):
-        if s2 < e1:
-            raise BertforgeError(f"{where}: spans ({s1}, {e1}, {l1}) and ({s2}, {e2}, {l2}) "
-                                 f"overlap; a token has one tag")
+    for a, b in zip(out, out[1:]):
+        if b.start < a.end:
+            raise BertforgeError(f"{where}: spans ({a.start}, {a.end}, {a.label}) and "
+                                 f"({b.start}, {b.end}, {b.label}) overlap; a token has one tag")
     return out
 
 

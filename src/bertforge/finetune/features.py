@@ -34,6 +34,7 @@ from ..files import atomic_directory
 from ..model import Bert, BertOutput
 from ..tokenizer import load_tokenizer
 from ..windows import SIZE, STRIDE
+from .examples import labels_of
 from .fit import FitSettings, fit, load_task_model
 from .tagging import SUBTOKEN, Tagger, tag_names, tagging_features
 
@@ -127,7 +128,7 @@ def train_feature_tagger(examples: Sequence[dict], base: str | os.PathLike,
     """A BiLSTM tagger trained on the frozen layers of `base`; a Tagger that predicts
     and evaluates as a fine-tuned one does."""
     settings = settings or FitSettings(lr=FEATURE_LR)
-    labels = sorted(labels or {label for e in examples for _, _, label in e["spans"]})
+    labels = sorted(labels) if labels else labels_of(examples)
     if not labels:
         raise BertforgeError("the training examples hold no spans: nothing to learn to tag")
     tags = tag_names(labels)
@@ -190,7 +191,7 @@ def feature_table(train: Sequence[dict], valid: Sequence[dict], base: str | os.P
     from .metrics import MICRO
     from .tagging import train_tagger
 
-    labels = sorted({label for e in train for _, _, label in e["spans"]})
+    labels = labels_of(train)
     quiet = replace(settings, progress=False)
     rows = []
     tagger = train_tagger(train, base, replace(quiet, lr=finetune_lr), labels, size, stride)

@@ -1,7 +1,7 @@
 """Span precision, recall and F1: strict (exact boundaries and label) and by overlap.
 
-A span is anything with `label`, `start` and `end` (or a (label, start, end) tuple);
-positions may be characters or tokens, as long as gold and prediction agree. Strict
+Gold and predicted spans are `Span`s (`spans.py`); positions may be characters or
+tokens, as long as gold and prediction agree. Strict
 scoring is what `seqeval` computes on BIO tags (the tests hold the two to the same
 numbers). The overlap variant counts a prediction as right when it overlaps a gold span
 of the same label not already matched; it forgives boundaries, not labels, and tells
@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
+
+from ..spans import Span
 
 MICRO = "micro"  # the key of the overall (micro-averaged) scores
 
@@ -34,23 +36,15 @@ class Scores:
         return cls(p, r, f, gold, predicted, correct)
 
 
-def _key(span) -> tuple[str, int, int]:
-    if isinstance(span, tuple):
-        return span
-    if isinstance(span, dict):
-        return (span["label"], span["start"], span["end"])
-    return (span.label, span.start, span.end)
-
-
-def span_scores(gold: Sequence[Iterable], predicted: Sequence[Iterable],
+def span_scores(gold: Sequence[Iterable[Span]], predicted: Sequence[Iterable[Span]],
                 overlap: bool = False) -> dict[str, Scores]:
     """Scores per label and overall (`MICRO`), over documents given in the same order."""
     if len(gold) != len(predicted):
         raise ValueError(f"{len(gold)} gold documents but {len(predicted)} predicted")
     correct, n_gold, n_pred = Counter(), Counter(), Counter()
     for gold_spans, predicted_spans in zip(gold, predicted):
-        g = [_key(s) for s in gold_spans]
-        p = [_key(s) for s in predicted_spans]
+        g = [s.key for s in gold_spans]
+        p = [s.key for s in predicted_spans]
         n_gold.update(label for label, _, _ in g)
         n_pred.update(label for label, _, _ in p)
         if overlap:

@@ -24,7 +24,7 @@ it opens a span), each with a confidence: the mean probability of its words' tag
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Collection, Sequence
 
@@ -35,24 +35,13 @@ from ..card import ModelCard
 from ..compress import ffn_importance, prune_ffn
 from ..errors import BertforgeError
 from ..model import Bert
+from ..spans import Span
 from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, windows
+from .examples import labels_of
 from .fit import (IGNORE, FitSettings, fit, load_task_model, mix, prediction_inputs,
                   predict_logits, save_task_model, softmax, start_task_model)
 from .metrics import span_scores
-
-
-@dataclass
-class Span:
-    start: int
-    end: int
-    label: str
-    text: str = ""
-    score: float = 1.0
-    source: str = "model"   # which recognizer found it: "model", or "pattern" in pii/
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def tag_names(labels: Sequence[str]) -> list[str]:
@@ -60,30 +49,31 @@ def tag_names(labels: Sequence[str]) -> list[str]:
     return ["O"] + [f"{p}-{label}" for label in labels for p in ("B", "I")]
 
 
-def spans_to_tags(offsets: Sequence[tuple[int, int]], spans: Sequence[tuple[int, int, str]],
+def spans_to_tags(offsets: Sequence[tuple[int, int]], spans: Sequence[Span],
                   tags: list[str]) -> list[int]:
-    """A tag id per token. `spans` are (start, end, label), sorted, not overlapping."""
+    """A tag id per token. `spans` are sorted and do not overlap."""
     index = {t: i for i, t in enumerate(tags)}
     out = [0] * len(offsets)
     starts = np.array([s for s, _ in offsets])
     ends = np.array([e for _, e in offsets])
-    for start, end, label in spans:
-        touched = np.nonzero((starts < end) & (ends > start) & (ends > starts))[0]
+    for span in spans:
+        touched = np.nonzero((starts < span.end) & (ends > span.start) & (ends > starts))[0]
         for k, token in enumerate(touched):
-            out[token] = index[("B-" if k == 0 else "I-") + label]
+            out[token] = index[("B-" if k == 0 else "I-") + span.label]
     return out
 
 
-def to_spans(tags: Sequence[str]) -> list[tuple[str, int, int]]:
-    """BIO tags -> (label, first token, last token + 1). An I-X after O or after
-    another label opens a new span, as seqeval's default reading does."""
+def to_spans(tags: Sequence[str]) -> list[Span]:
+    """BIO tags -> spans from the first tag to one past the last (positions are the
+    tags' indices). An I-X after O or after another label opens a new span, as
+    seqeval's default reading does."""
     spans = []
     current = None  # [label, start]
     for i, tag in enumerate(list(tags) + ["O"]):
         prefix, _, label = tag.partition("-")
         continues = prefix == "I" and current is not None and current[0] == label
         if current is not None and not continues:
-            spans.append((current[0], current[1], i))
+            spans.append(Span(current[1], i, current[0]))
             current = None
         if prefix in ("B", "I") and not continues:
             current = [label, i]
@@ -175,9 +165,9 @@ def word_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.ndarray,
         return []
     best, chosen = word_tags(probs, w, tags, pool)
     out = []
-    for label, a, b in to_spans([tags[t] for t in best]):
-        s0, s1 = offsets[w.first[a]][0], offsets[w.last[b - 1] - 1][1]
-        out.append(Span(s0, s1, label, text[s0:s1], float(chosen[a:b].mean())))
+    for run in to_spans([tags[t] for t in best]):   # a run of words
+        s0, s1 = offsets[w.first[run.start]][0], offsets[w.last[run.end - 1] - 1][1]
+        out.append(Span(s0, s1, run.label, text[s0:s1], float(chosen[run.start:run.end].mean())))
     return out
 
 
@@ -486,9 +476,8 @@ class Tagger:
                                  precision=precision, pool=pool, by=by) if chosen else []
             for k, spans in zip(chosen, found):
                 predicted[k] = spans
-        gold = [[(label, s, e) for s, e, label in ex["spans"]] for ex in examples]
-        found = [[(sp.label, sp.start, sp.end) for sp in drop_ignored(spans, ex.get("ignore", ()))]
-                 for spans, ex in zip(predicted, examples)]
+        gold = [ex["spans"] for ex in examples]
+        found = [drop_ignored(spans, ex.get("ignore", ())) for spans, ex in zip(predicted, examples)]
         return {"strict": span_scores(gold, found), "overlap": span_scores(gold, found, overlap=True)}
 
 
@@ -510,7 +499,7 @@ def train_tagger(examples: Sequence[dict], base: str | os.PathLike,
     settings = settings or FitSettings()
     if not examples:
         raise BertforgeError("no training examples")
-    labels = sorted(labels or {label for e in examples for _, _, label in e["spans"]})
+    labels = sorted(labels) if labels else labels_of(examples)
     if not labels:
         raise BertforgeError("the training examples hold no spans: nothing to learn to tag")
     tags = tag_names(labels)

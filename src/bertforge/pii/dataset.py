@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import BertforgeError
@@ -20,7 +21,7 @@ GRETEL = "gretelai/synthetic_pii_finance_multilingual"
 
 def read_documents(source: str, split: str = "train", language: str | None = "English",
                    labels: str | dict | None = None, conll_docs: bool = False) -> list[dict]:
-    """{"text", "spans": [(start, end, GROUP)], "ignore": [(start, end)], "document_type",
+    """{"text", "spans": [Span labelled with a GROUP], "ignore": [(start, end)], "document_type",
     "where"} per document. A CoNLL column file or a public corpus split
     ("wikigold:train") is read by the fine-tuning reader with the label map `labels`,
     which must bring its types to groups (PER=PERSON,*=ignore; a corpus's default is
@@ -88,11 +89,11 @@ def _from_conll(source: str, labels, conll_docs: bool) -> list[dict]:
         if corpus is not None:
             example = handles_ignored(example)
         spans = []
-        for start, end, label in example["spans"]:
+        for span in example["spans"]:
             try:
-                spans.append((start, end, group(label)))
+                spans.append(replace(span, label=group(span.label)))
             except BertforgeError:
-                raise BertforgeError(f"{example['where']}: {label!r} is not a group of the "
+                raise BertforgeError(f"{example['where']}: {span.label!r} is not a group of the "
                                      f"redactor; map it with --labels (for example "
                                      f"PER=PERSON,ORG=COMPANY,*=ignore)") from None
         documents.append({"text": example["text"], "spans": spans, "ignore": example["ignore"],
@@ -122,19 +123,20 @@ def handles_ignored(example: dict) -> dict:
     convention), or one span "@name" (a few in WNUT-17)."""
     text, spans = example["text"], sorted(example["spans"])
     handles = set()
-    for k, (start, end, _) in enumerate(spans):
-        if text[start:end].startswith("@") and end - start > 1:
+    for k, span in enumerate(spans):
+        said = text[span.start:span.end]
+        if said.startswith("@") and len(said) > 1:
             handles.add(k)
-        elif text[start:end] == "@":
+        elif said == "@":
             handles.add(k)
-            if k + 1 < len(spans) and spans[k + 1][0] <= end + 1:
+            if k + 1 < len(spans) and spans[k + 1].start <= span.end + 1:
                 handles.add(k + 1)
     if not handles:
         return example
     return example | {
         "spans": [s for k, s in enumerate(spans) if k not in handles],
         "ignore": sorted(list(example.get("ignore", [])) +
-                         [(spans[k][0], spans[k][1]) for k in sorted(handles)])}
+                         [(spans[k].start, spans[k].end) for k in sorted(handles)])}
 
 
 MARK = re.compile(r"\[\[([A-Za-z_]+):(.*?)\]\]", re.S)

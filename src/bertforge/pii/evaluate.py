@@ -13,7 +13,8 @@ from ..errors import BertforgeError
 from ..files import write_text
 from ..card import ModelCard
 from ..finetune.metrics import MICRO, span_scores
-from ..finetune.tagging import Span, drop_ignored
+from ..finetune.tagging import drop_ignored
+from ..spans import Span
 from .dataset import marked_groups, read_documents
 from .detector import Redactor
 from .merge import merge
@@ -45,9 +46,8 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
         "patterns": [merge([], f, t) for f, t in zip(found, texts)],
         "hybrid": [merge(m, f, t) for m, f, t in zip(model, found, texts)],
     }
-    gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
-    scores = {name: span_scores(gold, [[(s.label, s.start, s.end)
-                                        for s in drop_ignored(spans, d.get("ignore", ()))
+    gold = [d["spans"] for d in documents]
+    scores = {name: span_scores(gold, [[s for s in drop_ignored(spans, d.get("ignore", ()))
                                         if marked is None or s.label in marked]
                                        for spans, d in zip(found_spans, documents)])
               for name, found_spans in systems.items()}
@@ -98,11 +98,11 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
     texts = [d["text"] for d in documents]
     model = redactor.model_spans(texts, progress=True, floors={})
     found = [find(t, redactor.recognizers) for t in texts]
-    gold = [[(label, s, e) for s, e, label in d["spans"]] for d in documents]
+    gold = [d["spans"] for d in documents]
 
     def score(chosen: dict) -> dict:
         hybrid = [merge(above_floors(m, chosen), f, t) for m, f, t in zip(model, found, texts)]
-        return span_scores(gold, [[(s.label, s.start, s.end) for s in spans] for spans in hybrid])
+        return span_scores(gold, hybrid)
 
     before = score({})
     chosen = {}
@@ -239,14 +239,14 @@ def plot_scores(result: dict, path: Path) -> Path:
 def write_examples(documents: list[dict], found: list[list[Span]], path: Path) -> Path:
     sections = []
     for doc, spans in zip(documents, found):
-        gold = {(s, e, label) for s, e, label in doc["spans"]}
-        mine = {(s.start, s.end, s.label) for s in spans}
-        missed = sorted(gold - mine)
-        wrong = sorted(mine - gold)
+        gold = {s.key for s in doc["spans"]}
+        mine = {s.key for s in spans}
+        missed = sorted(gold - mine, key=lambda k: k[1:])
+        wrong = sorted(mine - gold, key=lambda k: k[1:])
         notes = "".join(
             f"<li>{kind}: {label} <code>{doc['text'][s:e]!r}</code></li>"
             for kind, items in (("missed", missed), ("not in the annotation", wrong))
-            for s, e, label in items[:20])
+            for label, s, e in items[:20])
         sections.append(html(doc["text"], spans, doc.get("document_type", "")) +
                         (f"<ul>{notes}</ul>" if notes else "<p>every span exact</p>"))
     write_text(path, html_page(sections, "bertforge pii evaluate: examples (hybrid)"))

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from typing import Sequence
 
-from ..finetune.tagging import Span
+from ..spans import Span
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
