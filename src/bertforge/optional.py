@@ -4,12 +4,13 @@
 tokenizers, safetensors, huggingface_hub, numpy, tqdm). The rest is imported where it
 is used, through `require`, so a missing one is a clear error naming the extra:
 
-    pip install 'bertforge[pii]'        the redactor's patterns, fakes and generator
+    pip install 'bertforge[pii]'        the redactor's patterns, fakes, policies and generator
     pip install 'bertforge[datasets]'   corpora and data sets read through `datasets`
     pip install 'bertforge[pretrain]'   pre-training (its corpora are `datasets`)
     pip install 'bertforge[plots]'      every figure
     pip install 'bertforge[serve]'      the HTTP service
     pip install 'bertforge[reference]'  `bertforge check` against transformers
+    pip install 'bertforge[presidio]'   bertforge as a recognizer inside Presidio
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import importlib
 from .errors import BertforgeError
 
 # top-level package -> the extra that installs it (pyproject.toml's optional-dependencies)
-EXTRAS = {"faker": "pii", "phonenumbers": "pii", "datasets": "datasets",
-          "matplotlib": "plots", "fastapi": "serve", "uvicorn": "serve",
-          "transformers": "reference"}
+EXTRAS = {"faker": "pii", "phonenumbers": "pii", "cryptography": "pii", "yaml": "pii",
+          "datasets": "datasets", "matplotlib": "plots", "fastapi": "serve",
+          "uvicorn": "serve", "transformers": "reference", "presidio_analyzer": "presidio"}
 
 
 class MissingExtraError(BertforgeError):

@@ -51,11 +51,11 @@ def redactor_options(p, patterns: bool = True) -> None:
     p.add_argument("--device", default="auto", help=DEVICE_HELP)
 
 
-def load_redactor(args):
+def load_redactor(args, policy=None):
     from ..pii import Redactor
 
     return Redactor.load(args.model, threshold=args.threshold, use_patterns=not args.no_patterns,
-                         precision=args.precision, device=args.device)
+                         precision=args.precision, device=args.device, policy=policy)
 
 
 def label_map(value: str):

@@ -7,8 +7,7 @@ import json
 import sys
 
 from ..errors import BertforgeError
-from ..options import default_of
-from ..pii.redact import STYLES, redact as redact_text
+from ..pii.redact import STYLES
 from .common import load_redactor, plural, redactor_options
 
 LARGE_FILES, LARGE_CHARS = 20, 1_000_000  # more than this is worth a progress bar
@@ -24,27 +23,67 @@ def register(verbs) -> None:
                     "Uses the bundled model unless --model is given; no network needed.")
     p.add_argument("files", metavar="FILE", nargs="*")
     p.add_argument("--format", choices=["text", "json", "html"], default="text")
-    p.add_argument("--style", choices=STYLES, default=default_of(redact_text, "style"),
-                   help="[PERSON] (default), [PERSON_1], ******, or a consistent fake value")
+    p.add_argument("--style", choices=STYLES,
+                   help="one way for every group: [PERSON] (group, the default), [PERSON_1], "
+                        "******, or a fake value")
+    p.add_argument("--policy", metavar="FILE",
+                   help="a policy file (YAML): per group keep, replace, mask, hash, fake or "
+                        "encrypt; values allowed and denied; recognizers of your own "
+                        "(docs/redactor.md#policies)")
     redactor_options(p)
     p.add_argument("--key-file", metavar="FILE",
-                   help="for --style fake: a secret key (16 bytes or more) that keeps fakes the "
-                        "same across runs; without it each run draws a random key")
+                   help="a secret key (16 bytes or more): with --style fake it keeps fakes the "
+                        "same across documents and runs (without it each document draws its "
+                        "own); with --policy it replaces the policy's key")
+    p.add_argument("--explain", action="store_true",
+                   help="say why each span is one (the recognizer, its check, the model's score "
+                        "and floor, what it was chosen over): in --format json each span's "
+                        "\"explanation\"; with text, one line per span on standard error, by "
+                        "position, without the value")
+    p.add_argument("--vault", metavar="FILE",
+                   help="keep numbered and fake replacements in this encrypted file (under the "
+                        "policy's key or --key-file), the same across documents, so that "
+                        "`bertforge restore --vault` can undo them")
+    p.add_argument("--audit", metavar="FILE",
+                   help="append one JSON line per document: its id, the input's SHA-256, counts "
+                        "per group and operator, the policy's and the model's hashes, the "
+                        "time; never a value found")
     p.add_argument("--jsonl", metavar="IN.jsonl")
     p.add_argument("--out", metavar="OUT.jsonl")
     p.set_defaults(run=redact)
+    register_restore(verbs)
 
 
-def fake_key(args):
-    from ..pii.redact import read_key
+def policy_of(args):
+    """The policy the options say: a file, or one style for every group."""
+    from dataclasses import replace
 
-    if args.key_file:
-        return read_key(args.key_file)
-    if args.style == "fake":
-        print("bertforge: fakes use a random key for this run; to keep them the same "
-              "across runs, make a key once (head -c 32 /dev/urandom > fake.key) and pass "
-              "--key-file fake.key", file=sys.stderr)
-    return None
+    from ..pii.crypto import key_from
+    from ..pii.policy import Policy
+
+    if args.policy and args.style:
+        raise BertforgeError("give --style or --policy, not both: a policy names an operator "
+                             "per group (default: for the rest)")
+    key = key_from(file=args.key_file) if args.key_file else None
+    if args.policy:
+        policy = Policy.load(args.policy)
+        return replace(policy, key=key) if key else policy
+    policy = Policy.from_style(args.style or "group")
+    if policy.default.name == "fake" and key is None:
+        print("bertforge: each document draws its own fakes; to keep them the same across "
+              "documents and runs, make a key once (head -c 32 /dev/urandom > fake.key) and "
+              "pass --key-file fake.key", file=sys.stderr)
+    return replace(policy, key=key, fakes="key") if key else policy
+
+
+def vault_of(args, key):
+    from ..pii.vault import Vault
+
+    if not args.vault:
+        return None
+    if key is None:
+        raise BertforgeError("--vault needs a key: --key-file FILE, or a policy with key:")
+    return Vault(args.vault, key)
 
 
 def redact(args) -> int:
@@ -54,15 +93,19 @@ def redact(args) -> int:
     if args.out:
         raise BertforgeError("--out goes with --jsonl IN.jsonl; for files, redacted text goes "
                              "to standard output")
+    from ..pii.audit import Audit
     from ..pii.batch import STDIN, read_documents
     from ..pii.redact import html, html_page
 
-    key = fake_key(args)
+    policy = policy_of(args)
+    vault = vault_of(args, policy.key)
     inputs = read_documents(args.files or [STDIN])
     good = [text for _, text, error in inputs if error is None]
-    redactor = load_redactor(args) if good else None
+    redactor = load_redactor(args, policy) if good else None
+    audit = Audit(args.audit, redactor) if args.audit and good else None
     large = len(good) > LARGE_FILES or sum(map(len, good)) > LARGE_CHARS
-    found = iter(redactor.detect_batch(good, progress=large) if good else [])
+    found = iter(redactor.detect_batch(good, progress=large, explain=args.explain)
+                 if good else [])
     shown = {STDIN: "<stdin>"}
     failed, documents, sections = 0, [], []
     for name, text, error in inputs:
@@ -71,17 +114,26 @@ def redact(args) -> int:
             failed += 1
             continue
         spans = next(found)
+        redacted, operators = policy.redact(text, spans, vault=vault)
+        if audit is not None:
+            audit.append([audit.line(shown.get(name, name), text, spans, operators)])
         if args.format == "json":
             documents.append({"file": shown.get(name, name), "spans": [s.to_dict() for s in spans],
-                              "redacted": redact_text(text, spans, args.style, key)})
+                              "redacted": redacted})
         elif args.format == "html":
             sections.append(html(text, spans, shown.get(name, name)))
         else:
+            if args.explain:
+                for span, operator in zip(spans, operators):
+                    print(f"bertforge: {shown.get(name, name)}:{span.start}-{span.end} "
+                          f"{span.label} -> {operator}: {span.explanation}", file=sys.stderr)
             if len(inputs) > 1:
                 print(f"==> {shown.get(name, name)} <==")
-            sys.stdout.write(redact_text(text, spans, args.style, key))
+            sys.stdout.write(redacted)
             if len(inputs) > 1 and not text.endswith("\n"):
                 print()
+    if vault is not None:
+        vault.save()
     if args.format == "json":  # a list, however many files: one shape to parse
         print(json.dumps(documents, indent=2, ensure_ascii=False))
     elif args.format == "html":
@@ -96,14 +148,51 @@ def redact_jsonl(args) -> int:
         raise BertforgeError("give either FILE arguments or --jsonl IN.jsonl, not both")
     if not args.out:
         raise BertforgeError("--jsonl needs --out OUT.jsonl")
-    def load():
-        key = fake_key(args)
-        return load_redactor(args), key
-
-    target, written, errors = run(args.jsonl, args.out, load, args.style,
+    policy = policy_of(args)
+    target, written, errors = run(args.jsonl, args.out, lambda: load_redactor(args, policy),
+                                  policy, audit=args.audit, vault=vault_of(args, policy.key),
                                   warn=lambda w: print(f"bertforge: warning: {w}", file=sys.stderr))
     print(f"{plural(written - len(errors), 'document')} redacted, "
           f"{plural(len(errors), 'line')} with errors -> {target}", file=sys.stderr)
     for error in errors:
         print(f"bertforge: error: {error}", file=sys.stderr)
     return 2 if errors else 0
+
+
+def register_restore(verbs) -> None:
+    p = verbs.add_parser(
+        "restore", help="turn encryption tokens back into the values they hide",
+        description="Print FILEs (or standard input) with every token that `bertforge redact "
+                    "--policy` wrote for the encrypt operator ([[PERSON:...]]) replaced by its "
+                    "value, also where a language model rewrote the text around the tokens. "
+                    "A token that does not decrypt under the key is an error.")
+    p.add_argument("files", metavar="FILE", nargs="*")
+    key = p.add_mutually_exclusive_group(required=True)
+    key.add_argument("--key-file", metavar="FILE", help="the key the tokens were made with")
+    key.add_argument("--policy", metavar="FILE", help="the policy whose key made them")
+    p.add_argument("--vault", metavar="FILE",
+                   help="also undo the numbered and fake replacements kept in this vault")
+    p.set_defaults(run=restore)
+
+
+def restore(args) -> int:
+    from ..pii.batch import STDIN, read_documents
+    from ..pii.crypto import key_from, restore as restore_text
+    from ..pii.policy import Policy
+
+    key = key_from(file=args.key_file) if args.key_file else Policy.load(args.policy).key
+    if key is None:
+        raise BertforgeError(f"{args.policy} names no key: add key: {{file: PATH}} or pass "
+                             f"--key-file")
+    vault = vault_of(args, key)
+    failed = 0
+    for name, text, error in read_documents(args.files or [STDIN]):
+        try:
+            if error is not None:
+                raise BertforgeError(error)
+            text = restore_text(text, key)
+            sys.stdout.write(vault.restore(text) if vault is not None else text)
+        except BertforgeError as problem:
+            print(f"bertforge: error: {name}: {problem}", file=sys.stderr)
+            failed += 1
+    return 2 if failed else 0

@@ -5,10 +5,13 @@ patterns) and mask it, with nothing else changed.
     r = Redactor.load()          # the bundled model, offline
     r.detect(text)               # [Span(start, end, label, text, score, source), ...]
     r.redact(text)               # "... [PERSON] ..."
+    r = Redactor.load(policy="policy.yaml")   # per group: keep, mask, hash, encrypt...
+    r.restore(r.redact(text))    # the encrypted values back
 """
 
-from ..finetune.tagging import Span
+from ..spans import Span
 from .detector import Redactor
 from .labels import FINE_LABELS, GROUPS
+from .policy import Policy
 
-__all__ = ["Redactor", "Span", "GROUPS", "FINE_LABELS"]
+__all__ = ["Redactor", "Policy", "Span", "GROUPS", "FINE_LABELS"]

@@ -124,12 +124,12 @@ def _hashable(value):
     return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value
 
 
-def redact_records(records: Sequence[dict], redactor, style: str, key: str | None,
-                   progress: bool = True) -> list[dict]:
-    """Each record without an error, plus "spans" and "redacted"; the others as they are."""
+def redact_records(records: Sequence[dict], redactor, policy, progress: bool = True,
+                   audit=None, vault=None) -> tuple[list[dict], list[str]]:
+    """(each record without an error plus "spans" and "redacted" by `policy`, a
+    `policy.Policy`, and the others as they are; the audit lines of the redacted ones,
+    when an `audit.Audit` is given)."""
     from tqdm import tqdm
-
-    from .redact import redact
 
     todo = [r for r in records if "error" not in r]
     found: list = []
@@ -139,14 +139,16 @@ def redact_records(records: Sequence[dict], redactor, style: str, key: str | Non
             found += redactor.detect_batch(part)
             bar.update(len(part))
     spans = iter(found)
-    out = []
+    out, lines = [], []
     for record in records:
         if "error" not in record:
             these = next(spans)
-            record = record | {"spans": [s.to_dict() for s in these],
-                               "redacted": redact(record["text"], these, style, key)}
+            redacted, operators = policy.redact(record["text"], these, vault=vault)
+            if audit is not None:
+                lines.append(audit.line(record.get("id"), record["text"], these, operators))
+            record = record | {"spans": [s.to_dict() for s in these], "redacted": redacted}
         out.append(record)
-    return out
+    return out, lines
 
 
 def json_line(record: dict) -> str:
@@ -178,20 +180,30 @@ def check_output(source: str | os.PathLike, target: str | os.PathLike) -> Path:
     return check_writable(target)
 
 
-def redact_jsonl(source: str | os.PathLike, out: str | os.PathLike, load, style: str,
+def redact_jsonl(source: str | os.PathLike, out: str | os.PathLike, load, policy,
+                 audit: str | os.PathLike | None = None, vault=None,
                  warn=print) -> tuple[Path, int, list[str]]:
     """The JSONL contract: each line `{"id", "text", ...}` of `source` becomes the same
     fields plus "spans" and "redacted" in `out`, or plus "error" for a line that cannot
     be processed, and the rest go on. `out` is checked and `source` parsed before any
-    work; only then does `load()` give (redactor, fake key). `out` is written whole and
-    never more readable than `source`. Returns (out, lines written, the errors)."""
+    work; only then does `load()` give the redactor. `out` is written whole and never
+    more readable than `source`; `audit` appends a line per document (`audit.Audit`);
+    `vault` (a `vault.Vault`) keeps the replacements, saved once the output is whole.
+    Returns (out, lines written, the errors)."""
     target = check_output(source, out)
     records, warnings = parse_jsonl(read_source(source), str(source))
     for warning in warnings:
         warn(warning)
-    redactor, key = load()
-    records = redact_records(records, redactor, style, key)
+    from .audit import Audit
+
+    redactor = load()
+    audit = Audit(audit, redactor) if audit else None
+    records, lines = redact_records(records, redactor, policy, audit=audit, vault=vault)
     written = write_jsonl(target, records, private_to=source)
+    if vault is not None:  # only once the output is whole
+        vault.save()
+    if audit is not None:
+        audit.append(lines)
     return target, written, [r["error"] for r in records if "error" in r]
 
 

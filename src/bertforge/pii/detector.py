@@ -21,15 +21,19 @@ from __future__ import annotations
 import copy
 import logging
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
 from ..card import ModelCard
 from ..compress import quantize_int8
 from ..errors import BertforgeError
-from ..finetune.tagging import Span, Tagger
+from ..finetune.tagging import Tagger
+from ..spans import Span
 from .labels import GROUPS
+from .crypto import Key
 from .merge import merge
+from .policy import Policy
 from .recognizers import ModelRecognizer, Recognizer, default_recognizers, find
 from .tidy import above_floors, tidy
 
@@ -96,16 +100,22 @@ class Redactor:
     def __init__(self, tagger: Tagger | None, threshold: float = THRESHOLD,
                  use_patterns: bool = True, region: str = "US", precision: str = "auto",
                  floors: dict[str, float] | None = None,
-                 recognizers: Sequence[Recognizer] | None = None):
+                 recognizers: Sequence[Recognizer] | None = None, policy: Policy | None = None):
         """precision: "auto" (bf16 where the CPU or GPU has it, else fp32), "fp32",
         "bf16", or "int8" (a copy of the model with its dense layers quantised, for CPUs
         without bf16: faster, F1 within about 0.02; see `compress.quantize_int8`).
         floors: the lowest score a model span of each group may have, e.g.
         {"ACCOUNT": 0.99}; groups not named have none.
         recognizers: the pattern recognizers to run (default: every registered one, for
-        `region`); use_patterns=False runs none."""
+        `region`); use_patterns=False runs none.
+        policy: what to mask and how (`policy.Policy`): its floors and recognizers are
+        added to these, its allow- and deny-lists screen what is found, and `redact`
+        applies its operators."""
         recognizers = ([] if not use_patterns else default_recognizers(region)
                        if recognizers is None else list(recognizers))
+        if policy is not None:
+            recognizers += policy.recognizers
+            floors = dict(floors or {}) | policy.thresholds
         if tagger is None and not recognizers:
             raise BertforgeError("a redactor needs a model, patterns, or both")
         if precision not in PRECISIONS:
@@ -132,16 +142,18 @@ class Redactor:
         self.use_patterns, self.region, self.floors = use_patterns, region, floors
         # an int8 model takes fp32 inputs: no autocast around it
         self.precision = "fp32" if precision == "int8" else precision
-        self.recognizers = recognizers
+        self.recognizers, self.policy = recognizers, policy
 
     @classmethod
     def load(cls, source: str | os.PathLike | None = None, threshold: float | None = None,
              use_patterns: bool = True, precision: str = "auto",
              device: str = "auto", floors: dict[str, float] | None = None,
-             recognizers: Sequence[Recognizer] | None = None) -> "Redactor":
+             recognizers: Sequence[Recognizer] | None = None,
+             policy: "Policy | str | os.PathLike | None" = None) -> "Redactor":
         """The model at `source` (a directory from `bertforge pii train`), or the bundled
-        one; its card's threshold and floors unless given; precision as for `Redactor`;
-        device: cpu, cuda, or auto (a CUDA GPU when PyTorch sees one; the CPU for int8)."""
+        one; its card's threshold and floors unless given (or set by the policy);
+        precision as for `Redactor`; device: cpu, cuda, or auto (a CUDA GPU when PyTorch
+        sees one; the CPU for int8); policy: a `Policy` or the path of a policy file."""
         from ..training import resolve_device
 
         directory = Path(source) if source is not None else BUNDLED
@@ -154,18 +166,25 @@ class Redactor:
         card = ModelCard.read(tagger.model.source)
         if card.warning:
             log.warning("%s: %s", directory, card.warning)
-        return cls(tagger, (card.threshold or THRESHOLD) if threshold is None else threshold,
-                   use_patterns, precision=precision,
-                   floors=card.floors if floors is None else floors, recognizers=recognizers)
+        if policy is not None and not isinstance(policy, Policy):
+            policy = Policy.load(policy)
+        if threshold is None:
+            threshold = next((t for t in (policy.threshold if policy else None, card.threshold)
+                              if t is not None), THRESHOLD)
+        return cls(tagger, threshold, use_patterns, precision=precision,
+                   floors=card.floors if floors is None else floors, recognizers=recognizers,
+                   policy=policy)
 
-    def detect(self, text: str) -> list[Span]:
-        return self.detect_batch([text])[0]
+    def detect(self, text: str, explain: bool = False) -> list[Span]:
+        return self.detect_batch([text], explain=explain)[0]
 
     def detect_batch(self, texts: Sequence[str], batch: int | None = None,
-                     progress: bool = False) -> list[list[Span]]:
+                     progress: bool = False, explain: bool = False) -> list[list[Span]]:
         """Spans for each text; the windows of all texts are batched together, and a
-        long text goes through in segments (`segments`), in bounded memory."""
-        return self._by_segments(texts, lambda part: self._detect(part, batch), progress)
+        long text goes through in segments (`segments`), in bounded memory. explain:
+        each span says why it is one (`explain.explain`)."""
+        return self._by_segments(texts, lambda part: self._detect(part, batch, explain),
+                                 progress)
 
     def model_spans(self, texts: Sequence[str], batch: int | None = None,
                     progress: bool = False,
@@ -175,12 +194,20 @@ class Redactor:
         return self._by_segments(texts, lambda part: self._model_spans(part, batch, floors),
                                  progress)
 
-    def _detect(self, texts: Sequence[str], batch: int | None) -> list[list[Span]]:
-        found = self._model_spans(texts, batch, None)               # recognize, tidy, floors
-        if not self.recognizers:
-            return found
-        return [merge(spans, find(text, self.recognizers), text)  # recognize, merge
-                for text, spans in zip(texts, found)]
+    def _detect(self, texts: Sequence[str], batch: int | None,
+                explain: bool = False) -> list[list[Span]]:
+        model = self._model_spans(texts, batch, None)               # recognize, tidy, floors
+        matches = [find(text, self.recognizers) if self.recognizers else [] for text in texts]
+        found = [merge(spans, m, text) if self.recognizers else spans  # merge
+                 for text, spans, m in zip(texts, model, matches)]
+        if self.policy is not None:                                   # allow and deny
+            found = [self.policy.screen(text, spans) for text, spans in zip(texts, found)]
+        if explain:
+            from .explain import explain as why
+
+            found = [why(spans, m_spans, m, self.recognizers, self.threshold, self.floors)
+                     for spans, m_spans, m in zip(found, model, matches)]
+        return found
 
     def _model_spans(self, texts: Sequence[str], batch: int | None,
                      floors: dict[str, float] | None) -> list[list[Span]]:
@@ -212,17 +239,30 @@ class Redactor:
                     for span in spans:
                         start = span.start + a
                         if core_start <= start < core_end and (not kept or start >= kept[-1].end):
-                            kept.append(Span(start, span.end + a, span.label, span.text,
-                                             span.score, span.source))
+                            kept.append(replace(span, start=start, end=span.end + a))
                     bar.update(core_end - core_start)
                 if len(pieces) > GROUP:
                     _release_memory()
         return out
 
-    def redact(self, text: str, style: str = "group", key: str | bytes | None = None) -> str:
-        """The text with what `detect` finds replaced (`pii.redact`: styles, fake keys)."""
+    def redact(self, text: str, style: str | None = None, key: str | bytes | None = None) -> str:
+        """The text with what `detect` finds replaced: by the policy's operators, or in
+        one of the styles of `pii.redact` (default "group", also when a style is given
+        with a policy); `key` seeds fakes."""
         from .redact import redact
 
-        return redact(text, self.detect(text), style, key)
+        if self.policy is not None and style is None:
+            return self.policy.redact(text, self.detect(text), key)[0]
+        return redact(text, self.detect(text), style or "group", key)
+
+    def restore(self, text: str, key: Key | None = None) -> str:
+        """The text with every encryption token turned back into its value, under `key`
+        or the policy's; a token that does not decrypt is an error."""
+        from .crypto import restore
+
+        key = key if key is not None else self.policy.key if self.policy is not None else None
+        if key is None:
+            raise BertforgeError("restoring needs the key the tokens were made with")
+        return restore(text, key)
 
 

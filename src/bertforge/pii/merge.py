@@ -27,9 +27,10 @@ one list of spans that never overlap, in this order:
 from __future__ import annotations
 
 import bisect
+from dataclasses import replace
 from typing import Iterable, Sequence
 
-from ..finetune.tagging import Span
+from ..spans import Span
 from . import patterns
 from .tidy import strip
 
@@ -37,9 +38,7 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
     """Model spans and pattern matches of one text, merged by the policy above.
     Linear in the number of spans after sorting (a 5 MB log has hundreds of thousands)."""
-    matches = [m if (m.start, m.end) == strip(text, m.start, m.end) else
-               patterns.PatternMatch(*strip(text, m.start, m.end), m.kind, m.checked)
-               for m in matches]  # "(+44 20 7946 0958" -> "+44 20 7946 0958"
+    matches = [_stripped(text, m) for m in matches]  # "(+44 20 7946 0958" -> "+44 20 7946 0958"
     matches = sorted((m for m in matches if m.end > m.start),
                      key=lambda m: (-m.checked, -(m.end - m.start), m.start))
     chosen = _Intervals()
@@ -69,6 +68,11 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
             dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
     return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+
+
+def _stripped(text: str, m: patterns.PatternMatch) -> patterns.PatternMatch:
+    a, b = strip(text, m.start, m.end)
+    return m if (a, b) == (m.start, m.end) else replace(m, start=a, end=b)
 
 
 def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str):

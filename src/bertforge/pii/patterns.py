@@ -21,12 +21,13 @@ from .labels import GROUP_OF
 class PatternMatch:
     start: int
     end: int
-    kind: str        # a fine label: "iban", "credit_card_number", ...
+    kind: str        # a fine label ("iban", "credit_card_number", ...) or a group
     checked: bool    # backed by a checksum or an equally strict shape
+    by: str = ""     # the recognizer that found it
 
     @property
     def group(self) -> str:
-        return GROUP_OF[self.kind]
+        return GROUP_OF.get(self.kind, self.kind)
 
 
 # ------------------------------------------------------------------ validators
@@ -118,6 +119,43 @@ def valid_ssn(value: str) -> bool:
     return area not in (0, 666) and area < 900 and group != 0 and serial != 0
 
 
+# Verhoeff's tables: multiplication in the dihedral group D5, and the position
+# position permutations (each row is the one above permuted by the second)
+_D5 = [[int(c) for c in row] for row in (
+    "0123456789",
+    "1234067895",
+    "2340178956",
+    "3401289567",
+    "4012395678",
+    "5987604321",
+    "6598710432",
+    "7659821043",
+    "8765932104",
+    "9876543210",
+)]
+_P = [[int(c) for c in row] for row in (
+    "0123456789",
+    "1576283094",
+    "5803796142",
+    "8916043527",
+    "9453126870",
+    "4286573901",
+    "2793806415",
+    "7046913258",
+)]
+
+
+def verhoeff(digits: str) -> bool:
+    """The Verhoeff check digit test (India's Aadhaar, some account numbers): catches
+    every single-digit error and every swap of neighbours."""
+    if not digits.isdigit():
+        return False
+    check = 0
+    for i, d in enumerate(reversed(digits)):
+        check = _D5[check][_P[i % 8][int(d)]]
+    return check == 0
+
+
 COUNTRIES = set(IBAN_LENGTHS) | set(
     "US CA MX AU NZ JP CN HK SG IN KR TW TH MY ID PH VN ZA NG KE MA AR CL CO PE VE UY RU "
     "IR NP LK BD BM KY BS PA JM TT IM JE GG".split())
@@ -176,6 +214,23 @@ SWIFT_FIGURES = re.compile(r"(?m)^(?::6[02][FM]:|:6[45]:)[CD]\d{6}[A-Z]{3}\d[\d,
 # references chosen by a bank or its software, not by or about a person
 ISO_REFERENCES = re.compile(r"<((?:\w+:)?(?:MsgId|PmtInfId|InstrId|EndToEndId|TxId|UETR))>"
                             r"([^<]{1,64})</\1>")
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+# the validators a declared recognizer may name (a policy file, Presidio's YAML): each
+# takes the matched text and says whether its check passes
+VALIDATORS = {
+    "luhn": lambda value: luhn(_digits(value)),
+    "card": valid_card,
+    "mod97": valid_iban,
+    "aba": lambda value: valid_routing(_digits(value)),
+    "verhoeff": lambda value: verhoeff(_digits(value)),
+    "ssn": valid_ssn,
+    "bic": lambda value: valid_bic(value.upper()),
+}
 
 
 def context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:

@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 
 from ..optional import require
 from . import patterns as p
-from .labels import GROUP_OF, MULTILINE
+from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
 
 TRUST = ("checksum", "shape")
@@ -38,6 +38,7 @@ class Recognizer:
     name: str = ""
     kinds: tuple[str, ...] = ()
     trust: str = "shape"
+    check: str = ""   # what backs a match, in words (for explanations)
 
     def find(self, text: str) -> list[PatternMatch]:
         raise NotImplementedError
@@ -45,7 +46,7 @@ class Recognizer:
     def match(self, start: int, end: int, kind: str | None = None,
               checked: bool | None = None) -> PatternMatch:
         return PatternMatch(start, end, kind or self.kinds[0],
-                            self.trust == "checksum" if checked is None else checked)
+                            self.trust == "checksum" if checked is None else checked, self.name)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, trust={self.trust!r})"
@@ -58,15 +59,17 @@ class Pattern(Recognizer):
 
     def __init__(self, name: str, kind: str, regex: str | re.Pattern, trust: str = "shape",
                  validate: Callable[[re.Match], bool] | None = None,
-                 context: str | re.Pattern | None = None, before: int = 40, group: int = 0):
-        if kind not in GROUP_OF:
-            raise ValueError(f"{name}: {kind!r} is not a label of labels.GROUP_OF")
+                 context: str | re.Pattern | None = None, before: int = 40, group: int = 0,
+                 check: str = ""):
+        if kind not in GROUP_OF and kind not in GROUPS:
+            raise ValueError(f"{name}: {kind!r} is not a label of labels.GROUP_OF, nor a group")
         if trust not in TRUST:
             raise ValueError(f"{name}: trust is one of {', '.join(TRUST)}, not {trust!r}")
         self.name, self.kinds, self.trust = name, (kind,), trust
         self.regex = re.compile(regex) if isinstance(regex, str) else regex
         self.context = re.compile(context) if isinstance(context, str) else context
         self.validate, self.before, self.group = validate, before, group
+        self.check = check or ("its validator" if validate else "its pattern")
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -80,10 +83,56 @@ class Pattern(Recognizer):
         return out
 
 
+class Declared(Recognizer):
+    """A recognizer declared as data (a policy file, Presidio's YAML): regular
+    expressions for one group, optional context (words or phrases) of which one must
+    stand within `window` words either side of the match, and an optional validator by name
+    (`patterns.VALIDATORS`: luhn, mod97, aba, verhoeff...). A validated match is trusted
+    as a checksum is; unless `trust` says otherwise, the others are shapes."""
+
+    def __init__(self, name: str, group: str, regexes: Sequence[str], context: Sequence[str] = (),
+                 window: int = 5, validator: str | None = None, trust: str | None = None,
+                 flags: int = 0):
+        if validator is not None and validator not in p.VALIDATORS:
+            raise ValueError(f"{name}: no validator {validator!r}; the validators are "
+                             f"{', '.join(p.VALIDATORS)}")
+        trust = trust or ("checksum" if validator else "shape")
+        if trust not in TRUST:
+            raise ValueError(f"{name}: trust is one of {', '.join(TRUST)}, not {trust!r}")
+        self.name, self.kinds, self.trust, self.window = name, (group,), trust, window
+        self.regexes = [re.compile(r, flags) for r in regexes]
+        self.context = {" ".join(WORD.findall(c.casefold())) for c in context} - {""}
+        self.validate = p.VALIDATORS[validator] if validator else None
+        self.check = f"the {validator} check" if validator else "its pattern"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for regex in self.regexes:
+            for m in regex.finditer(text):
+                if m.end() == m.start() or (self.validate and not self.validate(m.group())):
+                    continue
+                if self.context and not self._near(text, m.start(), m.end()):
+                    continue
+                out.append(self.match(m.start(), m.end()))
+        return out
+
+    def _near(self, text: str, start: int, end: int) -> bool:
+        reach = 40 * self.window  # characters enough for `window` words either side
+        before = WORD.findall(text, max(0, start - reach), start)[-self.window:]
+        after = WORD.findall(text, end, end + reach)[:self.window]
+        near = [w.casefold() for w in before + after]
+        joined = f" {' '.join(near)} "
+        return any(c in near if " " not in c else f" {c} " in joined for c in self.context)
+
+
+WORD = re.compile(r"\w+")
+
+
 class Iban(Recognizer):
     """IBANs (country length and mod-97); a spaced one that runs into the next group of
     characters is shrunk to the valid IBAN it starts with."""
     name, kinds, trust = "iban", ("iban",), "checksum"
+    check = "its country's length and mod-97"
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -100,6 +149,7 @@ class NineDigits(Recognizer):
     """Nine digits: an ABA routing number after "routing"/"ABA"/⑆ (its checksum), else
     an SSN after "SSN"/"social security" (its area, group and serial rules)."""
     name, kinds, trust = "nine_digits", ("bank_routing_number", "ssn"), "checksum"
+    check = "the ABA checksum or the SSN rules, after their keyword"
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -115,6 +165,7 @@ class Bic(Recognizer):
     """BIC codes (structure and country): checked after "SWIFT"/"BIC"; without that
     keyword only one that holds a digit, and then as a shape."""
     name, kinds, trust = "bic", ("swift_bic_code",), "checksum"
+    check = "a BIC's structure and country"
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -130,6 +181,7 @@ class DatesAndTimes(Recognizer):
     """Calendar dates in a dozen formats (impossible ones refused) and times of day
     outside them."""
     name, kinds, trust = "dates", ("date", "time"), "shape"
+    check = "a real calendar date or time of day"
 
     def find(self, text: str) -> list[PatternMatch]:
         out, dated = [], []
@@ -146,6 +198,7 @@ class DatesAndTimes(Recognizer):
 class Micr(Recognizer):
     """The routing and account fields of a cheque's MICR line (between ⑆ and ⑈)."""
     name, kinds, trust = "micr", ("bank_routing_number", "bban"), "checksum"
+    check = "the fields of a cheque's MICR line"
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -160,6 +213,7 @@ class Phones(Recognizer):
     them and as the UK does (the two national formats most financial text here uses);
     not a piece of a reference such as "PL-2024-118842"."""
     name, kinds, trust = "phones", ("phone_number",), "shape"
+    check = "a valid number of its numbering plan"
 
     def __init__(self, region: str = "US"):
         self.region = region
@@ -226,21 +280,27 @@ def _ipv6(m: re.Match) -> bool:
 
 # name -> a function of the region that makes the recognizer, in the order they run
 REGISTRY: dict[str, Callable[[str], Recognizer]] = {
-    "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum"),
+    "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum",
+                                    check="an email address's shape"),
     "iban": lambda region: Iban(),
     "card": lambda region: Pattern("card", "credit_card_number", p.CARD, "checksum",
-                                   validate=lambda m: p.valid_card(m.group())),
+                                   validate=lambda m: p.valid_card(m.group()),
+                                   check="Luhn and an issuer's prefix"),
     "cvv": lambda region: Pattern("cvv", "credit_card_security_code", p.CVV, "checksum",
-                                  group=1),
+                                  group=1, check="its CVV/CVC keyword"),
     "ssn": lambda region: Pattern("ssn", "ssn", p.SSN, "checksum",
-                                  validate=lambda m: p.valid_ssn(m.group())),
+                                  validate=lambda m: p.valid_ssn(m.group()),
+                                  check="the SSN's area, group and serial rules"),
     "nine_digits": lambda region: NineDigits(),
     "bic": lambda region: Bic(),
     "latlng": lambda region: Pattern("latlng", "local_latlng", p.LATLNG, "checksum",
                                      validate=lambda m: abs(float(m.group(1))) <= 90
-                                     and abs(float(m.group(2))) <= 180),
-    "ipv4": lambda region: Pattern("ipv4", "ipv4", p.IPV4, "checksum", validate=_ipv4),
-    "ipv6": lambda region: Pattern("ipv6", "ipv6", p.IPV6, "checksum", validate=_ipv6),
+                                     and abs(float(m.group(2))) <= 180,
+                                     check="latitude and longitude in range"),
+    "ipv4": lambda region: Pattern("ipv4", "ipv4", p.IPV4, "checksum", validate=_ipv4,
+                                   check="a valid address"),
+    "ipv6": lambda region: Pattern("ipv6", "ipv6", p.IPV6, "checksum", validate=_ipv6,
+                                   check="a valid address"),
     "dates": lambda region: DatesAndTimes(),
     "micr": lambda region: Micr(),
     "phones": lambda region: Phones(region),

@@ -1,38 +1,76 @@
 """Masking what was found, with nothing else changed.
 
-Styles:
+Each span is replaced by its group's `Operator` (a policy, `policy.py`, names one per
+group); the styles of `bertforge redact --style` are one operator for every group:
 - "group" (default): "[PERSON]";
-- "numbered": "[PERSON_1]", the same number for the same value within a document, so a
-  reader can still tell who did what;
+- "numbered": "[PERSON_1]", one number per entity within a document ("Ann Lee" and a
+  later "Lee" are one person, "Brightwater Joinery Ltd." and "Brightwater" one company:
+  `Entities`), so a reader can still tell who did what;
 - "mask": every character but whitespace becomes "*" (the layout survives);
-- "fake": a consistent fake value of the same kind (pseudonymisation): the same value
-  and key always give the same replacement. The key is secret: with a public one,
-  anybody could fake every candidate value (every date from 1930 to 2005, every name
-  on a list) and read the original back from its fake. Without a key, each process
-  draws a random one (`session_key`): fakes are consistent within a run, unlinkable
-  across runs. Fake card numbers and IBANs pass their checksums (Luhn, mod-97) and fake
-  SSNs have a valid area, so downstream validators accept them; they are random, not
-  reserved test numbers, and may belong to somebody.
+- "fake": a fake value that reads like the original (`fakes.py`: the same format,
+  country and checksums). The key is secret: with a public one, anybody could fake
+  every candidate value (every date from 1930 to 2005, every name on a list) and read
+  the original back from its fake. `redact` without a key uses this process's random
+  one (`session_key`); a policy draws one per document unless told otherwise.
 
 `html` shows the spans highlighted by group, for review.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import html as html_module
 import os
 import re
-import secrets
-from pathlib import Path
+import string
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import BertforgeError
-from ..optional import require
-from ..finetune.tagging import Span
+from ..spans import Span
+from .fakes import fake_value, session_key
 
-STYLES = ("group", "numbered", "mask", "fake")
+OPERATORS = ("replace", "mask", "hash", "fake", "encrypt", "keep")
+PLACEHOLDERS = {"replace": ("group", "n"), "hash": ("group", "n", "hash")}
+
+
+@dataclass(frozen=True)
+class Operator:
+    """How one group's values are replaced (a policy names one per group):
+    - replace: `template` with {group} and {n} (one number per entity in a document);
+    - mask: every character but whitespace becomes `char`, except the first
+      `keep_first` and the last `keep_last`;
+    - hash: `template` with {hash}, the first `length` hex digits of a keyed HMAC-SHA256;
+    - fake: a fake value of the same kind (`fake_value`);
+    - encrypt: a token that `restore` turns back into the value (`crypto.encrypt`);
+    - keep: the value stays as it is."""
+    name: str = "replace"
+    template: str = ""
+    char: str = "*"
+    keep_first: int = 0
+    keep_last: int = 0
+    length: int = 16
+
+    def __post_init__(self):
+        if self.name not in OPERATORS:
+            raise BertforgeError(f"unknown operator {self.name!r}; choose one of "
+                                 f"{', '.join(OPERATORS)}")
+        if not self.template and self.name in PLACEHOLDERS:
+            object.__setattr__(self, "template", "[{group}]" if self.name == "replace"
+                               else "[{group}:{hash}]")
+        for name in string.Formatter().parse(self.template):
+            if name[1] is not None and name[1] not in PLACEHOLDERS.get(self.name, ()):
+                raise BertforgeError(f"the template {self.template!r} names {{{name[1]}}}; "
+                                     f"{self.name} fills "
+                                     f"{', '.join('{%s}' % p for p in PLACEHOLDERS.get(self.name, ())) or 'none'}")
+        if len(self.char) != 1 or self.char.isspace():
+            raise BertforgeError(f"a mask character is one visible character, not {self.char!r}")
+        if min(self.keep_first, self.keep_last) < 0 or not 4 <= self.length <= 64:
+            raise BertforgeError("keep_first and keep_last are 0 or more; a hash length is 4 to 64")
+
+
+# the styles of `bertforge redact --style`: one operator for every group
+STYLES = {"group": Operator("replace", "[{group}]"), "numbered": Operator("replace", "[{group}_{n}]"),
+          "mask": Operator("mask"), "fake": Operator("fake")}
 
 
 def check(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -51,97 +89,148 @@ def check(text: str, spans: Sequence[Span]) -> list[Span]:
 
 def redact(text: str, spans: Sequence[Span], style: str = "group",
            key: str | bytes | None = None) -> str:
-    """The text with exactly the spans replaced; `key` seeds the "fake" style (default:
-    this process's random `session_key()`)."""
+    """The text with exactly the spans replaced in one of the `STYLES`; `key` seeds the
+    "fake" style (default: this process's random `session_key()`). A policy
+    (`policy.Policy`) chooses per group instead."""
     if style not in STYLES:
         raise BertforgeError(f"unknown redaction style {style!r}; choose one of {', '.join(STYLES)}")
-    numbers: dict[tuple[str, str], int] = {}
-    counts: dict[str, int] = {}
-    out, last = [], 0
+    return replace_spans(text, spans, lambda group: STYLES[style], fake_key=key)[0]
+
+
+def replace_spans(text: str, spans: Sequence[Span], operator_of, key=None,
+                  fake_key: str | bytes | None = None, shift_days: int | None = None,
+                  vault=None) -> tuple[str, list[str]]:
+    """(the text with each span replaced by its group's operator, the operator applied
+    to each span in order). `key`: a `crypto.Key`, which hash and encrypt need;
+    `fake_key`: what seeds fakes (default: `session_key()`); `shift_days`: move every
+    fake date by this many days instead of drawing each; `vault`: a `vault.Vault` that
+    keeps each numbered and fake replacement, across documents, for `restore`."""
+    entities = Entities(vault)
+    fakes = {"key": fake_key, "shift_days": shift_days}
+    out, applied, last = [], [], 0
     for span in check(text, spans):
+        operator = operator_of(span.label)
         value = text[span.start:span.end]
-        if style == "group":
-            replacement = f"[{span.label}]"
-        elif style == "numbered":
-            key = (span.label, " ".join(value.casefold().split()))
-            if key not in numbers:
-                counts[span.label] = counts.get(span.label, 0) + 1
-                numbers[key] = counts[span.label]
-            replacement = f"[{span.label}_{numbers[key]}]"
-        elif style == "mask":
-            replacement = re.sub(r"\S", "*", value)
-        else:
-            replacement = fake_value(span.label, value, key)
-        out += [text[last:span.start], replacement]
+        out += [text[last:span.start], _replacement(operator, span.label, value, entities,
+                                                    key, fakes)]
+        applied.append(operator.name)
         last = span.end
     out.append(text[last:])
-    return "".join(out)
+    return "".join(out), applied
 
 
-_SESSION_KEY = secrets.token_bytes(32)
+def _replacement(op: Operator, group: str, value: str, entities: "Entities", key,
+                 fakes: dict) -> str:
+    from . import crypto
+
+    if op.name == "keep":
+        return value
+    if op.name == "mask":
+        return _mask(value, op)
+    if op.name == "fake":
+        canonical = entities.canonical(group, value)
+        fake = entities.kept(group, canonical, "fake") or fake_value(
+            group, canonical, fakes["key"], fakes["shift_days"])
+        return entities.keep(op, group, canonical, value, _same_part(value, canonical, fake), fake)
+    if op.name in ("hash", "encrypt") and key is None:
+        raise BertforgeError(f"{op.name} for {group} needs a key: give the policy "
+                             f"key: {{file: ...}} or key: {{env: ...}}, or --key-file")
+    if op.name == "encrypt":
+        return crypto.encrypt(key, group, value)
+    canonical = entities.canonical(group, value)
+    fields = {"group": group, "n": entities.number(group, value)}
+    if op.name == "hash":
+        fields["hash"] = crypto.keyed_hash(key, group, canonical, op.length)
+    replacement = op.template.format(**fields)
+    return entities.keep(op, group, canonical, value, replacement, replacement)
 
 
-def session_key() -> bytes:
-    """This process's random key for fakes: consistent within a run, not across runs."""
-    return _SESSION_KEY
+def _mask(value: str, op: Operator) -> str:
+    end = len(value) - op.keep_last
+    return "".join(c if k < op.keep_first or k >= end or c.isspace() else op.char
+                   for k, c in enumerate(value))
+
+
+# words a company's name may carry or drop ("Brightwater Joinery Ltd." is "Brightwater")
+COMPANY_FORMS = {"ltd", "limited", "plc", "llc", "llp", "inc", "incorporated", "corp",
+                 "corporation", "co", "company", "gmbh", "ag", "sa", "sas", "bv", "nv", "pty"}
+
+
+class Entities:
+    """Mentions of one entity within a document: a person's or a company's shorter
+    mention ("Ann Lee" then "Lee"; "Brightwater Joinery Ltd." then "Brightwater") is the
+    entity named in full before it, so it gets the same number, hash and fake; any other
+    value is itself (compared without case, spacing or surrounding punctuation). With a
+    `vault.Vault`, numbers and replacements come from it and are kept in it."""
+
+    def __init__(self, vault=None):
+        self.full: dict[tuple[str, str], str] = {}      # (group, normalised) -> canonical
+        self.numbers: dict[tuple[str, str], int] = {}
+        self.counts: dict[str, int] = {}
+        self.vault = vault
+
+    def canonical(self, group: str, value: str) -> str:
+        words = re.findall(r"\w+", value.casefold())
+        if group == "COMPANY":
+            words = [w for w in words if w not in COMPANY_FORMS] or words
+        norm = " ".join(words) or " ".join(value.casefold().split())
+        if (group, norm) in self.full:
+            return self.full[(group, norm)]
+        if group in ("PERSON", "COMPANY") and words:
+            for (g, known), canonical in self.full.items():
+                if g == group and _part_of(words, known.split()):
+                    self.full[(group, norm)] = canonical
+                    return canonical
+        self.full[(group, norm)] = value.strip()
+        return value.strip()
+
+    def number(self, group: str, value: str) -> int:
+        key = (group, self.canonical(group, value))
+        if self.vault is not None:
+            return self.vault.number(*key)
+        if key not in self.numbers:
+            self.counts[group] = self.counts.get(group, 0) + 1
+            self.numbers[key] = self.counts[group]
+        return self.numbers[key]
+
+    def kept(self, group: str, canonical: str, operator: str) -> str | None:
+        """The replacement the vault already holds for this entity, if any."""
+        return self.vault.kept(group, canonical, operator) if self.vault is not None else None
+
+    def keep(self, op: Operator, group: str, canonical: str, value: str, shown: str,
+             full: str) -> str:
+        """`shown`, recorded in the vault (the entity's `full` replacement, and what
+        `shown` hides) where there is one and the replacement names one entity."""
+        unique = op.name in ("fake", "hash") or "{n}" in op.template
+        if self.vault is not None and unique:
+            self.vault.keep(group, canonical, op.name, value, shown, full)
+        return shown
+
+
+def _same_part(value: str, canonical: str, fake: str) -> str:
+    """The part of the entity's fake that `value` is of its full name: "Lee" of "Ann
+    Lee" faked as "Chris Ortega" is "Ortega"."""
+    words, whole, faked = value.split(), canonical.split(), fake.split()
+    if value.strip() == canonical or len(words) >= len(whole) or len(faked) < 2:
+        return fake
+    n = min(len(words), len(faked) - 1)
+    tail = [w.casefold() for w in whole[-len(words):]] == [w.casefold() for w in words]
+    return " ".join(faked[-n:] if tail else faked[:n])
+
+
+def _part_of(words: list[str], whole: list[str]) -> bool:
+    """Whether `words` are a run of `whole`'s words at its start or end ("Lee" of "Ann
+    Lee", "Brightwater" of "brightwater joinery"), shorter than it."""
+    n = len(words)
+    return n < len(whole) and (whole[:n] == words or whole[-n:] == words)
 
 
 def read_key(path: str | os.PathLike) -> bytes:
     """A key kept in a file (e.g. `head -c 32 /dev/urandom > fake.key`), for fakes that
     stay the same across runs; at least 16 bytes."""
-    try:
-        key = Path(path).read_bytes().strip()
-    except OSError as error:
-        raise BertforgeError(f"cannot read the key file {path}: {error.strerror}") from None
-    if len(key) < 16:
-        raise BertforgeError(f"the key in {path} has {len(key)} bytes; a key needs at least "
-                             f"16 (make one with: head -c 32 /dev/urandom > {path})")
-    return key
+    from .crypto import key_from
 
-
-def fake_value(label: str, value: str, key: str | bytes | None = None) -> str:
-    """A fake value of the same kind, the same for the same (label, value, key)."""
-    Faker = require("faker", "fake values").Faker
-    key = session_key() if key is None else key.encode() if isinstance(key, str) else key
-    digest = hmac.new(key, f"{label}\x00{value.casefold()}".encode("utf-8", "surrogatepass"),
-                      hashlib.sha256).digest()
-    fake = Faker("en_US")
-    fake.seed_instance(int.from_bytes(digest[:8], "big"))
-    digits = re.sub(r"\D", "", value)
-    if label == "PERSON":
-        return fake.name().upper() if value.isupper() else fake.name()
-    if label == "COMPANY":
-        return fake.company()
-    if label == "ADDRESS":
-        return ", ".join(fake.address().splitlines())
-    if label == "LOCATION":
-        return f"{float(fake.latitude()):.4f}, {float(fake.longitude()):.4f}"
-    if label == "DATE":
-        return fake.date(pattern="%H:%M" if re.fullmatch(r"[\d: apmAPM.]+", value) and ":" in value
-                         else "%Y-%m-%d")
-    if label == "EMAIL":
-        return fake.email()
-    if label == "PHONE":
-        return fake.numerify("(###) ###-####")
-    if label == "CARD":
-        return fake.credit_card_security_code() if len(digits) <= 4 else fake.credit_card_number()
-    if label == "BANK":
-        compact = value.replace(" ", "")
-        if re.match(r"[A-Z]{2}\d{2}", compact) and len(digits) > 8:
-            return fake.iban()
-        if re.fullmatch(r"[A-Z]{6}[A-Z0-9]{2}(?:[A-Z0-9]{3})?", compact):  # a BIC
-            return fake.swift(length=len(compact))
-        return fake.numerify("#" * max(len(digits), 6))
-    if label == "GOV_ID":
-        return fake.ssn()
-    if label == "DIGITAL":
-        if re.fullmatch(r"[\d.]+", value):
-            return fake.ipv4()
-        if ":" in value:
-            return fake.ipv6()
-        return fake.user_name() if len(value) < 16 else fake.sha256()[:len(value)]
-    # ACCOUNT and anything else: the same shape, other characters
-    return fake.bothify(re.sub(r"[A-Za-z]", "?", re.sub(r"\d", "#", value)))
+    return key_from(file=path).material
 
 
 COLORS = {"PERSON": "#D23F57", "COMPANY": "#6A55D8", "ADDRESS": "#0F8C7E", "LOCATION": "#2A7AB0",

@@ -1,0 +1,1 @@
+"""bertforge inside other tools (each needs its own extra)."""
