@@ -17,7 +17,7 @@ recognizers as it always does. `pip install 'bertforge[presidio]'`.
 from __future__ import annotations
 
 from ..optional import require
-from ..pii.labels import GROUPS, presidio_entity, PRESIDIO_ENTITY
+from ..pii.labels import PRESIDIO_ENTITY, presidio_entity
 
 presidio = require("presidio_analyzer", "the Presidio recognizer")
 
@@ -58,4 +58,4 @@ class BertforgeRecognizer(presidio.EntityRecognizer):
         return results
 
 
-__all__ = ["BertforgeRecognizer", "ENTITIES", "GROUPS"]
+__all__ = ["BertforgeRecognizer", "ENTITIES"]

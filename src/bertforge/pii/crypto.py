@@ -16,6 +16,7 @@ it). `restore` turns tokens back into values wherever they stand.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import os
@@ -37,10 +38,17 @@ class Key:
     where: str = "a key given in code"
 
     def derive(self, purpose: str, size: int = 32) -> bytes:
-        hkdf = require("cryptography.hazmat.primitives.kdf.hkdf", "hash and encrypt")
-        hashes = require("cryptography.hazmat.primitives.hashes", "hash and encrypt")
-        return hkdf.HKDF(algorithm=hashes.SHA256(), length=size, salt=None,
-                         info=f"bertforge {purpose}".encode()).derive(self.material)
+        return _derive(self.material, purpose, size)
+
+
+@functools.lru_cache(maxsize=64)
+def _derive(material: bytes, purpose: str, size: int) -> bytes:
+    """HKDF-SHA256 of the material for one purpose; cached, since every span hashed or
+    encrypted asks for the same few keys."""
+    hkdf = require("cryptography.hazmat.primitives.kdf.hkdf", "hash and encrypt")
+    hashes = require("cryptography.hazmat.primitives.hashes", "hash and encrypt")
+    return hkdf.HKDF(algorithm=hashes.SHA256(), length=size, salt=None,
+                     info=f"bertforge {purpose}".encode()).derive(material)
 
 
 def key_from(file: str | os.PathLike | None = None, env: str | None = None) -> Key:

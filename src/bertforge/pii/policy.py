@@ -38,7 +38,7 @@ import json
 import os
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Sequence
 
@@ -161,8 +161,8 @@ class Policy:
     def describe(self) -> dict:
         """What the policy does, as plain data: what its hash is of. Whether it has a key
         is part of it; the key, and where it is kept, are not."""
-        ops = lambda op: {k: v for k, v in vars(op).items()}
-        return {"default": ops(self.default), "groups": {g: ops(o) for g, o in self.groups.items()},
+        return {"default": asdict(self.default),
+                "groups": {g: asdict(o) for g, o in self.groups.items()},
                 "threshold": self.threshold, "thresholds": self.thresholds,
                 "allow": sorted(self.allow), "deny": {g: sorted(v) for g, v in self.deny.items()},
                 "recognizers": [repr(r) for r in self.recognizers], "fakes": self.fakes,
