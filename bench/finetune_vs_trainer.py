@@ -10,8 +10,8 @@ linear decay, weight decay 0.01, gradients clipped at 1.0.
   ignored, `DataCollatorForTokenClassification`, `Trainer` in fp32; predictions read
   from each word's first sub-token.
 - bertforge: `train_tagger` on the same sentences as text (the words joined by single
-  spaces, so every span's characters are exact) and `Tagger.predict` (decoded by word),
-  once in its default precision and once in fp32.
+  spaces, so every span's characters are exact) and `Tagger.predict` (decoded by word,
+  the file's words: split at spaces), once in its default precision and once in fp32.
 
 Both are scored with strict entity spans (exact boundaries and type, micro over the
 corpus's types) on the test split; wall time covers tokenizing and training, not
@@ -134,7 +134,9 @@ def bertforge_run(train, test, labels, seed: int, precision: str) -> tuple[list[
     started = time.perf_counter()
     tagger = train_tagger(train, MODEL, settings, labels=labels)
     seconds = time.perf_counter() - started
-    found = tagger.predict([e["text"] for e in test], precision=precision)
+    # CoNLL text is pre-tokenized (words joined by single spaces): words are read by spaces,
+    # as Trainer's side reads the file's words and as `Tagger.evaluate` does
+    found = tagger.predict([e["text"] for e in test], precision=precision, by="spaces")
     return found, seconds
 
 

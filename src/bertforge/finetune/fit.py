@@ -46,6 +46,8 @@ class FitSettings:
     warmup: float = setting(0.1, "share of the updates spent warming up (or updates, if >= 1)")
     weight_decay: float = setting(0.01, "AdamW's weight decay (none on norms and biases)")
     clip: float = setting(1.0, "gradient norm clipping")
+    sort_pool: int = setting(50, "batches are cut from pools of this many batches sorted by "
+                                 "length (less padding); 1: batches drawn at random")
     precision: str = setting("auto", "auto: bf16 where the hardware has it, else fp32",
                        choices=training.PRECISIONS)
     seed: int = setting(0, "the same seed, the same model")
@@ -56,7 +58,11 @@ class FitSettings:
 
 def length_batches(lengths: Sequence[int], batch: int, rng: np.random.Generator,
                    pool: int = 50) -> list[np.ndarray]:
-    """Indices in batches of similar length, in a fresh random order."""
+    """Indices in batches of similar length, in a fresh random order: each pool of
+    `pool` batches' worth of shuffled indices is sorted by length and cut (pool=1: the
+    batches are random draws, as `transformers`' Trainer makes them)."""
+    if pool < 1:
+        raise BertforgeError(f"a sort pool holds at least one batch, not {pool}")
     order = rng.permutation(len(lengths))
     lengths = np.asarray(lengths)
     batches = []
@@ -155,7 +161,7 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     bar = tqdm(total=steps, disable=not settings.progress, unit="step", dynamic_ncols=True)
     for _ in range(steps):
         if not queue:
-            queue = length_batches(lengths, settings.batch, rng)
+            queue = length_batches(lengths, settings.batch, rng, settings.sort_pool)
         batch = {k: v.to(device) for k, v in collate([features[i] for i in queue.pop()], pad_id).items()}
         labels = batch.pop("labels")
         tokens += int(batch["attention_mask"].sum())
