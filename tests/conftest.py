@@ -4,8 +4,10 @@ so that a name mapped to the wrong place cannot hide behind identical initial va
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -45,18 +47,23 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # the redactor's measured precision choice is cached here, not in the user's cache
+    os.environ["BERTFORGE_CACHE"] = tempfile.mkdtemp(prefix="bertforge-cache-")
     if config.getoption("--precision") == "fp32":
         from bertforge import training
+        from bertforge.pii.precision import PINNED, candidates
 
-        config.auto_was_fp32 = not training.cpu_has_bf16()
-        # what a CPU without native bf16 reports; every "auto" then resolves to fp32
+        config.auto_was_fp32 = candidates(torch.device("cpu")) == ["fp32"]
+        # what a CPU without native bf16 reports, and the redactor's "auto" pinned to
+        # fp32 (elsewhere it measures): every "auto" then resolves to fp32
         training.cpu_has_bf16 = lambda: False
+        os.environ[PINNED] = "fp32"
 
 
 def pytest_collection_modifyitems(config, items):
     if getattr(config, "auto_was_fp32", False):
-        done = pytest.mark.skip(reason="this CPU has no native bf16: the default run already "
-                                       "ran these in fp32")
+        done = pytest.mark.skip(reason="this CPU has neither native bf16 nor int8 kernels: the "
+                                       "default run already ran these in fp32")
         for item in items:
             item.add_marker(done)
 

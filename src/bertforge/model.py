@@ -277,6 +277,8 @@ class Bert(nn.Module):
         if length > limit:
             raise BertforgeError(f"an input of {length} tokens is longer than this model's "
                                  f"{limit} positions; cut long texts into windows")
+        if torch.compiler.is_compiling():  # a graph (export, compile): no data-dependent check
+            return
         if input_ids.numel() and (input_ids.min() < 0 or input_ids.max() >= self.config.vocab_size):
             raise BertforgeError(f"input_ids hold ids outside the vocabulary "
                                  f"(0 to {self.config.vocab_size - 1}): was the text encoded "
@@ -290,7 +292,10 @@ class Bert(nn.Module):
             return None
         mask = attention_mask.bool()
         if mask.dim() == 2 and tuple(mask.shape) == tuple(shape):
-            return None if mask.all() else mask[:, None, None, :]
+            # a graph (ONNX export, torch.compile) keeps the mask: whether it hides
+            # anything depends on the data
+            keep = torch.compiler.is_compiling() or not mask.all()
+            return mask[:, None, None, :] if keep else None
         if mask.dim() == 3 and tuple(mask.shape) == (shape[0], shape[1], shape[1]):
             return mask[:, None, :, :]
         raise BertforgeError(f"attention_mask must be (batch, length) = {tuple(shape)} or "

@@ -11,6 +11,7 @@ is used, through `require`, so a missing one is a clear error naming the extra:
     pip install 'bertforge[serve]'      the HTTP service
     pip install 'bertforge[reference]'  `bertforge check` against transformers
     pip install 'bertforge[presidio]'   bertforge as a recognizer inside Presidio
+    pip install 'bertforge[onnx]'       `bertforge export onnx` and its check in ONNX Runtime
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from .errors import BertforgeError
 # top-level package -> the extra that installs it (pyproject.toml's optional-dependencies)
 EXTRAS = {"faker": "pii", "phonenumbers": "pii", "cryptography": "pii", "yaml": "pii",
           "datasets": "datasets", "matplotlib": "plots", "fastapi": "serve",
-          "uvicorn": "serve", "transformers": "reference", "presidio_analyzer": "presidio"}
+          "uvicorn": "serve", "transformers": "reference", "presidio_analyzer": "presidio",
+          "onnx": "onnx", "onnxscript": "onnx", "onnxruntime": "onnx"}
 
 
 class MissingExtraError(BertforgeError):

@@ -3,7 +3,7 @@
 live in the library: settings dataclasses (`options.add_options`) or the signatures of
 the functions called (`options.default_of`)."""
 
-from . import analysis, finetune, models, pii, pretrain, redact, serve, toy
+from . import analysis, doctor, finetune, models, pii, pretrain, redact, serve, toy
 
 # in the order `bertforge --help` lists them
-MODULES = (models, pretrain, finetune, analysis, redact, pii, serve, toy)
+MODULES = (models, pretrain, finetune, analysis, redact, pii, serve, doctor, toy)

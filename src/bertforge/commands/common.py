@@ -46,8 +46,9 @@ def redactor_options(p, patterns: bool = True) -> None:
     else:
         p.set_defaults(no_patterns=False)
     p.add_argument("--precision", choices=REDACT_PRECISIONS, default="auto",
-                   help="auto: bf16 where the CPU has it (AVX-512 BF16, AMX), else fp32; int8: "
-                        "faster on CPUs without bf16, F1 within about 0.02")
+                   help="auto: the fastest of fp32, bf16 and int8 on this machine that finds "
+                        "what fp32 finds on a calibration text, measured once and cached "
+                        "(`bertforge doctor` shows it)")
     p.add_argument("--device", default="auto", help=DEVICE_HELP)
 
 

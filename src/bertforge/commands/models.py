@@ -6,10 +6,11 @@ import json
 import sys
 from pathlib import Path
 
+from ..export import export_onnx
 from ..options import default_of
 from ..parity import TOLERANCE
 from ..tokenizer import Tokenizer
-from .common import HEAD_CHOICES, head, table
+from .common import HEAD_CHOICES, head, overwrite_option, table
 
 
 def register(verbs) -> None:
@@ -44,6 +45,19 @@ def register(verbs) -> None:
     p.add_argument("text", metavar="TEXT", nargs="?")
     p.add_argument("--pair", metavar="TEXT", help="a second text (segment 1)")
     p.set_defaults(run=tokenize)
+
+    p = verbs.add_parser("export", help="write a model as an ONNX graph, checked in ONNX Runtime",
+                         description="Write MODEL as OUT/model.onnx (inputs input_ids, "
+                                     "attention_mask, token_type_ids; any batch and length) "
+                                     "beside its config, tokenizer and card, after checking "
+                                     "ONNX Runtime's outputs against PyTorch's (extra: onnx).")
+    p.add_argument("format", choices=["onnx"])
+    p.add_argument("model", metavar="MODEL")
+    p.add_argument("out", metavar="OUT")
+    p.add_argument("--head", choices=HEAD_CHOICES, default="auto")
+    p.add_argument("--opset", type=int, default=default_of(export_onnx, "opset"))
+    overwrite_option(p)
+    p.set_defaults(run=export)
 
     size = default_of(Tokenizer.train, "vocab_size")
     p = verbs.add_parser("vocab", help="train a WordPiece vocabulary from text files")
@@ -118,4 +132,14 @@ def vocab(args) -> int:
     tok.save(args.out)
     print(f"wrote {'a cased' if args.cased else 'an uncased'} WordPiece vocabulary of "
           f"{tok.vocab_size:,} tokens to {args.out}")
+    return 0
+
+
+def export(args) -> int:
+    from ..files import check_new_directory
+
+    check_new_directory(args.out, args.overwrite)
+    report = export_onnx(args.model, args.out, head=head(args.head), opset=args.opset)
+    print(f"wrote {report.path} (outputs: {', '.join(report.outputs)}); ONNX Runtime against "
+          f"PyTorch on a padded batch: largest difference {report.largest_difference:.1e}")
     return 0

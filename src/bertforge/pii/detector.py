@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..card import ModelCard
-from ..compress import quantize_int8
+from ..compress import is_quantized, quantize_int8
 from ..errors import BertforgeError
 from ..finetune.tagging import Tagger
 from ..spans import Span
@@ -101,9 +101,11 @@ class Redactor:
                  use_patterns: bool = True, region: str = "US", precision: str = "auto",
                  floors: dict[str, float] | None = None,
                  recognizers: Sequence[Recognizer] | None = None, policy: Policy | None = None):
-        """precision: "auto" (bf16 where the CPU or GPU has it, else fp32), "fp32",
-        "bf16", or "int8" (a copy of the model with its dense layers quantised, for CPUs
-        without bf16: faster, F1 within about 0.02; see `compress.quantize_int8`).
+        """precision: "auto" (on a CPU the fastest of fp32, bf16 and int8 on this machine
+        whose spans on a calibration text are fp32's, measured once and cached:
+        `precision.choose`, `self.choice`; on a GPU bf16 where it has it, else fp16),
+        "fp32", "bf16", or "int8" (a copy of the model with its dense layers quantised;
+        see `compress.quantize_int8`).
         floors: the lowest score a model span of each group may have, e.g.
         {"ACCOUNT": 0.99}; groups not named have none.
         recognizers: the pattern recognizers to run (default: every registered one, for
@@ -134,15 +136,39 @@ class Redactor:
                 raise BertforgeError(f"{getattr(tagger.model, 'source', 'the model')} tags "
                                      f"{', '.join(unknown)}, which are not personal-data groups "
                                      f"({', '.join(GROUPS)}); train it with `bertforge pii train`")
-        if precision == "int8" and tagger is not None:
-            # a quantised copy: the caller's tagger stays as it was (trainable, saveable)
-            tagger = copy.copy(tagger)
-            tagger.model = quantize_int8(tagger.model)
-        self.tagger, self.threshold = tagger, threshold
+        self.tagger, self.threshold, self.precision = tagger, threshold, "fp32"
         self.use_patterns, self.region, self.floors = use_patterns, region, floors
-        # an int8 model takes fp32 inputs: no autocast around it
-        self.precision = "fp32" if precision == "int8" else precision
         self.recognizers, self.policy = recognizers, policy
+        self.choice = None
+        if precision == "auto" and tagger is not None:  # the fastest on this machine, measured
+            from .precision import choose
+
+            self.choice = choose(self)
+            precision = self.choice.precision
+        self.tagger, self.precision = self._running_in(precision)
+
+    def _running_in(self, precision: str) -> tuple[Tagger | None, str]:
+        """(tagger, autocast precision) that run this redactor's model in `precision`:
+        int8 is a quantised copy (the caller's tagger stays as it was, trainable and
+        saveable) that takes fp32 inputs, so no autocast around it."""
+        if precision != "int8" or self.tagger is None:
+            return self.tagger, precision
+        tagger = copy.copy(self.tagger)
+        tagger.model = quantize_int8(tagger.model)
+        return tagger, "fp32"
+
+    @property
+    def runs_in(self) -> str:
+        """The precision the model runs in: fp32, bf16 or int8 ("auto" resolved)."""
+        quantized = self.tagger is not None and is_quantized(self.tagger.model)
+        return "int8" if quantized else self.precision
+
+    def running_in(self, precision: str) -> "Redactor":
+        """A copy of this redactor (recognizers, floors, policy) whose model runs in
+        `precision` ("fp32", "bf16" or "int8"); the weights are shared."""
+        other = copy.copy(self)
+        other.tagger, other.precision = self._running_in(precision)
+        return other
 
     @classmethod
     def load(cls, source: str | os.PathLike | None = None, threshold: float | None = None,

@@ -418,7 +418,7 @@ def _model_name(redactor) -> str:
 
 def _card_summary(redactor) -> dict:
     summary = {"source": _model_name(redactor), "threshold": redactor.threshold,
-               "floors": redactor.floors, "precision": redactor.precision,
+               "floors": redactor.floors, "precision": redactor.runs_in,
                "patterns": redactor.use_patterns}
     if redactor.tagger is not None:
         card = ModelCard.read(redactor.tagger.model.source).to_dict()
