@@ -36,7 +36,7 @@ from .. import training
 
 log = logging.getLogger(__name__)
 
-ROUNDS = 3            # timed passes of each candidate, taken in turn; the best counts
+ROUNDS = 5            # timed passes of each candidate, taken in turn; the best counts
 KEEP = 64             # cache entries kept (one per machine setting and model)
 PINNED = "BERTFORGE_PRECISION"
 KERNEL_LIMITS = ("ATEN_CPU_CAPABILITY", "ONEDNN_MAX_CPU_ISA", "MKL_ENABLE_INSTRUCTIONS",
