@@ -89,6 +89,37 @@ def test_layers_keeps_the_base_first_layers(tiny_dirs):
                          layers=3)
 
 
+@settings(max_examples=100, deadline=None)
+@given(lengths=st.lists(st.integers(1, 600), min_size=1, max_size=200), batch=st.integers(1, 9),
+       pool=st.integers(1, 8), seed=st.integers(0, 2**16))
+def test_training_batches_cover_each_row_once_sorted_within_their_pools(lengths, batch, pool,
+                                                                         seed):
+    from bertforge.finetune.fit import length_batches
+
+    batches = length_batches(lengths, batch, np.random.default_rng(seed), pool)
+    assert sorted(int(i) for b in batches for i in b) == list(range(len(lengths)))
+    assert all(1 <= len(b) <= batch for b in batches)
+    for b in batches:  # inside a batch, rows are in length order (a pool was sorted)
+        assert [lengths[i] for i in b] == sorted(lengths[i] for i in b)
+    with pytest.raises(BertforgeError, match="at least one batch"):
+        length_batches(lengths, batch, np.random.default_rng(seed), 0)
+
+
+def test_sorted_pools_cut_padding_and_random_batches_do_not():
+    """pool=50 groups similar lengths (little padding); pool=1 draws batches at random,
+    as Trainer does, whose padding is that of random draws."""
+    from bertforge.finetune.fit import length_batches
+
+    lengths = np.random.default_rng(0).integers(5, 400, 3200)
+
+    def padding(batches):
+        return sum(len(b) * lengths[b].max() - lengths[b].sum() for b in batches) / lengths.sum()
+
+    sorted_pad = padding(length_batches(lengths, 16, np.random.default_rng(1), 50))
+    random_pad = padding(length_batches(lengths, 16, np.random.default_rng(1), 1))
+    assert sorted_pad < 0.1 < 0.5 < random_pad
+
+
 @settings(max_examples=200, deadline=None)
 @given(lengths=st.lists(st.integers(1, 600), max_size=60), tokens=st.integers(1, 5000),
        rows=st.none() | st.integers(1, 9))
