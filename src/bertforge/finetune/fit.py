@@ -2,9 +2,10 @@
 
 A feature is one model input: {"input_ids", "token_type_ids", "labels"} where labels
 is a list (a tag id per token, -100 where nothing is predicted) or one class id.
-Training batches are sorted by length (within shuffled pools of 50 batches, so the
-order still changes every epoch): a batch of similar lengths wastes little on padding,
-1.6-1.9x on these machines. AdamW, 10% warm-up then linear decay, gradients clipped at
+Training batches are drawn at random by default, as `transformers`' Trainer draws
+them; `sort_pool=N` sorts them by length within shuffled pools of N batches instead (a
+batch of similar lengths wastes little on padding, 1.6-1.9x faster here, but trained
+worse on validation: docs/experiments/2026-12-02-trainer-gap.md). AdamW, 10% warm-up then linear decay, gradients clipped at
 1.0, bf16 autocast where the CPU or GPU has it (`training.py`).
 """
 
@@ -46,8 +47,10 @@ class FitSettings:
     warmup: float = setting(0.1, "share of the updates spent warming up (or updates, if >= 1)")
     weight_decay: float = setting(0.01, "AdamW's weight decay (none on norms and biases)")
     clip: float = setting(1.0, "gradient norm clipping")
-    sort_pool: int = setting(50, "batches are cut from pools of this many batches sorted by "
-                                 "length (less padding); 1: batches drawn at random")
+    # random batches trained better than length-sorted ones on validation, at the cost of
+    # padding (docs/experiments/2026-12-02-trainer-gap.md)
+    sort_pool: int = setting(1, "1: batches drawn at random; N: cut from pools of N batches "
+                                "sorted by length (less padding, faster)")
     precision: str = setting("auto", "auto: bf16 where the hardware has it, else fp32",
                        choices=training.PRECISIONS)
     seed: int = setting(0, "the same seed, the same model")
