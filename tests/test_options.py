@@ -75,7 +75,7 @@ def test_every_verb_is_one_module_that_registers_itself():
 
     verbs = next(a for a in build_parser()._actions
                  if isinstance(a, argparse._SubParsersAction)).choices
-    assert set(verbs) == {"inspect", "check", "tokenize", "vocab", "pretrain", "finetune",
-                          "probe", "bias", "attention", "report", "redact", "restore", "pii",
-                          "serve", "toy"}
+    assert set(verbs) == {"inspect", "check", "export", "tokenize", "vocab", "pretrain",
+                          "finetune", "probe", "bias", "attention", "report", "redact",
+                          "restore", "pii", "serve", "doctor", "toy"}
     assert all(hasattr(module, "register") for module in MODULES)
