@@ -347,6 +347,21 @@ def test_a_killed_save_leaves_no_temporaries_behind_the_next(tiny_redactor_dir, 
 
 
 # ------------------------------------------------------------------ 11. large documents
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 60), max_size=40), budget=st.integers(1, 100))
+def test_pieces_are_grouped_in_order_within_the_budget(sizes, budget):
+    """Many short documents share a model call; no group is over the budget unless it
+    is one piece larger than the budget; every piece is in one group, in order."""
+    from bertforge.pii.detector import _groups
+
+    groups = _groups(sizes, budget)
+    assert [k for a, b in groups for k in range(a, b)] == list(range(len(sizes)))
+    for a, b in groups:
+        assert b > a and (sum(sizes[a:b]) <= budget or b - a == 1)
+    for (a, b), (c, _) in zip(groups, groups[1:]):  # closed only when the next did not fit
+        assert sum(sizes[a:b]) + sizes[c] > budget
+
+
 def test_a_long_document_goes_through_in_segments_and_loses_no_value():
     from bertforge.pii import Redactor
     from bertforge.pii.detector import MARGIN, SEGMENT, segments

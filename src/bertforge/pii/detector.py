@@ -45,9 +45,10 @@ THRESHOLD = 0.3
 PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 # A long text is read in segments of SEGMENT characters, each with MARGIN characters of
-# context either side, GROUP segments at a time: memory stays bounded whatever the
-# document's size (about 50,000 tokens a group), and each group is batched like many
-# short documents. A margin is longer than any value (an address runs to a few hundred
+# context either side, GROUP segments' worth of text at a time: memory stays bounded
+# whatever the document's size (about 50,000 tokens a group), and each group is batched
+# like many short documents (so many short documents share a group, and their windows
+# are sorted by length together: fewer, fuller passes). A margin is longer than any value (an address runs to a few hundred
 # characters) and than the context any rule looks at (`_in_markup`: 200), so a
 # segment's core is decided as if the whole text were there; a span that starts in a
 # core belongs to that segment.
@@ -72,6 +73,20 @@ def _libc():
 
 
 _LIBC = _libc()
+
+
+def _groups(sizes: Sequence[int], budget: int) -> list[tuple[int, int]]:
+    """[start, end) runs of consecutive pieces whose sizes add up to at most `budget`
+    (a piece larger than the budget is a group of its own)."""
+    groups, start, total = [], 0, 0
+    for k, size in enumerate(sizes):
+        if k > start and total + size > budget:
+            groups.append((start, k))
+            start, total = k, 0
+        total += size
+    if start < len(sizes):
+        groups.append((start, len(sizes)))
+    return groups
 
 
 def segments(text: str) -> list[tuple[int, int, int, int]]:
@@ -255,10 +270,11 @@ class Redactor:
                 raise BertforgeError(f"text {i} is {type(text).__name__}, not a string")
         pieces = [(i, piece) for i, text in enumerate(texts) for piece in segments(text)]
         out: list[list[Span]] = [[] for _ in texts]
+        groups = _groups([b - a for _, (a, b, _, _) in pieces], GROUP * (SEGMENT + 2 * MARGIN))
         with tqdm(total=sum(map(len, texts)), unit="char", unit_scale=True,
                   disable=not progress, dynamic_ncols=True) as bar:
-            for k in range(0, len(pieces), GROUP):
-                group = pieces[k:k + GROUP]
+            for k, end in groups:
+                group = pieces[k:end]
                 found = detect([texts[i][a:b] for i, (a, b, _, _) in group])
                 for (i, (a, _, core_start, core_end)), spans in zip(group, found):
                     kept = out[i]
@@ -267,7 +283,7 @@ class Redactor:
                         if core_start <= start < core_end and (not kept or start >= kept[-1].end):
                             kept.append(replace(span, start=start, end=span.end + a))
                     bar.update(core_end - core_start)
-                if len(pieces) > GROUP:
+                if len(groups) > 1:
                     _release_memory()
         return out
 
