@@ -106,3 +106,15 @@ def test_doctor_prints_the_machine_and_the_choice(tiny_redactor_dir, cache, caps
     assert "chosen: " in out and "fp32 " in out and "from the cache" not in out
     assert main(["doctor", "--model", str(tiny_redactor_dir)]) == 0
     assert "from the cache" in capsys.readouterr().out
+
+
+def test_a_redactor_in_int8_can_still_run_in_fp32(tiny_redactor_dir):
+    """`running_in` makes every precision from the model handed in, not from the
+    quantised copy (the benchmark compares a faster path's F1 with fp32's that way)."""
+    from bertforge.compress import is_quantized
+
+    int8 = Redactor.load(tiny_redactor_dir, precision="int8")
+    fp32 = int8.running_in("fp32")
+    assert int8.runs_in == "int8" and is_quantized(int8.tagger.model)
+    assert fp32.runs_in == "fp32" and not is_quantized(fp32.tagger.model)
+    assert int8.running_in("int8").runs_in == "int8" and int8.runs_in == "int8"

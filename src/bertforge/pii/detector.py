@@ -48,10 +48,10 @@ PRECISIONS = ("auto", "fp32", "bf16", "int8")
 # context either side, GROUP segments' worth of text at a time: memory stays bounded
 # whatever the document's size (about 50,000 tokens a group), and each group is batched
 # like many short documents (so many short documents share a group, and their windows
-# are sorted by length together: fewer, fuller passes). A margin is longer than any value (an address runs to a few hundred
-# characters) and than the context any rule looks at (`_in_markup`: 200), so a
-# segment's core is decided as if the whole text were there; a span that starts in a
-# core belongs to that segment.
+# are sorted by length together: fewer, fuller passes). A margin is longer than any
+# value (an address runs to a few hundred characters) and than the context any rule
+# looks at (`_in_markup`: 200), so a segment's core is decided as if the whole text were
+# there; a span that starts in a core belongs to that segment.
 SEGMENT, MARGIN, GROUP = 16_384, 1_024, 8  # 64 a group: 2.1 GB peak and slower
 
 
@@ -152,6 +152,7 @@ class Redactor:
                                      f"{', '.join(unknown)}, which are not personal-data groups "
                                      f"({', '.join(GROUPS)}); train it with `bertforge pii train`")
         self.tagger, self.threshold, self.precision = tagger, threshold, "fp32"
+        self._given = tagger  # as handed in: every precision is made from it
         self.use_patterns, self.region, self.floors = use_patterns, region, floors
         self.recognizers, self.policy = recognizers, policy
         self.choice = None
@@ -166,10 +167,10 @@ class Redactor:
         """(tagger, autocast precision) that run this redactor's model in `precision`:
         int8 is a quantised copy (the caller's tagger stays as it was, trainable and
         saveable) that takes fp32 inputs, so no autocast around it."""
-        if precision != "int8" or self.tagger is None:
-            return self.tagger, precision
-        tagger = copy.copy(self.tagger)
-        tagger.model = quantize_int8(tagger.model)
+        if precision != "int8" or self._given is None:
+            return self._given, precision
+        tagger = copy.copy(self._given)
+        tagger.model = quantize_int8(self._given.model)
         return tagger, "fp32"
 
     @property
