@@ -70,8 +70,11 @@ def test_the_cache_is_per_kernel_limits_and_survives_a_broken_file(tiny, cache, 
     monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "SSE41")  # another machine, as far as speed goes
     P.choose(tiny, measure=stub)
     assert stub.calls == 2 and len(json.loads(cache.read_text())) == 2
-    cache.write_text("{ half a file")
+    entries = json.loads(cache.read_text())
+    cache.write_text(json.dumps({k: {"choice": {"speed": 1}} for k in entries}))  # other shape
     assert P.choose(tiny, measure=stub).precision == "fp32" and stub.calls == 3
+    cache.write_text("{ half a file")
+    assert P.choose(tiny, measure=stub).precision == "fp32" and stub.calls == 4
     assert len(json.loads(cache.read_text())) == 1    # measured again and rewritten whole
 
 

@@ -163,7 +163,10 @@ def choose(redactor, measure=None, remeasure: bool = False) -> Choice:
     path = cache_path()
     cache = _read(path)
     if key in cache and not remeasure:
-        return Choice(**cache[key]["choice"], cached=True)
+        try:
+            return Choice(**cache[key]["choice"], cached=True)
+        except (TypeError, KeyError):  # an entry of another shape: measured again
+            pass
     log.info("choosing the fastest precision on this machine (once; cached in %s)", path)
     seconds, agrees, tokens = (measure or timed)(redactor, names)
     fastest = min((n for n in names if agrees.get(n)), key=lambda n: seconds[n])
