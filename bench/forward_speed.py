@@ -34,18 +34,6 @@ from bertforge.finetune.fit import prediction_inputs  # noqa: E402
 from bertforge.pii import Redactor  # noqa: E402
 from bertforge.pii.detector import BUNDLED  # noqa: E402
 from bertforge.training import autocast_for, cpu_has_bf16  # noqa: E402
-from bertforge.windows import windows  # noqa: E402
-
-
-def window_features(tagger, texts):
-    """The model inputs `Tagger.probabilities` makes of the texts."""
-    features = []
-    for encoding in tagger.tokenizer.encode_batch(texts, add_special_tokens=False):
-        for w in windows(len(encoding.ids), tagger.size, tagger.stride):
-            ids = encoding.ids[w.start:w.end]
-            features.append({"input_ids": [tagger.tokenizer.cls_id] + ids + [tagger.tokenizer.sep_id],
-                             "token_type_ids": [0] * (len(ids) + 2)})
-    return features
 
 
 def main() -> None:
@@ -60,7 +48,7 @@ def main() -> None:
 
     texts = [r["generated_text"] for r in documents(args.docs)]
     tagger = Redactor.load(args.model, precision="fp32", use_patterns=False).tagger
-    features = window_features(tagger, texts)
+    features = tagger.window_features(texts)[1]
     batches = [inputs for _, inputs in prediction_inputs(features, tagger.tokenizer.pad_id,
                                                          torch.device("cpu"))]
     tokens = sum(len(f["input_ids"]) for f in features)

@@ -441,11 +441,9 @@ class Tagger:
             results.append(word_spans(text, encoding.offsets, probs, self.tags, pool, by))
         return results
 
-    def probabilities(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
-                      precision: str = "auto"):
-        """(encodings, per text a (tokens, tags) array of tag probabilities or None for
-        a text without tokens), each token's row from the window where it has most
-        context."""
+    def window_features(self, texts: Sequence[str]):
+        """(encodings, the model input of every window of every text, (text index,
+        window) of each): what `probabilities` runs the model on."""
         encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
         features, owners = [], []
         for doc, (text, encoding) in enumerate(zip(texts, encodings)):
@@ -455,6 +453,14 @@ class Tagger:
                 features.append({"input_ids": [self.tokenizer.cls_id] + ids + [self.tokenizer.sep_id],
                                  "token_type_ids": [0] + types[w.start:w.end] + [0]})
                 owners.append((doc, w))
+        return encodings, features, owners
+
+    def probabilities(self, texts: Sequence[str], batch: int | None = None, progress: bool = False,
+                      precision: str = "auto"):
+        """(encodings, per text a (tokens, tags) array of tag probabilities or None for
+        a text without tokens), each token's row from the window where it has most
+        context."""
+        encodings, features, owners = self.window_features(texts)
         logits = predict_logits(self.model, features, self.tokenizer.pad_id, batch,
                                 progress=progress, precision=precision) if features else []
         per_doc: list[list] = [[] for _ in texts]
