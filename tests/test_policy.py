@@ -9,7 +9,7 @@ import sys
 from datetime import datetime
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bertforge.errors import BertforgeError
@@ -333,6 +333,37 @@ def test_one_entity_one_pseudonym_and_documents_unlinkable():
     a, b = re.findall(r"\d+ \w+ \d{4}", out)
     gap = datetime.strptime(b, "%d %b %Y") - datetime.strptime(a, "%d %b %Y")
     assert gap.days == 10 and a != "2 Jan 2024"
+
+
+def _scanned_canonical(seen: list, group: str, value: str) -> str:
+    """What a mention stands for, by scanning every entity named before it in order
+    (the definition the redactor's word index must agree with)."""
+    words = re.findall(r"\w+", value.casefold())
+    norm = " ".join(words)
+    for g, known, canonical in seen:
+        if g == group and known == norm:
+            return canonical
+    for g, known, canonical in seen:
+        whole = known.split()
+        if g == group in ("PERSON", "COMPANY") and words and len(words) < len(whole) and (
+                whole[:len(words)] == words or whole[-len(words):] == words):
+            seen.append((group, norm, canonical))
+            return canonical
+    seen.append((group, norm, value.strip()))
+    return value.strip()
+
+
+@settings(max_examples=200, deadline=None)
+@example([("PERSON", "bo ann"), ("PERSON", "ann lee"), ("PERSON", "ann")])  # end and start
+@given(st.lists(st.tuples(st.sampled_from(["PERSON", "DATE"]),
+                          st.lists(st.sampled_from(["ann", "lee", "bo", "ray"]), min_size=1,
+                                   max_size=4).map(" ".join)), max_size=12))
+def test_shorter_mentions_find_the_entity_named_first(mentions):
+    from bertforge.pii.redact import Entities
+
+    entities, seen = Entities(), []
+    for group, value in mentions:
+        assert entities.canonical(group, value) == _scanned_canonical(seen, group, value)
 
 
 # ------------------------------------------------------------------ the command line

@@ -156,6 +156,12 @@ COMPANY_FORMS = {"ltd", "limited", "plc", "llc", "llp", "inc", "incorporated", "
                  "corporation", "co", "company", "gmbh", "ag", "sa", "sas", "bv", "nv", "pty"}
 
 
+# the groups whose shorter mentions ("Lee" of "Ann Lee", "Brightwater" of "Brightwater
+# Joinery Ltd.") are the entity named in full before them
+PARTS = ("PERSON", "COMPANY")
+RUN_ENDS = ("start", "end")
+
+
 class Entities:
     """Mentions of one entity within a document: a person's or a company's shorter
     mention ("Ann Lee" then "Lee"; "Brightwater Joinery Ltd." then "Brightwater") is the
@@ -165,6 +171,10 @@ class Entities:
 
     def __init__(self, vault=None):
         self.full: dict[tuple[str, str], str] = {}      # (group, normalised) -> canonical
+        # (group, "start" or "end", words) -> (order, canonical) of the first entry of
+        # self.full those words begin or end, so a mention finds its entity without a
+        # scan over all of them (a 20 MB document names tens of thousands)
+        self.runs: dict[tuple, tuple[int, str]] = {}
         self.numbers: dict[tuple[str, str], int] = {}
         self.counts: dict[str, int] = {}
         self.vault = vault
@@ -176,13 +186,23 @@ class Entities:
         norm = " ".join(words) or " ".join(value.casefold().split())
         if (group, norm) in self.full:
             return self.full[(group, norm)]
-        if group in ("PERSON", "COMPANY") and words:
-            for (g, known), canonical in self.full.items():
-                if g == group and _part_of(words, known.split()):
-                    self.full[(group, norm)] = canonical
-                    return canonical
-        self.full[(group, norm)] = value.strip()
-        return value.strip()
+        canonical = value.strip()
+        if group in PARTS and words:
+            found = [self.runs[key] for key in ((group, end, tuple(words)) for end in RUN_ENDS)
+                     if key in self.runs]
+            if found:
+                canonical = min(found)[1]
+        self._add(group, norm, canonical)
+        return canonical
+
+    def _add(self, group: str, norm: str, canonical: str) -> None:
+        order = len(self.full)
+        self.full[(group, norm)] = canonical
+        if group in PARTS:
+            whole = tuple(norm.split())
+            for n in range(1, len(whole)):  # every shorter run at its start or end
+                for key in ((group, "start", whole[:n]), (group, "end", whole[-n:])):
+                    self.runs.setdefault(key, (order, canonical))
 
     def number(self, group: str, value: str) -> int:
         key = (group, self.canonical(group, value))
@@ -216,13 +236,6 @@ def _same_part(value: str, canonical: str, fake: str) -> str:
     n = min(len(words), len(faked) - 1)
     tail = [w.casefold() for w in whole[-len(words):]] == [w.casefold() for w in words]
     return " ".join(faked[-n:] if tail else faked[:n])
-
-
-def _part_of(words: list[str], whole: list[str]) -> bool:
-    """Whether `words` are a run of `whole`'s words at its start or end ("Lee" of "Ann
-    Lee", "Brightwater" of "brightwater joinery"), shorter than it."""
-    n = len(words)
-    return n < len(whole) and (whole[:n] == words or whole[-n:] == words)
 
 
 def read_key(path: str | os.PathLike) -> bytes:
