@@ -159,7 +159,6 @@ COMPANY_FORMS = {"ltd", "limited", "plc", "llc", "llp", "inc", "incorporated", "
 # the groups whose shorter mentions ("Lee" of "Ann Lee", "Brightwater" of "Brightwater
 # Joinery Ltd.") are the entity named in full before them
 PARTS = ("PERSON", "COMPANY")
-RUN_ENDS = ("start", "end")
 
 
 class Entities:
@@ -171,10 +170,10 @@ class Entities:
 
     def __init__(self, vault=None):
         self.full: dict[tuple[str, str], str] = {}      # (group, normalised) -> canonical
-        # (group, "start" or "end", words) -> (order, canonical) of the first entry of
-        # self.full those words begin or end, so a mention finds its entity without a
-        # scan over all of them (a 20 MB document names tens of thousands)
-        self.runs: dict[tuple, tuple[int, str]] = {}
+        # (group, words) -> canonical of the first entry of self.full that those words
+        # begin or end, so a mention finds its entity without a scan over all of them
+        # (a 20 MB document names tens of thousands)
+        self.runs: dict[tuple, str] = {}
         self.numbers: dict[tuple[str, str], int] = {}
         self.counts: dict[str, int] = {}
         self.vault = vault
@@ -188,21 +187,17 @@ class Entities:
             return self.full[(group, norm)]
         canonical = value.strip()
         if group in PARTS and words:
-            found = [self.runs[key] for key in ((group, end, tuple(words)) for end in RUN_ENDS)
-                     if key in self.runs]
-            if found:
-                canonical = min(found)[1]
+            canonical = self.runs.get((group, tuple(words)), canonical)
         self._add(group, norm, canonical)
         return canonical
 
     def _add(self, group: str, norm: str, canonical: str) -> None:
-        order = len(self.full)
         self.full[(group, norm)] = canonical
         if group in PARTS:
             whole = tuple(norm.split())
-            for n in range(1, len(whole)):  # every shorter run at its start or end
-                for key in ((group, "start", whole[:n]), (group, "end", whole[-n:])):
-                    self.runs.setdefault(key, (order, canonical))
+            for n in range(1, len(whole)):  # every shorter run at its start or end;
+                for run in (whole[:n], whole[-n:]):  # the entity named first keeps it
+                    self.runs.setdefault((group, run), canonical)
 
     def number(self, group: str, value: str) -> int:
         key = (group, self.canonical(group, value))
