@@ -12,6 +12,8 @@ is used, through `require`, so a missing one is a clear error naming the extra:
     pip install 'bertforge[reference]'  `bertforge check` against transformers
     pip install 'bertforge[presidio]'   bertforge as a recognizer inside Presidio
     pip install 'bertforge[onnx]'       `bertforge export onnx` and its check in ONNX Runtime
+    pip install 'bertforge[tables]'     `bertforge redact --table` (CSV, TSV, Parquet, JSONL)
+    pip install 'bertforge[ray]'        the same on a Ray cluster
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from .errors import BertforgeError
 EXTRAS = {"faker": "pii", "phonenumbers": "pii", "cryptography": "pii", "yaml": "pii",
           "datasets": "datasets", "matplotlib": "plots", "fastapi": "serve",
           "uvicorn": "serve", "transformers": "reference", "presidio_analyzer": "presidio",
-          "onnx": "onnx", "onnxscript": "onnx", "onnxruntime": "onnx"}
+          "onnx": "onnx", "onnxscript": "onnx", "onnxruntime": "onnx", "pyarrow": "tables",
+          "ray": "ray"}
 
 
 class MissingExtraError(BertforgeError):

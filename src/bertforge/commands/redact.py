@@ -1,5 +1,5 @@
-"""bertforge redact: files, standard input or a JSONL batch (`pii.batch` holds the
-contracts; this module prints what they return)."""
+"""bertforge redact: files, standard input, a JSONL batch or a table (`pii.batch` holds
+the contracts, `pii.ray` the cluster path; this module prints what they return)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import json
 import sys
 
 from ..errors import BertforgeError
+from ..options import add_options, settings_from
 from ..pii.redact import STYLES
+from ..pii.tables import FORMATS as TABLE_FORMATS, RaySettings, TableSettings
 from .common import load_redactor, plural, redactor_options
 
 LARGE_FILES, LARGE_CHARS = 20, 1_000_000  # more than this is worth a progress bar
@@ -20,9 +22,14 @@ def register(verbs) -> None:
                     "companies, addresses, dates, emails, phones, bank details, cards, IDs, "
                     "account numbers, secrets. With --jsonl IN --out OUT, each line "
                     '{"id", "text", ...} becomes the same fields plus "spans" and "redacted". '
+                    "With --table IN --out OUT, a CSV, TSV, Parquet or JSONL table keeps its "
+                    "format, its row order and every other column, with its text columns "
+                    "redacted; a killed run continues with --resume. "
                     "Uses the bundled model unless --model is given; no network needed.")
     p.add_argument("files", metavar="FILE", nargs="*")
-    p.add_argument("--format", choices=["text", "json", "html"], default="text")
+    p.add_argument("--format", choices=["text", "json", "html", *TABLE_FORMATS],
+                   help="for FILEs: text (the default), json or html; for --table: its format "
+                        "(default: from the name)")
     p.add_argument("--style", choices=STYLES,
                    help="one way for every group: [PERSON] (group, the default), [PERSON_1], "
                         "******, or a fake value")
@@ -49,7 +56,14 @@ def register(verbs) -> None:
                         "per group and operator, the policy's and the model's hashes, the "
                         "time; never a value found")
     p.add_argument("--jsonl", metavar="IN.jsonl")
-    p.add_argument("--out", metavar="OUT.jsonl")
+    p.add_argument("--table", metavar="IN",
+                   help="a CSV, TSV, Parquet or JSONL table (Parquet also as any URI pyarrow "
+                        "reads, and with --ray a folder or URI of files)")
+    p.add_argument("--out", metavar="OUT", help="where --jsonl or --table writes")
+    add_options(p, TableSettings)
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="run --table on Ray: a cluster's address, or none to start one here")
+    add_options(p, RaySettings)
     p.set_defaults(run=redact)
     register_restore(verbs)
 
@@ -88,11 +102,17 @@ def vault_of(args, key):
 
 def redact(args) -> int:
     """Files (or standard input) to redacted text, JSON or HTML; or a JSONL batch."""
+    if args.jsonl and args.table:
+        raise BertforgeError("give --jsonl IN.jsonl or --table IN, not both")
+    if args.table:
+        return redact_table(args)
+    if args.format in TABLE_FORMATS:
+        raise BertforgeError(f"--format {args.format} goes with --table IN")
     if args.jsonl:
         return redact_jsonl(args)
     if args.out:
-        raise BertforgeError("--out goes with --jsonl IN.jsonl; for files, redacted text goes "
-                             "to standard output")
+        raise BertforgeError("--out goes with --jsonl IN.jsonl or --table IN; for files, "
+                             "redacted text goes to standard output")
     from ..pii.audit import Audit
     from ..pii.batch import STDIN, read_documents
     from ..pii.redact import html, html_page
@@ -151,12 +171,67 @@ def redact_jsonl(args) -> int:
     policy = policy_of(args)
     target, written, errors = run(args.jsonl, args.out, lambda: load_redactor(args, policy),
                                   policy, audit=args.audit, vault=vault_of(args, policy.key),
-                                  warn=lambda w: print(f"bertforge: warning: {w}", file=sys.stderr))
+                                  warn=warn, rows=args.part_rows, resume=args.resume,
+                                  identity=model_identity(args))
     print(f"{plural(written - len(errors), 'document')} redacted, "
           f"{plural(len(errors), 'line')} with errors -> {target}", file=sys.stderr)
     for error in errors:
         print(f"bertforge: error: {error}", file=sys.stderr)
     return 2 if errors else 0
+
+
+def warn(message: str) -> None:
+    print(f"bertforge: warning: {message}", file=sys.stderr)
+
+
+def model_identity(args) -> dict:
+    """What of the options decides the output, for `--resume` to check."""
+    return {"model": args.model, "threshold": args.threshold, "patterns": not args.no_patterns,
+            "precision": args.precision}
+
+
+def redact_table(args) -> int:
+    import time
+
+    from ..pii.batch import redact_table as run
+    from ..pii.tables import format_of
+
+    if args.files:
+        raise BertforgeError("give either FILE arguments or --table IN, not both")
+    if not args.out:
+        raise BertforgeError("--table needs --out OUT (the same format; Parquet keeps its schema)")
+    kind = format_of(args.table, args.format)
+    policy = policy_of(args)
+    settings = settings_from(TableSettings, args)
+    began = time.perf_counter()
+    if args.ray is not None:
+        from ..pii.ray import redact_files
+
+        if args.vault or args.audit:
+            raise BertforgeError("--vault and --audit keep one file for the whole run: use them "
+                                 "without --ray")
+        rows = redact_files(args.table, args.out, kind, policy, settings,
+                            settings_from(RaySettings, args), address=args.ray,
+                            model=args.model, threshold=args.threshold,
+                            patterns=not args.no_patterns, precision=args.precision)
+        seconds = time.perf_counter() - began
+        rate = f" ({rows / seconds:,.0f} rows/s)" if rows >= 0 else ""
+        print(f"{plural(max(rows, 0), 'row') if rows >= 0 else 'the rows'} redacted on Ray in "
+              f"{seconds:,.1f} s{rate} -> {args.out}", file=sys.stderr)
+        return 0
+    outcome = run(args.table, args.out, lambda: load_redactor(args, policy), policy, settings,
+                  kind, audit=args.audit, vault=vault_of(args, policy.key), warn=warn,
+                  identity=model_identity(args))
+    seconds = time.perf_counter() - began
+    done = outcome.rows - outcome.resumed_from
+    resumed = f" (resumed after row {outcome.resumed_from:,})" if outcome.resumed_from else ""
+    print(f"{plural(outcome.rows, 'row')} redacted{resumed} in {seconds:,.1f} s "
+          f"({done / seconds:,.0f} rows/s) -> {outcome.target}", file=sys.stderr)
+    if outcome.problems:
+        print(f"bertforge: {plural(len(outcome.problems), 'row')} could not be read wholly: "
+              f"listed in {outcome.errors}", file=sys.stderr)
+        return 2
+    return 0
 
 
 def register_restore(verbs) -> None:

@@ -18,14 +18,15 @@ import errno
 import json
 import os
 import sys
-from collections import Counter
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from ..errors import BertforgeError
-from ..files import atomic_file, check_writable
+from ..files import check_writable, write_text
+from .tables import (Cells, Jsonl, Part, Problem, TableSettings, column_list, format_of,
+                     json_line, mask_map, open_table, text_error)
 
-CHUNK = 64  # documents a detection call; the progress bar moves once per chunk
+PART_ROWS = 256  # documents a part of a JSONL batch: written together, redone after a kill
 STDIN = "-"
 
 
@@ -71,105 +72,72 @@ def read_source(path: str | os.PathLike) -> bytes:
         raise BertforgeError(f"cannot read {path}: {_reason(error)}") from None
 
 
-def text_error(text: str) -> str | None:
-    """Why a string cannot be redacted, or None: a lone surrogate is no character."""
+def parse_line(line: bytes, number: int, source: str) -> dict:
+    """One JSONL line as its object (which has a "text" string), or as a record with an
+    "error" that names the line."""
+    where = f"{source}:{number}"
     try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        return (f"its text holds a lone surrogate (\\u{ord(text[error.start]):04x} at "
-                f"character {error.start}), which is not a character; fix the producer")
-    return None
+        record = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        return {"line": number, "error": f"{where}: not UTF-8 (byte {error.start})"}
+    except json.JSONDecodeError as error:
+        return {"line": number, "error": f"{where}: not valid JSON ({error.msg})"}
+    except RecursionError:
+        return {"line": number, "error": f"{where}: JSON nested too deeply to read"}
+    if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+        kept = {k: v for k, v in record.items() if k != "text"} if isinstance(record, dict) \
+            else {"line": number}
+        return kept | {"error": f"{where}: needs an object with a \"text\" string"}
+    problem = text_error(record["text"])
+    if problem:
+        kept = {k: v for k, v in record.items() if k == "id"}
+        return {"line": number} | kept | {"error": f"{where}: {problem}"}
+    return record
 
 
-def parse_jsonl(raw: bytes, source: str) -> tuple[list[dict], list[str]]:
-    """(records, warnings): one record a non-blank line, each either the line's object
-    (which has a "text" string) or a record with an "error" that names the line."""
-    records: list[dict] = []
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    for number, line in enumerate(raw.split(b"\n"), 1):
-        if not line.strip():
-            continue
-        where = f"{source}:{number}"
-        try:
-            record = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError as error:
-            records.append({"line": number, "error": f"{where}: not UTF-8 (byte {error.start})"})
-            continue
-        except json.JSONDecodeError as error:
-            records.append({"line": number, "error": f"{where}: not valid JSON ({error.msg})"})
-            continue
-        except RecursionError:
-            records.append({"line": number, "error": f"{where}: JSON nested too deeply to read"})
-            continue
-        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
-            kept = {k: v for k, v in record.items() if k != "text"} if isinstance(record, dict) \
-                else {"line": number}
-            records.append(kept | {"error": f"{where}: needs an object with a \"text\" string"})
-            continue
-        problem = text_error(record["text"])
-        if problem:
-            kept = {k: v for k, v in record.items() if k == "id"}
-            records.append({"line": number} | kept | {"error": f"{where}: {problem}"})
-            continue
-        records.append(record)
-    ids = Counter(_hashable(r["id"]) for r in records if "id" in r and "error" not in r)
-    repeated = [i for i, n in ids.items() if n > 1]
-    warnings = [f"{source}: {len(repeated)} id(s) appear on more than one line, e.g. "
-                f"{repeated[0]!r}: the output keeps every line, in order"] if repeated else []
-    return records, warnings
+class Documents(Jsonl):
+    """The JSONL contract of `redact --jsonl`: each line `{"id", "text", ...}` becomes
+    the same fields plus "spans" and "redacted", or plus "error" for a line that cannot
+    be processed (blank lines are dropped). Read and written in parts (`job.run`)."""
+
+    SEEN = 100_000  # ids remembered to warn about repeats: memory stays flat
+
+    def __init__(self, path: str | os.PathLike, cells, warn=print):
+        super().__init__(path, cells)
+        self.header, self.warn, self.ids, self.warned = b"", warn, set(), False
+
+    def describe(self) -> dict:
+        return {"contract": "documents"}
+
+    def _part(self, lines: list[bytes], first: int, end: int) -> Part:
+        records = [(number, parse_line(line, number, str(self.path)))
+                   for number, line in enumerate(lines, first) if line.strip()]
+        for _, record in records:
+            if "error" not in record and "id" in record and not self.warned:
+                key = _hashable(record["id"])
+                if key in self.ids:
+                    self.warned = True
+                    self.warn(f"{self.path}: id(s) appear on more than one line, e.g. "
+                              f"{record['id']!r}: the output keeps every line, in order")
+                elif len(self.ids) < self.SEEN:
+                    self.ids.add(key)
+        cells = [(number, "text", r["text"]) for number, r in records if "error" not in r]
+        problems = [Problem(number, r["error"]) for number, r in records if "error" in r]
+        return Part(first, len(lines), cells, records, end, problems)
+
+    def write(self, part: Part, done) -> bytes:
+        found = dict(zip((row for row, _, _ in part.cells), done))
+        out = []
+        for number, record in part.data:
+            if number in found:
+                record = record | {"spans": [s.to_dict() for s in found[number].spans],
+                                   "redacted": found[number].value}
+            out.append(json_line(record))
+        return "".join(out).encode("utf-8")
 
 
 def _hashable(value):
     return json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value
-
-
-def redact_records(records: Sequence[dict], redactor, policy, progress: bool = True,
-                   audit=None, vault=None) -> tuple[list[dict], list[str]]:
-    """(each record without an error plus "spans" and "redacted" by `policy`, a
-    `policy.Policy`, and the others as they are; the audit lines of the redacted ones,
-    when an `audit.Audit` is given)."""
-    from tqdm import tqdm
-
-    todo = [r for r in records if "error" not in r]
-    found: list = []
-    with tqdm(total=len(todo), unit="doc", disable=not progress or len(todo) < 20) as bar:
-        for start in range(0, len(todo), CHUNK):
-            part = [r["text"] for r in todo[start:start + CHUNK]]
-            found += redactor.detect_batch(part)
-            bar.update(len(part))
-    spans = iter(found)
-    out, lines = [], []
-    for record in records:
-        if "error" not in record:
-            these = next(spans)
-            redacted, operators = policy.redact(record["text"], these, vault=vault)
-            if audit is not None:
-                lines.append(audit.line(record.get("id"), record["text"], these, operators))
-            record = record | {"spans": [s.to_dict() for s in these], "redacted": redacted}
-        out.append(record)
-    return out, lines
-
-
-def json_line(record: dict) -> str:
-    """One JSON line; fields that hold no valid text are escaped, never lost."""
-    line = json.dumps(record, ensure_ascii=False)
-    try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:
-        line = json.dumps(record)
-    return line + "\n"
-
-
-def write_jsonl(target: str | os.PathLike, records: Iterable[dict],
-                private_to: str | os.PathLike | None = None) -> int:
-    """Write every record, whole or not at all; returns the lines written."""
-    written = 0
-    with atomic_file(target, private_to=private_to) as f:
-        for record in records:
-            f.write(json_line(record))
-            written += 1
-    return written
 
 
 def check_output(source: str | os.PathLike, target: str | os.PathLike) -> Path:
@@ -181,30 +149,74 @@ def check_output(source: str | os.PathLike, target: str | os.PathLike) -> Path:
 
 
 def redact_jsonl(source: str | os.PathLike, out: str | os.PathLike, load, policy,
-                 audit: str | os.PathLike | None = None, vault=None,
-                 warn=print) -> tuple[Path, int, list[str]]:
-    """The JSONL contract: each line `{"id", "text", ...}` of `source` becomes the same
-    fields plus "spans" and "redacted" in `out`, or plus "error" for a line that cannot
-    be processed, and the rest go on. `out` is checked and `source` parsed before any
-    work; only then does `load()` give the redactor. `out` is written whole and never
-    more readable than `source`; `audit` appends a line per document (`audit.Audit`);
-    `vault` (a `vault.Vault`) keeps the replacements, saved once the output is whole.
-    Returns (out, lines written, the errors)."""
-    target = check_output(source, out)
-    records, warnings = parse_jsonl(read_source(source), str(source))
-    for warning in warnings:
-        warn(warning)
+                 audit: str | os.PathLike | None = None, vault=None, warn=print,
+                 rows: int = PART_ROWS, resume: bool = False, progress: bool = True,
+                 identity: dict | None = None) -> tuple[Path, int, list[str]]:
+    """The JSONL contract (`Documents`), streamed in parts of `rows` documents: `out`
+    grows part by part beside the input and appears whole at the end, and `resume`
+    continues a stopped run (`job.run`). `out` is checked before any work; only then
+    does `load()` give the redactor. `out` is never more readable than `source`;
+    `audit` appends a line per document (`audit.Audit`); `vault` (a `vault.Vault`)
+    keeps the replacements. Returns (out, lines written, the errors)."""
     from .audit import Audit
+    from .job import run
 
+    check_output(source, out)
+    if not Path(source).is_file():
+        read_source(source)  # its error says why
     redactor = load()
+    cells = Cells(redactor, policy, vault=vault)
+    documents = Documents(source, cells, warn=warn)
     audit = Audit(audit, redactor) if audit else None
-    records, lines = redact_records(records, redactor, policy, audit=audit, vault=vault)
-    written = write_jsonl(target, records, private_to=source)
-    if vault is not None:  # only once the output is whole
-        vault.save()
-    if audit is not None:
-        audit.append(lines)
-    return target, written, [r["error"] for r in records if "error" in r]
+    outcome = run(documents, cells, str(source), out, _identity(source, policy, identity),
+                  rows, resume=resume, progress=progress, audit=audit, warn=warn,
+                  audit_id=lambda row, column, part: dict(part.data).get(row, {}).get("id"))
+    errors = [p.error for p in outcome.problems]
+    return outcome.target, outcome.cells + len(errors), errors
+
+
+def redact_table(source: str, out: str | os.PathLike, load, policy, settings: TableSettings,
+                 kind: str | None = None, audit: str | os.PathLike | None = None, vault=None,
+                 warn=print, progress: bool = True, identity: dict | None = None):
+    """A table (CSV, TSV, Parquet or JSONL; `kind`, else from the name) redacted into
+    `out` in the same format, in parts (`job.run`, resumable with `settings.resume`); the
+    rows that could not be read wholly are listed in the errors file (`settings.errors`,
+    default OUT.errors.jsonl), which is removed when a run has none. Returns the
+    `job.Outcome`."""
+    from .audit import Audit
+    from .job import run
+
+    kind = format_of(source, kind)
+    if "://" not in str(source):
+        check_output(source, out)
+    errors = Path(settings.errors or f"{out}.errors.jsonl")
+    check_writable(errors)
+    redactor = load()
+    cells = Cells(redactor, policy, column_list(settings.columns), mask_map(settings.mask_columns),
+                  vault=vault)
+    table = open_table(source, cells, kind, settings)
+    audit = Audit(audit, redactor) if audit else None
+    outcome = run(table, cells, str(source), out,
+                  _identity(source, policy, identity) | {"mask_columns": cells.mask},
+                  settings.part_rows, resume=settings.resume, progress=progress, audit=audit,
+                  warn=warn, audit_id=lambda row, column, part: {"row": row, "column": column})
+    if outcome.problems:
+        write_text(errors, "".join(json.dumps(p.to_dict(), ensure_ascii=False) + "\n"
+                                   for p in outcome.problems),
+                   private_to=source if "://" not in str(source) else None)
+    elif errors.exists() and settings.errors is None:
+        errors.unlink()  # a stale list from an earlier run of this output
+    outcome.errors = errors if outcome.problems else None
+    return outcome
+
+
+def _identity(source, policy, more: dict | None) -> dict:
+    """What a stopped run must share with this one to be resumed by it."""
+    if "://" in str(source):
+        return {"input": str(source), "policy": policy.digest()} | (more or {})
+    info = Path(source).stat()
+    return {"input": str(Path(source).resolve()), "size": info.st_size,
+            "modified_ns": info.st_mtime_ns, "policy": policy.digest()} | (more or {})
 
 
 def read_documents(names: Sequence[str]) -> list[tuple[str, str | None, str | None]]:

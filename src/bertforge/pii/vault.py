@@ -33,33 +33,36 @@ class Vault:
         self.full: dict[str, str] = {}        # "GROUP\0operator\0canonical" -> replacement
         self.values: dict[str, str] = {}      # a replacement shown -> the value it hides
         if self.path.exists():
-            self._open()
+            self.load(self.path)
 
     def _cipher(self):
         aead = require("cryptography.hazmat.primitives.ciphers.aead", "the vault")
         return aead.AESGCM(self.key.derive("vault"))
 
-    def _open(self) -> None:
+    def load(self, path: str | os.PathLike) -> None:
+        """Take the state kept in `path` (this vault's file, or a run's snapshot)."""
         exceptions = require("cryptography.exceptions", "the vault")
-        raw = self.path.read_bytes()
+        raw = Path(path).read_bytes()
         if not raw.startswith(HEADER):
-            raise BertforgeError(f"{self.path} is not a bertforge vault")
+            raise BertforgeError(f"{path} is not a bertforge vault")
         body = raw[len(HEADER):]
         try:
             data = json.loads(self._cipher().decrypt(body[:12], body[12:], HEADER))
         except exceptions.InvalidTag:
-            raise BertforgeError(f"the vault {self.path} does not open with {self.key.where}: "
+            raise BertforgeError(f"the vault {path} does not open with {self.key.where}: "
                                  f"the wrong key, or the file was altered") from None
         self.numbers, self.counts = data["numbers"], data["counts"]
         self.full, self.values = data["full"], data["values"]
 
-    def save(self) -> None:
+    def save(self, path: str | os.PathLike | None = None) -> None:
+        """Write the state to this vault's file (or to `path`: a snapshot)."""
+        path = Path(path) if path is not None else self.path
         data = json.dumps({"numbers": self.numbers, "counts": self.counts, "full": self.full,
                            "values": self.values}).encode()
         nonce = secrets.token_bytes(12)
-        with atomic_file(self.path, text=False) as f:
+        with atomic_file(path, text=False) as f:
             f.write(HEADER + nonce + self._cipher().encrypt(nonce, data, HEADER))
-        os.chmod(self.path, 0o600)
+        os.chmod(path, 0o600)
 
     def number(self, group: str, canonical: str) -> int:
         slot = f"{group}\0{canonical.casefold()}"
