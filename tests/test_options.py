@@ -14,6 +14,7 @@ from bertforge.finetune.features import FEATURE_FIT
 from bertforge.finetune.fit import FitSettings
 from bertforge.options import settings_from
 from bertforge.pii.service.settings import ServiceSettings
+from bertforge.pii.tables import RaySettings, TableSettings
 from bertforge.pii.train import RECIPE
 from bertforge.pretrain.loop import Recipe
 
@@ -40,6 +41,8 @@ def defaults(parser):
     (("finetune", "curve"), FitSettings, CURVE_FIT),
     (("pii", "train"), FitSettings, RECIPE),
     (("serve",), ServiceSettings, None),
+    (("redact",), TableSettings, None),
+    (("redact",), RaySettings, None),
 ], ids=lambda v: " ".join(v) if isinstance(v, tuple) else None)
 def test_each_option_defaults_to_its_settings_field(path, settings_class, base):
     shown = defaults(subparser(*path))

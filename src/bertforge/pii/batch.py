@@ -1,13 +1,17 @@
-"""Redacting files: plain documents and JSONL batches, read and written byte-faithfully.
+"""Redacting files: plain documents, JSONL batches and tables, read and written
+byte-faithfully.
 
 What this module guarantees, whatever the input:
 
 - text is read as bytes and decoded as UTF-8 with nothing translated: a CRLF file keeps
   its "\\r", and every span offset counts the characters that are really there;
 - one bad input (a file that cannot be read, a line that is not JSON, nested too deeply,
-  or holds a lone surrogate) gets its own clear error and the others go on;
+  or holds a lone surrogate, a table's cell that is not text) gets its own clear error
+  and the others go on;
 - an output is written whole or not at all (`files.atomic_file`), never more readable
-  than its input, and its place is checked before any detection runs.
+  than its input, and its place is checked before any detection runs; a JSONL batch or
+  a table goes through in parts (`job.run`), so memory stays flat and a killed run
+  resumes.
 
 The command line maps its arguments onto these functions and prints what they return.
 """
@@ -26,7 +30,6 @@ from ..files import check_writable, write_text
 from .tables import (Cells, Jsonl, Part, Problem, TableSettings, column_list, format_of,
                      json_line, mask_map, open_table, text_error)
 
-PART_ROWS = 256  # documents a part of a JSONL batch: written together, redone after a kill
 STDIN = "-"
 
 
@@ -150,7 +153,7 @@ def check_output(source: str | os.PathLike, target: str | os.PathLike) -> Path:
 
 def redact_jsonl(source: str | os.PathLike, out: str | os.PathLike, load, policy,
                  audit: str | os.PathLike | None = None, vault=None, warn=print,
-                 rows: int = PART_ROWS, resume: bool = False, progress: bool = True,
+                 rows: int = TableSettings.part_rows, resume: bool = False, progress: bool = True,
                  identity: dict | None = None) -> tuple[Path, int, list[str]]:
     """The JSONL contract (`Documents`), streamed in parts of `rows` documents: `out`
     grows part by part beside the input and appears whole at the end, and `resume`

@@ -12,7 +12,11 @@ than its batches.
 
     ray.init()                                  # or ray.init("ray://head:10001")
     ds = ray.data.read_parquet("s3://bucket/tickets/")
-    redact_dataset(ds, columns=["subject", "body"], actors=8).write_parquet("s3://bucket/clean/")
+    clean = redact_dataset(ds, columns=["subject", "body"], actors=8)
+    clean.write_parquet("s3://bucket/clean/")   # Ray's writer: a folder of files
+
+`bertforge redact --table ... --ray` writes one file, in the input's order, from the
+driver (`redact_files`).
 
 A numbered or fake replacement is consistent within a cell (as a vault would make it
 across cells only in one process: `--vault` runs without --ray).
@@ -25,7 +29,9 @@ from typing import Sequence
 
 from ..errors import BertforgeError
 from ..optional import require
-from .tables import Cells, RaySettings, TableSettings, column_list, mask_map
+from ..files import atomic_file, check_writable
+from .batch import check_output
+from .tables import Cells, RaySettings, TableSettings, column_list, json_line, mask_map
 
 
 class _Worker:
@@ -68,11 +74,13 @@ def redact_dataset(dataset, columns: Sequence[str] | None = None,
     arguments = {"threads": max(1, int(cpus_per_actor)), "columns": list(columns) if columns else None, "mask_columns": mask_columns,
                  "policy": policy, "model": model, "threshold": threshold,
                  "patterns": patterns, "precision": precision}
+    # blocks of a batch each, as they stream past: one file, or one row group, would
+    # otherwise be one block, which one actor takes while the others wait
+    dataset = dataset.repartition(target_num_rows_per_block=batch_size)
     redacted = dataset.map_batches(_Worker, fn_constructor_kwargs=arguments,
                                    batch_size=batch_size, batch_format="pyarrow",
                                    num_cpus=cpus_per_actor,
                                    compute=ray.data.ActorPoolStrategy(size=actors))
-    # a data set runs under the context it holds, which the write copies from it
     redacted.context.execution_options.preserve_order = True
     return redacted
 
@@ -82,8 +90,10 @@ def redact_files(source: str, out: str, kind: str, policy, settings: TableSettin
                  threshold: float | None = None, patterns: bool = True,
                  precision: str = "auto") -> int:
     """`bertforge redact --table SOURCE --ray [ADDRESS] --out OUT`: Parquet or JSONL (a
-    file, a folder of them, or any URI pyarrow reads) into a folder `out` of files of
-    the same format. Returns the rows written."""
+    file, a folder of them, or any URI pyarrow reads) redacted by the cluster and
+    written here, in order, to the file `out` (whole or not at all). Ray's own writers
+    are not used: they write a folder of files and, in the Ray this was built on, did
+    not always keep the order of the rows across blocks. Returns the rows written."""
     ray = require("ray", "redacting on Ray")
     if kind not in ("parquet", "jsonl"):
         raise BertforgeError(f"--ray reads Parquet and JSONL; a {kind.upper()} table runs "
@@ -91,30 +101,41 @@ def redact_files(source: str, out: str, kind: str, policy, settings: TableSettin
     if settings.resume:
         raise BertforgeError("--resume is for the single-process path; on Ray, rerun the job "
                              "(Ray retries failed tasks itself)")
-    if "://" not in out and Path(out).exists() and any(Path(out).iterdir()):
-        raise BertforgeError(f"{out} already holds files; Ray writes a folder of parts: give a "
-                             f"new one")
+    target = check_output(source, out) if "://" not in source else check_writable(out)
     if not ray.is_initialized():
         import logging
 
         ray.init(address=None if address == "local" else address, logging_level=logging.WARNING,
                  include_dashboard=False, log_to_driver=False)
+    # a data set copies the current context when it is made: the order is kept from the read
+    ray.data.DataContext.get_current().execution_options.preserve_order = True
     read = ray.data.read_parquet if kind == "parquet" else \
         (lambda path: ray.data.read_json(path, lines=True))
-    dataset = redact_dataset(read(source), column_list(settings.columns),
-                             mask_map(settings.mask_columns), policy, model, threshold,
-                             patterns, precision, ray_settings.actors, ray_settings.batch_size,
+    dataset = redact_dataset(read(source),
+                             column_list(settings.columns), mask_map(settings.mask_columns),
+                             policy, model, threshold, patterns, precision,
+                             ray_settings.actors, ray_settings.batch_size,
                              ray_settings.cpus_per_actor)
-    (dataset.write_parquet if kind == "parquet" else dataset.write_json)(out)
-    return _rows_in(out, kind)
+    import warnings
 
-
-def _rows_in(folder: str, kind: str) -> int:
-    if "://" in folder:
-        return -1
-    files = sorted(p for p in Path(folder).rglob("*") if p.is_file())
-    if kind == "parquet":
-        pq = require("pyarrow.parquet", "Parquet tables")
-        return sum(pq.ParquetFile(p).metadata.num_rows for p in files)
-    return sum(sum(1 for line in open(p, "rb") if line.strip()) for p in files)
-
+    # Ray warns, planning, that one file is one input for the actors; the repartition in
+    # `redact_dataset` splits it into blocks for them all the same
+    warnings.filterwarnings("ignore", message="The minimum number of concurrent actors")
+    rows = 0
+    batches = dataset.iter_batches(batch_format="pyarrow", batch_size=None)
+    with atomic_file(target, text=False, private_to=source if "://" not in source else None) as f:
+        if kind == "parquet":
+            pq = require("pyarrow.parquet", "Parquet tables")
+            writer = None
+            for batch in batches:
+                writer = writer or pq.ParquetWriter(f, batch.schema)
+                writer.write_table(batch)
+                rows += len(batch)
+            if writer is not None:
+                writer.close()
+        else:
+            for batch in batches:
+                for record in batch.to_pylist():
+                    f.write(json_line(record).encode("utf-8"))
+                rows += len(batch)
+    return rows

@@ -347,7 +347,11 @@ class Csv:
         self._field = re.compile(b'%s[^%s]*(?:%s%s[^%s]*)*%s[^%s\\r\\n]*|[^%s%s\\r\\n][^%s\\r\\n]*'
                                  % (q, q, q, q, q, q, d, d, q, d))
         self._quoted = re.compile(b'"([^"]*(?:""[^"]*)*)"')
-        records, _ = self._split(head[len(self.bom):], 0, len(head) < block)
+        body = head[len(self.bom):]
+        try:
+            records, _ = self._split(body, 0, len(head) < block)
+        except _Unclosed as unclosed:  # in a later row: parts() reports it there
+            records = self._split(body[:unclosed.at], 0, True)[0] if unclosed.at else []
         if not records:
             raise BertforgeError(f"{path} has no header row; a table's first row names its "
                                  f"columns")
