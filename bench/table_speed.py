@@ -116,7 +116,6 @@ def main() -> None:
     from bertforge.pii.tables import RaySettings, TableSettings
 
     columns, gold = table(args.rows)
-    texts = columns["subject"] + columns["body"]
     print(f"{args.rows:,} rows; subject {sum(map(len, columns['subject'])) / args.rows:,.0f} and "
           f"body {sum(map(len, columns['body'])) / args.rows:,.0f} characters on average; "
           f"{sum(map(len, gold['subject'] + gold['body'])):,} gold spans")

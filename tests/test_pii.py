@@ -711,6 +711,9 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
     assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]
+    # nor is the full stop of a title before a name
+    text = "Spoke with Mr. Tomasz Nowak, +44"
+    assert [s.text for s in tidy(text, [Span(13, 27, "PERSON", text[13:27])])] == ["Tomasz Nowak"]
 
 
 def test_model_spans_are_widened_to_whole_words():

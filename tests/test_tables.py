@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -288,3 +289,41 @@ def test_ray_writes_what_the_single_process_writes(tiny_redactor_dir, tmp_path):
     assert spread.column("id").to_pylist() == list(range(rows))  # the order kept
     assert spread.equals(single)
     assert "4111" not in "".join(filter(None, spread.column("note").to_pylist()))
+
+
+# ------------------------------------------------------------------ Spark (docs/redactor.md)
+_cells = None
+
+
+def redact_partition(frames):
+    """The recipe in docs/redactor.md: the model once per Python worker."""
+    global _cells
+    if _cells is None:
+        from bertforge.pii import Redactor
+        from bertforge.pii.tables import Cells
+
+        _cells = Cells(Redactor(None), columns=["note"])  # the patterns: no model to ship
+    for frame in frames:
+        yield _cells.frame(frame)
+
+
+def test_the_spark_recipe_redacts_a_data_frame(tmp_path, monkeypatch):
+    pytest.importorskip("pyspark")
+    # Spark's Python workers import this module by name to find `redact_partition`
+    here = str(Path(__file__).parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("PYSPARK_PYTHON", sys.executable)  # the workers run this Python
+    if not shutil.which("java"):
+        pytest.skip("Spark needs a JVM (java on the PATH)")
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.driver.host", "127.0.0.1").getOrCreate())
+    try:
+        rows = [(i, f"card {CARD} row {i}", f"kept {i}") for i in range(200)]
+        frame = spark.createDataFrame(rows, "id long, note string, other string")
+        out = frame.mapInPandas(redact_partition, schema=frame.schema).orderBy("id").collect()
+    finally:
+        spark.stop()
+    assert [r.id for r in out] == list(range(200))
+    assert all(r.note == f"card [CARD] row {r.id}" and r.other == f"kept {r.id}" for r in out)

@@ -13,6 +13,7 @@ from ..pii.tables import FORMATS as TABLE_FORMATS, RaySettings, TableSettings
 from .common import load_redactor, plural, redactor_options
 
 LARGE_FILES, LARGE_CHARS = 20, 1_000_000  # more than this is worth a progress bar
+LONG_RUN = 10  # seconds: a rate over a shorter run is mostly the model's loading
 
 
 def register(verbs) -> None:
@@ -215,7 +216,7 @@ def redact_table(args) -> int:
                             model=args.model, threshold=args.threshold,
                             patterns=not args.no_patterns, precision=args.precision)
         seconds = time.perf_counter() - began
-        rate = f" ({rows / seconds:,.0f} rows/s)" if rows >= 0 else ""
+        rate = f" ({rows / seconds:,.0f} rows/s)" if rows >= 0 and seconds >= LONG_RUN else ""
         print(f"{plural(max(rows, 0), 'row') if rows >= 0 else 'the rows'} redacted on Ray in "
               f"{seconds:,.1f} s{rate} -> {args.out}", file=sys.stderr)
         return 0
@@ -225,8 +226,9 @@ def redact_table(args) -> int:
     seconds = time.perf_counter() - began
     done = outcome.rows - outcome.resumed_from
     resumed = f" (resumed after row {outcome.resumed_from:,})" if outcome.resumed_from else ""
-    print(f"{plural(outcome.rows, 'row')} redacted{resumed} in {seconds:,.1f} s "
-          f"({done / seconds:,.0f} rows/s) -> {outcome.target}", file=sys.stderr)
+    rate = f" ({done / seconds:,.0f} rows/s)" if seconds >= LONG_RUN else ""
+    print(f"{plural(outcome.rows, 'row')} redacted{resumed} in {seconds:,.1f} s{rate} -> "
+          f"{outcome.target}", file=sys.stderr)
     if outcome.problems:
         print(f"bertforge: {plural(len(outcome.problems), 'row')} could not be read wholly: "
               f"listed in {outcome.errors}", file=sys.stderr)

@@ -24,7 +24,6 @@ across cells only in one process: `--vault` runs without --ray).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Sequence
 
 from ..errors import BertforgeError

@@ -17,6 +17,7 @@ from ..spans import Span
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
+TITLED = ("PERSON", "COMPANY")  # names never start with a full stop
 
 
 def _symbol(char: str) -> bool:
@@ -163,7 +164,11 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     digits."""
     out: list[Span] = []
     for span in (piece for s in spans for piece in _names(text, s)):
-        a, b = _whole_words(text, *strip(text, span.start, span.end))
+        a, b = strip(text, span.start, span.end)
+        if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
+            while a < b and text[a] in ". ":
+                a += 1
+        a, b = _whole_words(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
         if b <= a:
             continue
