@@ -327,3 +327,18 @@ def test_the_spark_recipe_redacts_a_data_frame(tmp_path, monkeypatch):
         spark.stop()
     assert [r.id for r in out] == list(range(200))
     assert all(r.note == f"card [CARD] row {r.id}" and r.other == f"kept {r.id}" for r in out)
+
+
+@pytest.mark.model_output
+def test_the_readmes_table_example_prints_what_it_shows(tmp_path):
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"\$ cat out/crm\.csv\n(.*?)\n```", readme, re.S)
+    assert shown, "the README's table example went missing"
+    source = Path(__file__).resolve().parents[1] / "examples" / "tables" / "crm.csv"
+    assert main(["redact", "--table", str(source), "--out", str(tmp_path / "crm.csv"),
+                 "--columns", "notes"]) == 0
+    written = (tmp_path / "crm.csv").read_bytes()
+    assert written.count(b"\r\n") == source.read_bytes().count(b"\r\n")  # CRLF kept
+    assert written.decode().replace("\r\n", "\n").rstrip("\n") == shown.group(1)
