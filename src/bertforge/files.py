@@ -95,7 +95,7 @@ def _clean_stale(target: Path, suffix: str) -> None:
     """Remove temporaries for `target` left by processes that no longer run."""
     for path in target.parent.glob(f".{target.name}.*{suffix}"):
         pid = path.name[len(target.name) + 2:].split(".", 1)[0]
-        if pid.isdigit() and not _running(int(pid)):
+        if pid.isdigit() and not running(int(pid)):
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path, ignore_errors=True)
             else:
@@ -103,7 +103,8 @@ def _clean_stale(target: Path, suffix: str) -> None:
                     path.unlink()
 
 
-def _running(pid: int) -> bool:
+def running(pid: int) -> bool:
+    """Whether a process with this id runs (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import BertforgeError
-from ..files import atomic_file, check_writable
+from ..files import atomic_file, check_writable, running
 from .tables import Cells, Problem
 
 MANIFEST = "job.json"
@@ -55,15 +55,7 @@ def _pid(folder: Path, target: Path) -> int | None:
 
 
 def _alive(pid: int | None) -> bool:
-    if pid is None or pid == os.getpid():
-        return pid is not None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid is not None and (pid == os.getpid() or running(pid))
 
 
 def _committed(folder: Path) -> list[dict]:
@@ -75,13 +67,9 @@ def _committed(folder: Path) -> list[dict]:
 
 
 def _write(path: Path, data: bytes) -> None:
-    """Write, flush to disk and rename into place: the rename is the commit."""
-    temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as f:
+    """Written to disk, then renamed into place: the rename is the commit."""
+    with atomic_file(path, text=False) as f:
         f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(temporary, path)
 
 
 def _claim(target: Path, identity: dict, resume: bool, warn: Callable) -> tuple[Path, list[dict]]:
