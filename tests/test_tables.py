@@ -184,19 +184,26 @@ def table_of(path: Path, rows: int) -> Path:
     return path
 
 
-def test_a_killed_run_resumes_to_the_same_bytes(tiny_redactor_dir, tmp_path):
-    source = table_of(tmp_path / "t.csv", 6000)
-    command = [sys.executable, "-m", "bertforge", "redact", "--table", str(source),
-               "--model", str(tiny_redactor_dir), "--precision", "fp32", "--part-rows", "100",
-               "--columns", "note"]
-    whole = subprocess.run([*command, "--out", str(tmp_path / "whole.csv")], capture_output=True,
-                           text=True, timeout=600)
+@pytest.mark.parametrize("kind", ["table", "jsonl"])
+def test_a_killed_run_resumes_to_the_same_bytes(tiny_redactor_dir, tmp_path, kind):
+    if kind == "table":
+        source, name = table_of(tmp_path / "t.csv", 6000), "o.csv"
+        what = ["--table", str(source), "--columns", "note"]
+    else:
+        source, name = tmp_path / "t.jsonl", "o.jsonl"
+        source.write_text("".join(json.dumps({"id": i, "text": f"Row {i}: pay card {CARD}"})
+                                  + "\n" for i in range(6000)))
+        what = ["--jsonl", str(source)]
+    command = [sys.executable, "-m", "bertforge", "redact", *what, "--model",
+               str(tiny_redactor_dir), "--precision", "fp32", "--part-rows", "100"]
+    whole = subprocess.run([*command, "--out", str(tmp_path / f"whole-{name}")],
+                           capture_output=True, text=True, timeout=600)
     assert whole.returncode == 0, whole.stderr
-    target = tmp_path / "o.csv"
+    target = tmp_path / name
     run = subprocess.Popen([*command, "--out", str(target)], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
-    while not list(tmp_path.glob(".o.csv.*.parts/part-000003.json")):
+    while not list(tmp_path.glob(f".{name}.*.parts/part-000003.json")):
         assert run.poll() is None and time.monotonic() < deadline, "the run ended before a kill"
         time.sleep(0.01)
     os.kill(run.pid, signal.SIGKILL)
@@ -205,8 +212,8 @@ def test_a_killed_run_resumes_to_the_same_bytes(tiny_redactor_dir, tmp_path):
     resumed = subprocess.run([*command, "--out", str(target), "--resume"], capture_output=True,
                              text=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr
-    assert "resumed after row" in resumed.stderr
-    assert target.read_bytes() == (tmp_path / "whole.csv").read_bytes()
+    assert "continuing the stopped run" in resumed.stderr
+    assert target.read_bytes() == (tmp_path / f"whole-{name}").read_bytes()
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]
 
 

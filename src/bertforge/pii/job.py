@@ -120,6 +120,8 @@ def run(fmt, cells: Cells, source: str, out: str | os.PathLike, identity: dict, 
     start = done[-1]["end"] if done else fmt.start
     first = done[-1]["first"] + done[-1]["rows"] if done else 1
     before, count = first - 1, len(done)
+    if done:
+        warn(f"continuing the stopped run of {target}: {before:,} rows were done")
     known = getattr(fmt, "total_rows", None)  # else estimated from the bytes read
     with tqdm(total=known, initial=before, unit="row", disable=not progress, delay=1,
               dynamic_ncols=True) as bar:  # delay: no bar for a run of a second
