@@ -126,24 +126,37 @@ def run(fmt, cells: Cells, source: str, out: str | os.PathLike, identity: dict, 
     with tqdm(total=known, initial=before, unit="row", disable=not progress, delay=1,
               dynamic_ncols=True) as bar:  # delay: no bar for a run of a second
         for part in fmt.parts(start, first, rows):
-            results, problems = cells.redact(part.cells)
-            data = fmt.write(part, results)
-            lines = [audit.line(audit_id(row, column, part), value, r.spans, r.operators)
-                     for (row, column, value), r in zip(part.cells, results)
-                     if isinstance(value, str) and value.strip()] if audit is not None else []
-            _write(folder / f"part-{count:06d}.data", data)
-            if cells.vault is not None:
-                cells.vault.save(folder / "vault")
-            _write(folder / f"part-{count:06d}.json", json.dumps({
-                "first": part.first, "rows": part.rows, "end": part.end,
-                "cells": len(part.cells),
-                "problems": [p.to_dict() for p in part.problems + problems],
-                "audit": lines}).encode())
+            _commit(folder, count, part, fmt, cells, audit, audit_id)
             count += 1
             if known is None and part.end > fmt.start:
                 bar.total = int((part.first + part.rows - 1) * (fmt.size - fmt.start)
                                 / (part.end - fmt.start))
             bar.update(part.rows)
+    return _finish(fmt, cells, folder, count, target, source, audit, before)
+
+
+def _commit(folder: Path, number: int, part, fmt, cells: Cells, audit, audit_id) -> None:
+    """Redact one part and commit it: its data, the vault as it now stands, then the
+    file whose rename says the part is done (its rows, where the next one starts, its
+    problems and audit lines)."""
+    results, problems = cells.redact(part.cells)
+    data = fmt.write(part, results)
+    lines = [audit.line(audit_id(row, column, part), value, r.spans, r.operators)
+             for (row, column, value), r in zip(part.cells, results)
+             if isinstance(value, str) and value.strip()] if audit is not None else []
+    _write(folder / f"part-{number:06d}.data", data)
+    if cells.vault is not None:
+        cells.vault.save(folder / "vault")
+    _write(folder / f"part-{number:06d}.json", json.dumps({
+        "first": part.first, "rows": part.rows, "end": part.end, "cells": len(part.cells),
+        "problems": [p.to_dict() for p in part.problems + problems],
+        "audit": lines}).encode())
+
+
+def _finish(fmt, cells: Cells, folder: Path, count: int, target: Path, source: str, audit,
+            before: int) -> Outcome:
+    """The output assembled from the parts (whole or not at all), the vault saved, the
+    audit lines appended, the parts removed, with the stopped runs of the same output."""
     parts = [folder / f"part-{i:06d}" for i in range(count)]
     private = source if "://" not in str(source) else None
     with atomic_file(target, text=False, private_to=private) as f:
