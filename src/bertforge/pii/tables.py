@@ -250,12 +250,13 @@ class Cells:
                 if any(isinstance(v, str) for v in frame[c].head(1000).tolist())]
         chosen = self.chosen(names, text) + list(self.mask)
         out = frame.copy()
+        cells = [(row + 1, name, None if _missing(v) else v) for name in chosen
+                 for row, v in enumerate(frame[name].tolist())]
+        done = iter(self.redact(cells)[0])  # one detection call for every column
         for name in chosen:
-            cells = [(row + 1, name, None if _missing(v) else v)
-                     for row, v in enumerate(frame[name].tolist())]
-            done, _ = self.redact(cells)
-            out[name] = type(frame[name])([d.value for d in done], index=frame.index,
-                                          dtype=frame[name].dtype, name=frame[name].name)
+            values = [next(done).value for _ in range(len(frame))]
+            out[name] = type(frame[name])(values, index=frame.index, dtype=frame[name].dtype,
+                                          name=frame[name].name)
         return out
 
 
@@ -360,6 +361,7 @@ class Csv:
         self.names = [self._value(raw[s:e]) for s, e in spans]
         self.names = [n if isinstance(n, str) else f"column {i + 1}"
                       for i, n in enumerate(self.names)]
+        self.index = {n: i for i, n in enumerate(self.names)}
         self.chosen = cells.chosen(self.names, self.names)
         self.redacted = set(self.chosen) | set(cells.mask)
         self.start = len(self.header)
@@ -455,7 +457,7 @@ class Csv:
                     return
 
     def _part(self, batch, first: int, end: int) -> Part:
-        cells, index = [], {n: i for i, n in enumerate(self.names)}
+        cells, index = [], self.index
         for row, (raw, spans, _) in enumerate(batch, first):
             for name in self.redacted:
                 i = index[name]
@@ -465,7 +467,7 @@ class Csv:
         return Part(first, len(batch), cells, [(raw, spans) for raw, spans, _ in batch], end)
 
     def write(self, part: Part, done: Sequence[Done]) -> bytes:
-        index = {n: i for i, n in enumerate(self.names)}
+        index = self.index
         new: dict[tuple[int, int], str] = {}
         for (row, name, value), result in zip(part.cells, done):
             if result.value != value:
