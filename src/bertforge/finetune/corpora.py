@@ -67,10 +67,11 @@ def corpora_root() -> Path:
 
 
 def corpus_split(name: str, split: str, root: str | Path | None = None,
-                 labels: str | dict | None = None) -> list[dict]:
+                 labels: str | dict | None = None, documents: bool = False) -> list[dict]:
     """The examples (one a sentence or tweet) of one split of one corpus, its labels
-    mapped by `labels` (`conll.parse_label_map`). Each example's "where" names its
-    file and line."""
+    mapped by `labels` (`conll.parse_label_map`); with `documents`, one a document
+    where the corpus marks them (wikigold's articles; a tweet is its own document).
+    Each example's "where" names its file and line."""
     if name not in CORPORA:
         raise BertforgeError(f"no corpus {name!r}; known: {', '.join(CORPORA)}")
     if split not in SPLITS:
@@ -81,7 +82,7 @@ def corpus_split(name: str, split: str, root: str | Path | None = None,
         raise BertforgeError(f"the {name} corpus is not at {folder}: set BERTFORGE_CORPORA to "
                              f"the folder that holds wikigold/, wnut17/ and btc/")
     if name == "wikigold":
-        rows = read_conll(folder / "wikigold.conll.txt", labels)
+        rows = read_conll(folder / "wikigold.conll.txt", labels, documents)
         bucket = {8: "validation", 9: "test"}
         return [r for r in rows if bucket.get(r["document"] % 10, "train") == split]
     if name == "wnut17":

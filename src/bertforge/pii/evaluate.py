@@ -44,12 +44,9 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     systems = {
         "model": model,
         "patterns": [merge([], f, t) for f, t in zip(found, texts)],
-        "hybrid": [merge(m, f, t) for m, f, t in zip(model, found, texts)],
+        "hybrid": [redactor.with_mentions(t, merge(m, f, t)) for m, f, t in zip(model, found, texts)],
     }
-    gold = [d["spans"] for d in documents]
-    scores = {name: span_scores(gold, [[s for s in drop_ignored(spans, d.get("ignore", ()))
-                                        if marked is None or s.label in marked]
-                                       for spans, d in zip(found_spans, documents)])
+    scores = {name: scored(documents, found_spans, marked)
               for name, found_spans in systems.items()}
     seconds = model_seconds + pattern_seconds
     result = {
@@ -77,6 +74,16 @@ def evaluate(source: str, redactor: Redactor, out: str | os.PathLike | None = No
     return result
 
 
+def scored(documents: list[dict], found: list[list[Span]], marked: list[str] | None) -> dict:
+    """Strict span scores by group of what was found in each document, against its
+    gold spans: predictions on its ignored ranges, or of groups its source does not
+    mark, are neither right nor wrong."""
+    return span_scores([d["spans"] for d in documents],
+                       [[s for s in drop_ignored(spans, d.get("ignore", ()))
+                         if marked is None or s.label in marked]
+                        for spans, d in zip(found, documents)])
+
+
 FLOORS = (0.9, 0.95, 0.98, 0.99, 0.995)
 
 
@@ -101,7 +108,8 @@ def calibrate(source: str, redactor: Redactor, write: bool = False, floors=FLOOR
     gold = [d["spans"] for d in documents]
 
     def score(chosen: dict) -> dict:
-        hybrid = [merge(above_floors(m, chosen), f, t) for m, f, t in zip(model, found, texts)]
+        hybrid = [redactor.with_mentions(t, merge(above_floors(m, chosen), f, t))
+                  for m, f, t in zip(model, found, texts)]
         return span_scores(gold, hybrid)
 
     before = score({})

@@ -127,10 +127,14 @@ class Policy:
             raise PolicyError(f"{path}{line}: not YAML ({getattr(error, 'problem', error)})") from None
         return from_dict(data if data is not None else {}, str(path), lines, path.parent)
 
+    def allows(self, value: str) -> bool:
+        """Whether the allow-list keeps `value` in clear."""
+        return _norm(value) in self._allowed
+
     def screen(self, text: str, spans: Sequence[Span]) -> list[Span]:
         """The spans less the allowed values, plus every denied value (which wins over
         whatever overlaps it)."""
-        kept = [s for s in spans if _norm(text[s.start:s.end]) not in self._allowed]
+        kept = [s for s in spans if not self.allows(text[s.start:s.end])]
         denied: list[Span] = []
         for group, phrase in self._denied:
             for m in phrase.finditer(text):

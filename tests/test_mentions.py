@@ -1,0 +1,105 @@
+"""Every mention of a name the model found (`pii.mentions`): the short mention of a
+name found in full is masked; words that merely look alike are not; the redactor does it
+over a whole document, across its segments, and keeps the allow-list in clear."""
+
+import re
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bertforge.pii.mentions import every_mention
+from bertforge.spans import Span
+
+
+def _name(text, value, score=0.97, at=0):
+    start = text.index(value, at)
+    return Span(start, start + len(value), "PERSON", value, score, "model")
+
+
+def _added(text, spans, **kwargs):
+    return [s.text for s in every_mention(text, spans, **kwargs) if s not in spans]
+
+
+def test_the_short_mention_of_a_name_found_in_full_is_masked():
+    text = "Ben Player won. Later, Player said the player was Ben. Players and Player2 too."
+    assert _added(text, [_name(text, "Ben Player")]) == ["Player", "Ben"]
+    spans = every_mention(text, [_name(text, "Ben Player", 0.93)])
+    assert {s.score for s in spans} == {0.93} and {s.source for s in spans} == {"model"}
+
+
+def test_the_name_again_in_full_with_other_spacing():
+    text = "Payee: Ann Lee.\nSigned,\nAnn\n  Lee"
+    assert _added(text, [_name(text, "Ann Lee")]) == ["Ann\n  Lee"]
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("Mara Lind", "Mara Lind. Then the Mara, and MARA LIND and mara.", ["Mara"]),
+    ("Mara", "Mara. Then Mara again.", []),                   # one word: too often a word
+    ("ben player", "ben player. then player, and ben player.", ["ben player"]),  # lower case
+    ("Mr. A. Lee", "Mr. A. Lee. Mr. Smith, A. Lee and Lee.", ["A. Lee", "Lee"]),  # titles, initials
+    ("Xiumin Ge", "Xiumin Ge. Ge went, Xiumin came.", ["Xiumin"]),  # two letters stand for nothing
+    ("Sjolin HB", "Sjolin HB. HB paid Sjolin.", ["Sjolin"]),
+])
+def test_which_parts_of_a_name_stand_for_it(name, text, expected):
+    assert _added(text, [_name(text, name)]) == expected
+
+
+def test_unsure_names_and_other_groups_are_not_looked_for():
+    text = "Ann Lee of Lee Holdings. Lee called."
+    assert _added(text, [_name(text, "Ann Lee", 0.6)]) == []
+    assert _added(text, [Span(11, 23, "COMPANY", "Lee Holdings", 0.99)]) == []
+    assert _added(text, [_name(text, "Ann Lee")], allowed=lambda v: v == "Lee") == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["Ann", "Lee", "ann", "lee", "Ann Lee", "paid", ".", ",",
+                                 "Lee's", "Lee2", "\n", "Dr"]), min_size=1, max_size=30))
+def test_added_spans_are_whole_words_of_the_name_and_overlap_nothing(words):
+    text = "Ann Lee " + " ".join(words)
+    given = [_name(text, "Ann Lee")]
+    out = every_mention(text, given)
+    assert set(given) <= set(out) and out == sorted(out)
+    for left, right in zip(out, out[1:]):
+        assert left.end <= right.start
+    for s in out:
+        assert s.text == text[s.start:s.end] and s.label == "PERSON"
+        assert re.fullmatch(r"Ann\s+Lee|Ann|Lee", s.text)
+        assert not (s.start and text[s.start - 1].isalnum())
+        assert not (s.end < len(text) and (text[s.end].isalnum() or text[s.end] == "_"))
+    assert len(out) - 1 == len(re.findall(r"(?<!\w)(?:Ann\s+Lee|Ann|Lee)(?!\w)", text[8:]))
+
+
+def _stub(redactor, spans_of):
+    redactor.tagger.predict = lambda texts, *args, **kwargs: [spans_of(t) for t in texts]
+    return redactor
+
+
+def test_the_redactor_masks_every_mention_over_a_whole_document(tiny_redactor_dir):
+    from bertforge.pii import Redactor
+    from bertforge.pii.detector import SEGMENT
+
+    filler = "The payment was made on time and nothing else happened. " * (SEGMENT // 40)
+    text = "Payee: Ann Lee. " + filler + "Lee called again. Ann wrote."
+
+    def found_by_model(part):  # the model finds the full name only, in its own segment
+        return [_name(part, "Ann Lee")] if "Ann Lee" in part else []
+
+    redactor = _stub(Redactor.load(tiny_redactor_dir, use_patterns=False), found_by_model)
+    spans = redactor.detect(text, explain=True)
+    assert [s.text for s in spans] == ["Ann Lee", "Lee", "Ann"]
+    assert spans[1].start > SEGMENT and "another mention" in spans[1].explanation
+    assert "Lee called" not in redactor.redact(text)
+    without = _stub(Redactor.load(tiny_redactor_dir, use_patterns=False), found_by_model)
+    without.mentions = False
+    assert [s.text for s in without.detect(text)] == ["Ann Lee"]
+
+
+def test_the_allow_list_keeps_a_part_of_a_name_in_clear(tiny_redactor_dir):
+    from bertforge.pii import Redactor
+    from bertforge.pii.policy import from_dict
+
+    text = "Chase Miller paid. Chase Bank confirmed; Miller agreed."
+    policy = from_dict({"allow": ["Chase"]})
+    redactor = _stub(Redactor.load(tiny_redactor_dir, use_patterns=False, policy=policy),
+                     lambda t: [_name(t, "Chase Miller")])
+    assert [s.text for s in redactor.detect(text)] == ["Chase Miller", "Miller"]
