@@ -154,6 +154,28 @@ def test_prediction_in_token_budgets_gives_the_same_logits(tiny_dirs):
                for a, b, f in zip(one_by_one, budgeted, features))
 
 
+def test_the_segment_table_learns_at_a_rate_of_its_own(tiny_dirs):
+    """segment_lr: the segment table takes steps of its own size (Adam's first step
+    moves each weight by about the learning rate), the rest of the network the body's."""
+    def moved(segment_lr):
+        model = load_model(tiny_dirs["token-classification"])
+        before = {n: p.detach().clone() for n, p in model.named_parameters()}
+        rng = np.random.default_rng(0)
+        features = [{"input_ids": [101] + rng.integers(1000, 2000, 12).tolist() + [102],
+                     "token_type_ids": [0] * 7 + [1] * 7, "labels": [-100] + [1] * 12 + [-100]}
+                    for _ in range(4)]
+        fit(model, features, FitSettings(steps=1, batch=4, lr=1e-4, warmup=0, weight_decay=0,
+                                         segment_lr=segment_lr, precision="fp32",
+                                         progress=False), pad_id=0)
+        return {n: (p.detach() - before[n]).abs().max().item()
+                for n, p in model.named_parameters()}
+
+    plain, fast = moved(None), moved(1e-2)
+    segments = "embeddings.segments.weight"
+    assert plain[segments] < 2e-4 and 5e-3 < fast[segments] < 2e-2
+    assert fast["embeddings.words.weight"] == pytest.approx(plain["embeddings.words.weight"])
+
+
 def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
     """Units whose output weights are zero add nothing: ffn_importance scores them 0,
     prune_ffn drops them, and the smaller model computes exactly what the full one did;
