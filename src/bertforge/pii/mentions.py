@@ -26,28 +26,36 @@ from ..spans import Span
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
+NEXT = re.compile(r"(\W{1,8}?)([^\W\d_]+)")  # what separates a name's words, and the next
+SPACE = re.compile(r"\s+")
 TITLES = {"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord", "lady",
           "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
 
 
-def _forms(name: str) -> list[tuple[str, str]]:
-    """(first word, regular expression) of the name and of the runs of its words at its
-    start and its end that can stand for it, each matching as written (any whitespace
-    between words)."""
+def _pieces(text: str, start: int, end: int) -> tuple[str, ...]:
+    """The words of text[start:end] and the separators between them (any whitespace
+    read as one space): ("Ann", " ", "Lee"), ("O", "'", "Brien")."""
+    out, at = [], start
+    for m in WORD.finditer(text, start, end):
+        if out:
+            out.append(SPACE.sub(" ", text[at:m.start()]))
+        out.append(m.group())
+        at = m.end()
+    return tuple(out)
+
+
+def _forms(name: str) -> list[tuple[str, ...]]:
+    """The name and the runs of its words at its start and its end that can stand for
+    it, as `_pieces`."""
     words = list(WORD.finditer(name))
     if len(words) < 2:  # a one-word name is too often a word ("Mara", "Will")
         return []
     runs = [(0, len(words))]
     for n in range(1, len(words)):
         runs += [(0, n), (len(words) - n, len(words))]
-    out = []
-    for i, j in runs:
-        part = words[i:j]
-        if (i, j) != (0, len(words)) and not _stands_alone([w.group() for w in part]):
-            continue
-        written = name[part[0].start():part[-1].end()]
-        out.append((part[0].group(), r"\s+".join(map(re.escape, written.split()))))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(
+        _pieces(name, words[i].start(), words[j - 1].end()) for i, j in runs
+        if (i, j) == (0, len(words)) or _stands_alone([w.group() for w in words[i:j]])))
 
 
 def _stands_alone(words: list[str]) -> bool:
@@ -58,37 +66,56 @@ def _stands_alone(words: list[str]) -> bool:
         any(len(w) > 2 and not w.isupper() and w.casefold() not in TITLES for w in words)
 
 
+def _mention_at(text: str, m: re.Match, forms: dict, longest: int) -> tuple[int, float] | None:
+    """(end, score) of the longest form that starts with the word `m`, or None: the
+    words after it are read one by one, as far as the longest form of that word goes."""
+    pieces, best, at = [m.group()], None, m.end()
+    while True:
+        if tuple(pieces) in forms:
+            best = (at, forms[tuple(pieces)])
+        if len(pieces) >= longest:
+            return best
+        step = NEXT.match(text, at)
+        if step is None:
+            return best
+        pieces += [SPACE.sub(" ", step.group(1)), step.group(2)]
+        at = step.end()
+
+
 def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                   allowed: Callable[[str], bool] | None = None) -> list[Span]:
     """The spans, plus a PERSON span (from the model, with its name's score) for every
     other mention of a name the model found with a score of at least `sure` that no
-    span covers; `allowed(value)` true keeps a value in clear."""
+    span covers; `allowed(value)` true keeps a value in clear. Linear in the text:
+    names are looked up word by word, never tried one after another."""
     spans = sorted(spans)
-    forms: dict[str, dict[str, float]] = {}  # first word -> {form: its name's score}
+    forms: dict[tuple[str, ...], float] = {}
+    longest: dict[str, int] = {}  # first word -> pieces of its longest form
     for s in spans:
         if s.label == "PERSON" and s.source == "model" and s.score >= sure:
-            for word, form in _forms(s.text):
-                known = forms.setdefault(word, {})
-                known[form] = max(known.get(form, 0.0), s.score)
+            for form in _forms(s.text):
+                forms[form] = max(forms.get(form, 0.0), s.score)
+                longest[form[0]] = max(longest.get(form[0], 0), len(form))
     if not forms:
         return spans
-    found = {word: (re.compile(r"(?<!\w)(?:" + "|".join(
-        f"({f})" for f in sorted(held, key=len, reverse=True)) + r")(?!\w)"),
-        [held[f] for f in sorted(held, key=len, reverse=True)]) for word, held in forms.items()}
     starts = [s.start for s in spans]
     added, end = [], 0
-    for m in WORD.finditer(text):  # at each word that begins a form, the longest that matches
-        if m.start() < end or m.group() not in found:
+    for m in WORD.finditer(text):
+        a = m.start()
+        if a < end or m.group() not in longest or (a and _word(text[a - 1])):
             continue
-        pattern, scores = found[m.group()]
-        hit = pattern.match(text, m.start())
-        if not hit:
-            continue
-        a, b = hit.span()
+        hit = _mention_at(text, m, forms, longest[m.group()])
+        if hit is None or (hit[0] < len(text) and _word(text[hit[0]])):
+            continue  # no form here, or one glued to a digit ("Lee2")
+        b, score = hit
         end = b
         k = bisect.bisect_right(starts, a)
         if (k and spans[k - 1].end > a) or (k < len(spans) and spans[k].start < b):
             continue  # a span covers part of it already
         if allowed is None or not allowed(text[a:b]):
-            added.append(Span(a, b, "PERSON", text[a:b], scores[hit.lastindex - 1], "model"))
+            added.append(Span(a, b, "PERSON", text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
