@@ -39,6 +39,7 @@ def test_the_name_again_in_full_with_other_spacing():
     ("Mr. A. Lee", "Mr. A. Lee. Mr. Smith, A. Lee and Lee.", ["A. Lee", "Lee"]),  # titles, initials
     ("Xiumin Ge", "Xiumin Ge. Ge went, Xiumin came.", ["Xiumin"]),  # two letters stand for nothing
     ("Sjolin HB", "Sjolin HB. HB paid Sjolin.", ["Sjolin"]),
+    ("Ann Lee", "Ann Lee. Ann Lee2 paid.", ["Ann"]),  # the full form glued to a digit
 ])
 def test_which_parts_of_a_name_stand_for_it(name, text, expected):
     assert _added(text, [_name(text, name)]) == expected

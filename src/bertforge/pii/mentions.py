@@ -67,11 +67,12 @@ def _stands_alone(words: list[str]) -> bool:
 
 
 def _mention_at(text: str, m: re.Match, forms: dict, longest: int) -> tuple[int, float] | None:
-    """(end, score) of the longest form that starts with the word `m`, or None: the
-    words after it are read one by one, as far as the longest form of that word goes."""
+    """(end, score) of the longest form that starts with the word `m` and ends a word
+    ("Ann" in "Ann Lee2", not "Ann Lee"), or None: the words after it are read one by
+    one, as far as the longest form of that word goes."""
     pieces, best, at = [m.group()], None, m.end()
     while True:
-        if tuple(pieces) in forms:
+        if tuple(pieces) in forms and not (at < len(text) and _word(text[at])):
             best = (at, forms[tuple(pieces)])
         if len(pieces) >= longest:
             return best
@@ -105,8 +106,8 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         if a < end or m.group() not in longest or (a and _word(text[a - 1])):
             continue
         hit = _mention_at(text, m, forms, longest[m.group()])
-        if hit is None or (hit[0] < len(text) and _word(text[hit[0]])):
-            continue  # no form here, or one glued to a digit ("Lee2")
+        if hit is None:
+            continue
         b, score = hit
         end = b
         k = bisect.bisect_right(starts, a)
