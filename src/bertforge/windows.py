@@ -13,6 +13,11 @@ A token near a window's edge is read with little context on one side. Where wind
 overlap, `merge` keeps, for each token, the prediction of the window in which it sits
 furthest from an edge (the "maximum context" rule of BERT's SQuAD code).
 
+Across a paragraph break there is little context to give, so `paragraph_windows` ends
+windows at breaks where it can: whole paragraphs packed into windows without overlap,
+and overlapping windows only inside a paragraph longer than a window. A long letter or
+report then costs what its paragraphs would as separate documents.
+
 This module knows nothing about models or text: windows are token ranges, predictions
 are arrays with one row per token of the window.
 """
@@ -51,6 +56,33 @@ def windows(n_tokens: int, size: int = SIZE, stride: int = STRIDE) -> list[Windo
     length = -(-(n_tokens + (count - 1) * (size - stride)) // count)  # <= size
     step = (n_tokens - length) / (count - 1)                   # <= length - (size - stride)
     return [Window(s, s + length) for s in (round(i * step) for i in range(count))]
+
+
+def paragraph_windows(n_tokens: int, breaks: Sequence[int], size: int = SIZE,
+                      stride: int = STRIDE) -> list[Window]:
+    """Windows covering tokens 0 … n_tokens-1 that end where a paragraph does: whole
+    paragraphs (`breaks`: the tokens that start one, in order) packed into windows of
+    at most `size` tokens, without overlap; a paragraph longer than a window is read
+    in overlapping `windows` of its own. A text that fits, or has no breaks, gets
+    exactly `windows(n_tokens, size, stride)`. Overlap is there to give a token
+    context on both sides; across a blank line there is little to give, and a long
+    document of many paragraphs then costs what its paragraphs would as documents."""
+    cuts = [b for b in breaks if 0 < b < n_tokens]
+    if n_tokens <= size or not cuts:
+        return windows(n_tokens, size, stride)
+    bounds = [0, *cuts, n_tokens]
+    out, start, k = [], 0, 0
+    while start < n_tokens:
+        end = k + 1  # the furthest paragraph end within a window of `start`
+        while end + 1 < len(bounds) and bounds[end + 1] - start <= size:
+            end += 1
+        if bounds[end] - start <= size:
+            out.append(Window(start, bounds[end]))
+        else:  # one paragraph longer than a window
+            out += [Window(start + w.start, start + w.end)
+                    for w in windows(bounds[end] - start, size, stride)]
+        start, k = bounds[end], end
+    return out
 
 
 def context(window: Window) -> np.ndarray:

@@ -11,8 +11,10 @@ example trains). Tokens inside an example's `ignore` ranges (a type the annotato
 marked but the model is not asked to learn, `conll.py`) carry no loss at all.
 Every document is cut into windows (`windows.py`); nothing is truncated.
 
-Prediction: all windows of all documents are batched together by length; each
-token keeps the prediction of the window where it has most context. Decoding is by
+Prediction: a document's windows end at its paragraph breaks where they can
+(`windows.paragraph_windows`: overlap only inside a paragraph longer than a window);
+all windows of all documents are batched together by length; each token keeps the
+prediction of the window where it has most context. Decoding is by
 word (`words`: pieces with no space or punctuation break between them), so a span
 never starts or ends inside a word: each word takes one tag, from its first
 sub-token's distribution or from the mean over its sub-tokens (`POOLS`), and the
@@ -24,6 +26,7 @@ it opens a span), each with a confidence: the mean probability of its words' tag
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Collection, Sequence
@@ -37,7 +40,7 @@ from ..errors import BertforgeError
 from ..model import Bert
 from ..spans import Span
 from ..tokenizer import Tokenizer
-from ..windows import SIZE, STRIDE, merge, windows
+from ..windows import SIZE, STRIDE, merge, paragraph_windows, windows
 from .examples import labels_of
 from .fit import (IGNORE, FitSettings, fit, load_task_model, mix, prediction_inputs,
                   predict_logits, save_task_model, softmax, start_task_model)
@@ -308,6 +311,18 @@ def add_case_types(model: Bert) -> Bert:
     return model
 
 
+BLANK_LINE = re.compile(r"\n[ \t\r\f\v]*\n")
+
+
+def paragraph_starts(text: str, offsets: Sequence[tuple[int, int]]) -> list[int]:
+    """The tokens that start a paragraph: the first after each blank line."""
+    ends = [m.end() for m in BLANK_LINE.finditer(text)]
+    if not ends or not len(offsets):
+        return []
+    starts = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)[:, 0]
+    return np.unique(np.searchsorted(starts, ends)).tolist()
+
+
 def segment_ids(text: str, offsets, case: bool) -> list[int]:
     """The segment ids of one text's tokens (no specials): its case shapes, or zeros."""
     return case_types(text, offsets) if case else [0] * len(offsets)
@@ -448,7 +463,8 @@ class Tagger:
         features, owners = [], []
         for doc, (text, encoding) in enumerate(zip(texts, encodings)):
             types = segment_ids(text, encoding.offsets, self.case)
-            for w in windows(len(encoding.ids), self.size, self.stride):
+            for w in paragraph_windows(len(encoding.ids), paragraph_starts(text, encoding.offsets),
+                                       self.size, self.stride):
                 ids = encoding.ids[w.start:w.end]
                 features.append({"input_ids": [self.tokenizer.cls_id] + ids + [self.tokenizer.sep_id],
                                  "token_type_ids": [0] + types[w.start:w.end] + [0]})

@@ -49,13 +49,15 @@ PRECISIONS = ("auto", "fp32", "bf16", "int8")
 
 # A long text is read in segments of SEGMENT characters, each with MARGIN characters of
 # context either side, GROUP segments' worth of text at a time: memory stays bounded
-# whatever the document's size (about 50,000 tokens a group), and each group is batched
+# whatever the document's size (about 40,000 tokens a group), and each group is batched
 # like many short documents (so many short documents share a group, and their windows
 # are sorted by length together: fewer, fuller passes). A margin is longer than any
 # value (an address runs to a few hundred characters) and than the context any rule
 # looks at (`_in_markup`: 200), so a segment's core is decided as if the whole text were
 # there; a span that starts in a core belongs to that segment.
-SEGMENT, MARGIN, GROUP = 16_384, 1_024, 8  # 64 a group: 2.1 GB peak and slower
+# Margins are read twice, so segments are long (at 16 KB the margins were an eighth
+# of the work); a group holds as much text as 8 segments of 16 KB did.
+SEGMENT, MARGIN, GROUP = 65_536, 1_024, 2
 
 
 def _release_memory() -> None:
