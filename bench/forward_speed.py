@@ -49,8 +49,9 @@ def main() -> None:
     texts = [r["generated_text"] for r in documents(args.docs)]
     tagger = Redactor.load(args.model, precision="fp32", use_patterns=False).tagger
     features = tagger.window_features(texts)[1]
-    batches = [inputs for _, inputs in prediction_inputs(features, tagger.tokenizer.pad_id,
-                                                         torch.device("cpu"))]
+    batches = [inputs for _, inputs in prediction_inputs(  # as the redactor pads them
+        features, tagger.tokenizer.pad_id, torch.device("cpu"),
+        limit=tagger.model.config.max_position_embeddings)]
     tokens = sum(len(f["input_ids"]) for f in features)
     padded = sum(b["input_ids"].numel() for b in batches)
     print(f"{len(texts)} documents, {len(features)} windows, {tokens:,} tokens in "

