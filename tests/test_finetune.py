@@ -91,6 +91,30 @@ def test_paragraph_windows_pack_whole_paragraphs():
     assert paragraph_windows(300, [], 254, 192) == windows(300, 254, 192)
     assert paragraph_windows(500, [10, 400], 254, 192) == [
         Window(0, 10), Window(10, 236), Window(174, 400), Window(400, 500)]
+    # evenly: a short last paragraph (a signature) is read with the ones before it
+    assert paragraph_windows(272, [30, 80, 140, 180, 240], 254, 192) == [
+        Window(0, 140), Window(140, 272)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lengths=st.lists(st.integers(1, 60), min_size=2, max_size=9), size=st.integers(60, 200))
+def test_paragraphs_are_packed_in_the_fewest_windows_as_evenly_as_the_breaks_allow(lengths, size):
+    from itertools import combinations
+
+    bounds = np.cumsum([0] + lengths).tolist()
+    n = bounds[-1]
+    if n <= size:
+        return
+    spans = paragraph_windows(n, bounds[1:-1], size, size)
+    inner = bounds[1:-1]
+    best = None  # every way to cut the paragraphs into windows that fit, by brute force
+    for k in range(len(inner) + 1):
+        for chosen in combinations(inner, k):
+            edges = [0, *chosen, n]
+            parts = [b - a for a, b in zip(edges, edges[1:])]
+            if max(parts) <= size:
+                best = min(best or (k + 1, max(parts)), (k + 1, max(parts)))
+    assert (len(spans), max(len(w) for w in spans)) == best
 
 
 @settings(max_examples=200, deadline=None)

@@ -234,3 +234,17 @@ def test_the_bundled_redactor_masks_the_signatory_and_no_word_of_the_contract():
     spans = Redactor.load().detect(CONTRACT)
     assert [(s.label, s.text) for s in spans] == [("PERSON", "Margaret O'Connell")] * 2
     assert min(s.score for s in spans) > 0.95
+
+
+@pytest.mark.model_output
+def test_a_signature_block_is_read_with_the_letter_before_it():
+    """The demo's email (272 tokens) ends with the sender's address under her name; read
+    in a window of its own, without the letter above it, the address was left in clear
+    (docs/experiments/2026-12-02-paragraph-windows.md)."""
+    from pathlib import Path
+
+    from bertforge.pii import Redactor
+
+    text = (Path(__file__).resolve().parents[1] / "examples/documents/wire-dispute-email.txt").read_text()
+    spans = Redactor.load().detect(text)
+    assert any(s.label == "ADDRESS" and s.text == "12 Wharf Street, Leeds LS2 7EQ" for s in spans)

@@ -61,28 +61,56 @@ def windows(n_tokens: int, size: int = SIZE, stride: int = STRIDE) -> list[Windo
 def paragraph_windows(n_tokens: int, breaks: Sequence[int], size: int = SIZE,
                       stride: int = STRIDE) -> list[Window]:
     """Windows covering tokens 0 … n_tokens-1 that end where a paragraph does: whole
-    paragraphs (`breaks`: the tokens that start one, in order) packed into windows of
-    at most `size` tokens, without overlap; a paragraph longer than a window is read
-    in overlapping `windows` of its own. A text that fits, or has no breaks, gets
-    exactly `windows(n_tokens, size, stride)`. Overlap is there to give a token
-    context on both sides; across a blank line there is little to give, and a long
-    document of many paragraphs then costs what its paragraphs would as documents."""
-    cuts = [b for b in breaks if 0 < b < n_tokens]
+    paragraphs (`breaks`: the tokens that start one) packed into windows of at most
+    `size` tokens, without overlap, as evenly as the breaks allow (`_pack`); a
+    paragraph longer than a window is read in overlapping `windows` of its own. A text
+    that fits, or has no breaks, gets exactly `windows(n_tokens, size, stride)`.
+    Overlap is there to give a token context on both sides; across a blank line there
+    is little to give, and a long document of many paragraphs then costs what its
+    paragraphs would as documents."""
+    cuts = sorted({b for b in breaks if 0 < b < n_tokens})
     if n_tokens <= size or not cuts:
         return windows(n_tokens, size, stride)
     bounds = [0, *cuts, n_tokens]
-    out, start, k = [], 0, 0
-    while start < n_tokens:
-        end = k + 1  # the furthest paragraph end within a window of `start`
-        while end + 1 < len(bounds) and bounds[end + 1] - start <= size:
-            end += 1
-        if bounds[end] - start <= size:
-            out.append(Window(start, bounds[end]))
-        else:  # one paragraph longer than a window
-            out += [Window(start + w.start, start + w.end)
-                    for w in windows(bounds[end] - start, size, stride)]
-        start, k = bounds[end], end
-    return out
+    out, run = [], 0  # run: where the current run of paragraphs that fit a window starts
+    for k in range(len(bounds) - 1):
+        a, b = bounds[k], bounds[k + 1]
+        if b - a > size:  # one paragraph longer than a window
+            out += _pack(bounds[run:k + 1], size)
+            out += [Window(a + w.start, a + w.end) for w in windows(b - a, size, stride)]
+            run = k + 1
+    return out + _pack(bounds[run:], size)
+
+
+def _pack(bounds: Sequence[int], size: int) -> list[Window]:
+    """Consecutive paragraphs (`bounds`: where each starts, then where the last ends;
+    none longer than `size`) in the fewest windows of at most `size` tokens, cut so that
+    the longest window is as short as the breaks allow: a short last paragraph is read
+    with the ones before it, not alone (a signature block alone in a window loses the
+    letter that says what its lines are)."""
+    if len(bounds) < 2:
+        return []
+    count = len(_greedy(bounds, size))
+    longest = max(b - a for a, b in zip(bounds, bounds[1:]))
+    low, high = max(longest, -(-(bounds[-1] - bounds[0]) // count)), size
+    while low < high:  # the smallest limit at which `count` windows still suffice
+        middle = (low + high) // 2
+        if len(_greedy(bounds, middle)) <= count:
+            high = middle
+        else:
+            low = middle + 1
+    return _greedy(bounds, low)
+
+
+def _greedy(bounds: Sequence[int], limit: int) -> list[Window]:
+    """Each window takes every following paragraph that still fits in `limit` tokens."""
+    out, start, last = [], bounds[0], bounds[0]
+    for b in bounds[1:]:
+        if b - start > limit:
+            out.append(Window(start, last))
+            start = last
+        last = b
+    return out + [Window(start, last)]
 
 
 def context(window: Window) -> np.ndarray:
