@@ -39,7 +39,7 @@ def redactor_options(p, patterns: bool = True) -> None:
     p.add_argument("--model", metavar="DIR",
                    help="a model from `bertforge pii train` (default: the bundled model)")
     p.add_argument("--threshold", type=float,
-                   help="P(personal data) a token needs (default: the model card's; 0.8 for "
+                   help="P(personal data) a token needs (default: the model card's; 0.6 for "
                         "the bundled model)")
     if patterns:
         p.add_argument("--no-patterns", action="store_true", help="the model alone")
