@@ -7,8 +7,10 @@ from hypothesis import strategies as st
 
 from bertforge.pii import Redactor
 from bertforge.pii.labels import GROUP_OF
-from bertforge.pii.recognizers import (REGISTRY, TRUST, Pattern, Phones, Recognizer,
+from bertforge.pii.merge import merge
+from bertforge.pii.recognizers import (REGISTRY, TRUST, Handles, Pattern, Phones, Recognizer,
                                        default_recognizers, find)
+from bertforge.spans import Span
 
 
 def test_every_registered_recognizer_declares_known_kinds_and_a_trust():
@@ -23,7 +25,8 @@ def test_every_registered_recognizer_declares_known_kinds_and_a_trust():
 def test_each_match_carries_one_of_its_recognizers_kinds():
     text = ("Pay DE89 3704 0044 0532 0130 00 (BIC DEUTDEFF) by card 4111 1111 1111 1111, "
             "CVV 123, on 12/05/2024 at 10:30; routing 021000021; ann@example.com from "
-            "10.0.0.1, lat 40.7128, -74.0060; call +44 20 7946 0958. ⑆021000021⑆ 123456789⑈")
+            "10.0.0.1, lat 40.7128, -74.0060; call +44 20 7946 0958. ⑆021000021⑆ 123456789⑈ "
+            "thanks @ann_lee")
     seen = set()
     for r in default_recognizers("GB"):
         for m in r.find(text):
@@ -32,7 +35,7 @@ def test_each_match_carries_one_of_its_recognizers_kinds():
                 assert not m.checked, (r, m)
             seen.add(r.name)
     assert seen >= {"email", "iban", "card", "cvv", "nine_digits", "bic", "latlng", "ipv4",
-                    "dates", "micr", "phones"}, seen
+                    "dates", "micr", "phones", "handles"}, seen
 
 
 def test_a_users_own_recognizer_goes_through_the_merge():
@@ -46,6 +49,37 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     assert "EMP-440172" not in redactor.redact(text)
     assert Redactor(None).redact(text) == text  # without it, no recognizer finds the number
     assert Redactor(None, recognizers=[staff]).detect(text)[0].label == GROUP_OF["employee_id"]
+
+
+@pytest.mark.parametrize("text, handles", [
+    ("RT @CarolSankar: The Confidence Factor", ["CarolSankar"]),
+    ("@sallykohn you are wrong", ["sallykohn"]),
+    ("Thanks @jane_doe99, @bob and “@Ann_Lee”!", ["jane_doe99", "bob", "Ann_Lee"]),
+    ("Kev O'Brien (@kevob_77)", ["kevob_77"]),
+    ("mail ann@bank.com or git@github.com:org/repo", []),            # glued on the left
+    ("@app.route('/x') and npm i @types/node", []),                  # a name goes on
+    ("    @Override\n    public void run()", []),                    # annotations
+    ("@dataclass\nclass A:\n  @pytest.mark.slow(1)\n  @staticmethod\n", []),
+    (" * @param count the number\n * @return the total", []),       # doc tags
+    ("@media screen { } @import url(a.css);", []),                   # CSS at-rules
+    ("@here the export failed, @channel please look", []),          # a whole channel
+    ("DECLARE @total INT; SET @total = 1; SELECT a FROM t WHERE id = @id", []),  # SQL
+    ("TEMPORARY PASSWORD: @09EwC5j; Secret: @y2bvwNEl*nBT; meet @5pm", []),
+])
+def test_handles_are_user_names_and_code_is_not(text, handles):
+    assert [text[m.start:m.end] for m in Handles().find(text)] == handles
+    assert all(m.kind == "user_name" and not m.checked for m in Handles().find(text))
+
+
+def test_a_handle_is_masked_where_the_model_found_nothing_and_its_reading_stands_otherwise():
+    """The "@" stays, so a reader sees a handle was there; where the model read the
+    name as a person (a colleague named in a channel), that reading is kept."""
+    text = "@marco please confirm, and thanks @sallykohn"
+    person = Span(1, 6, "PERSON", "marco", 0.9, source="model")
+    merged = merge([person], Handles().find(text), text)
+    assert [(s.label, text[s.start:s.end]) for s in merged] == [
+        ("PERSON", "marco"), ("DIGITAL", "sallykohn")]
+    assert Redactor(None).redact("RT @CarolSankar: hi") == "RT @[DIGITAL]: hi"
 
 
 def test_a_recognizer_is_refused_for_an_unknown_kind_or_trust():

@@ -177,6 +177,19 @@ TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+|,\d{3}(?!\d))?)?(?:\s?(?:[AaPp]\.[Mm]\.|
 
 EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
                    r"\.[A-Za-z]{2,24}(?![\w-])")
+# "@" and a user name: nothing glued on the left (an email, "git@host"), and on the right
+# a space, the text's end or punctuation that ends a word ("@app.route", "@types/node",
+# "@y2bv*nBT" go on, so they are no handle); `recognizers.Handles` drops code
+HANDLE = re.compile(r"(?<![\w@.+\-/])@([A-Za-z_][A-Za-z0-9_]{0,29})"
+                    r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
+# names after "@" that are code, markup or everyone in a channel, not a user
+NOT_HANDLES = frozenset({
+    "param", "return", "returns", "throws", "throw", "see", "since", "author", "version",
+    "deprecated", "type", "typedef", "example", "link", "inheritdoc", "override", "todo",
+    "media", "import", "charset", "supports", "keyframes", "font", "page", "namespace",
+    "layer", "container", "tailwind", "apply", "include", "mixin", "extend", "if", "else",
+    "each", "use", "forward", "interface", "implementation", "end", "synthesize",
+    "property", "protocol", "here", "channel", "everyone", "all", "someone"})
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
 CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"

@@ -254,6 +254,34 @@ class Phones(Recognizer):
         return out
 
 
+class Handles(Recognizer):
+    """Social-media and chat handles ("@sallykohn") as user names: "@" and a name, not
+    an email address, a code annotation or decorator ("@" first on its line, then the
+    line's end or "("), a documentation tag or CSS at-rule (`patterns.NOT_HANDLES`), a
+    mention of a whole channel ("@here"), or a SQL variable (after "=", DECLARE, SET or
+    SELECT, or before "="). Its own shape decides: the model was taught handles as plain text by the
+    corpora, which label them O or write them as two words."""
+    name, kinds, trust = "handles", ("user_name",), "shape"
+    check = "a user handle's shape"
+    SQL = re.compile(r"(?:=|\b(?:DECLARE|SET|SELECT|declare))\s*$")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.HANDLE.finditer(text):
+            if m.group(1).lower() in p.NOT_HANDLES:
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            before = text[line_start:m.start()]
+            if self.SQL.search(before[-40:]) or text[m.end():m.end() + 3].lstrip().startswith("="):
+                continue
+            if not before.strip():
+                rest = text[m.end():text.find("\n", m.end()) if "\n" in text[m.end():] else len(text)]
+                if not rest.strip() or rest.startswith("("):
+                    continue
+            out.append(self.match(m.start(1), m.end(1)))
+        return out
+
+
 def _glued(text: str, start: int, end: int) -> bool:
     """Whether a number is a piece of a longer reference ("PL-2024-118842")."""
     return any(c.isalnum() or c in "-/_" for c in (text[start - 1:start], text[end:end + 1]) if c)
@@ -304,6 +332,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "dates": lambda region: DatesAndTimes(),
     "micr": lambda region: Micr(),
     "phones": lambda region: Phones(region),
+    "handles": lambda region: Handles(),
 }
 
 
