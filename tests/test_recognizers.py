@@ -59,6 +59,7 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     ("mail ann@bank.com or git@github.com:org/repo", []),            # glued on the left
     ("@app.route('/x') and npm i @types/node", []),                  # a name goes on
     ("    @Override\n    public void run()", []),                    # annotations
+    ("  @Test public void run() {}\n@objc func tap() {}", []),
     ("@dataclass\nclass A:\n  @pytest.mark.slow(1)\n  @staticmethod\n", []),
     (" * @param count the number\n * @return the total", []),       # doc tags
     ("@media screen { } @import url(a.css);", []),                   # CSS at-rules

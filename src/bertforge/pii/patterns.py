@@ -190,6 +190,11 @@ NOT_HANDLES = frozenset({
     "layer", "container", "tailwind", "apply", "include", "mixin", "extend", "if", "else",
     "each", "use", "forward", "interface", "implementation", "end", "synthesize",
     "property", "protocol", "here", "channel", "everyone", "all", "someone"})
+# words that follow a code annotation on its own line ("@Test public void run()")
+AFTER_ANNOTATION = frozenset({
+    "public", "private", "protected", "internal", "static", "final", "abstract", "open",
+    "override", "func", "fun", "def", "async", "class", "void", "var", "val", "let",
+    "const", "export", "readonly", "suspend", "inline", "data", "sealed"})
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
 CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"

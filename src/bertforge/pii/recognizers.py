@@ -257,10 +257,12 @@ class Phones(Recognizer):
 class Handles(Recognizer):
     """Social-media and chat handles ("@sallykohn") as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
-    line's end or "("), a documentation tag or CSS at-rule (`patterns.NOT_HANDLES`), a
-    mention of a whole channel ("@here"), or a SQL variable (after "=", DECLARE, SET or
-    SELECT, or before "="). Its own shape decides: the model was taught handles as plain text by the
-    corpora, which label them O or write them as two words."""
+    line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
+    at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
+    variable (after "=", DECLARE, SET or SELECT, or before "="). The span is the name:
+    the "@" stays, and where the model read the name as something (a colleague's name
+    in a chat), its reading stands. The model itself rarely masks a handle: the corpora
+    taught it handles as plain text (labelled O, or written as two words)."""
     name, kinds, trust = "handles", ("user_name",), "shape"
     check = "a user handle's shape"
     SQL = re.compile(r"(?:=|\b(?:DECLARE|SET|SELECT|declare))\s*$")
@@ -272,11 +274,14 @@ class Handles(Recognizer):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[line_start:m.start()]
-            if self.SQL.search(before[-40:]) or text[m.end():m.end() + 3].lstrip().startswith("="):
+            after = text[m.end():m.end() + 3].lstrip()
+            if self.SQL.search(before[-40:]) or after.startswith("="):
                 continue
-            if not before.strip():
-                rest = text[m.end():text.find("\n", m.end()) if "\n" in text[m.end():] else len(text)]
-                if not rest.strip() or rest.startswith("("):
+            if not before.strip():  # first on its line: an annotation or a decorator?
+                end = text.find("\n", m.end())
+                rest = text[m.end():end if end >= 0 else len(text)]
+                words = rest.split(None, 1)
+                if not words or rest.startswith("(") or words[0] in p.AFTER_ANNOTATION:
                     continue
             out.append(self.match(m.start(1), m.end(1)))
         return out
