@@ -198,6 +198,7 @@ def policy_dir(tmp_path):
     ("allow: [Ann]\ndeny: {PERSON: [ann]}\n", "both allowed and denied"),
     ("key: {file: missing.key}\n", "line 1, key: cannot read the key file"),
     ("groups: [\n", "not YAML"),
+    ("disable: [handles, faxes]\n", "line 1, disable.1: 'faxes' is not a built-in recognizer"),
 ])
 def test_policy_errors_name_the_line_and_the_key(tmp_path, text, says):
     path = tmp_path / "p.yaml"
@@ -216,6 +217,21 @@ def test_a_policy_loads_and_says_what_it_does_without_its_key(policy_dir):
     assert "0123456789abcdef" not in said and "0123456789abcdef" not in repr(policy)
     changed = from_dict({"groups": {"CARD": "mask"}})
     assert changed.digest() != policy.digest() == Policy.load(policy_dir / "policy.yaml").digest()
+
+
+def test_a_policy_turns_built_in_recognizers_off_and_keeps_its_own():
+    from bertforge.pii import Redactor
+
+    text = "RT @sallykohn: card 4111 1111 1111 1111, ref CUST-00412387"
+    policy = from_dict({"disable": ["handles", "card"], "recognizers": [
+        {"name": "customer", "group": "ACCOUNT", "regex": "CUST-\\d{8}"}]})
+    names = [r.name for r in Redactor(None, policy=policy).recognizers]
+    assert "handles" not in names and "card" not in names and "customer" in names
+    assert Redactor(None, policy=policy).redact(text) == (
+        "RT @sallykohn: card 4111 1111 1111 1111, ref [ACCOUNT]")
+    assert Redactor(None).redact(text).startswith("RT @[DIGITAL]: card [CARD]")
+    assert policy.digest() != from_dict({"disable": ["handles"]}).digest()
+    assert "disable" not in from_dict({}).describe()  # older policies keep their hash
 
 
 def test_allow_and_deny_lists_beat_the_model_both_ways(tiny_redactor_dir, policy_dir):

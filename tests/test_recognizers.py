@@ -113,3 +113,12 @@ def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
     text = "".join(parts)
     found = {(m.start, m.end) for m in Phones(region).find(text)}
     assert found == {(m.start, m.end) for m in Phones(region).find(text, prefilter=False)}, text
+
+
+def test_the_policy_page_names_every_built_in_recognizer():
+    """A policy's `disable` takes REGISTRY's names; the page users read lists them all."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "redactor.md").read_text()
+    row = next(line for line in page.splitlines() if line.startswith("| `disable`"))
+    assert all(f"`{name}`" in row for name in REGISTRY), row

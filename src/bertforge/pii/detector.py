@@ -132,13 +132,14 @@ class Redactor:
         recognizers: the pattern recognizers to run (default: every registered one, for
         `region`); use_patterns=False runs none.
         policy: what to mask and how (`policy.Policy`): its floors and recognizers are
-        added to these, its allow- and deny-lists screen what is found, and `redact`
-        applies its operators.
+        added to these (those it disables taken out), its allow- and deny-lists screen
+        what is found, and `redact` applies its operators.
         mentions: mask every other mention of a name the model found in a document
         (`mentions.every_mention`)."""
         recognizers = ([] if not use_patterns else default_recognizers(region)
                        if recognizers is None else list(recognizers))
         if policy is not None:
+            recognizers = [r for r in recognizers if r.name not in policy.disable]
             recognizers += policy.recognizers
             floors = dict(floors or {}) | policy.thresholds
         if tagger is None and not recognizers:

@@ -15,6 +15,7 @@ file's schema, version 1 (every key optional):
     thresholds: {PERSON: 0.6}      # the lowest score a model span of the group may have
     allow: [Northwind Bank, 20-00-00]     # values never masked
     deny: {COMPANY: [Project Falcon]}     # values always masked, as this group
+    disable: [handles]             # built-in recognizers that do not run (REGISTRY's names)
     recognizers:                   # found by form, beside the built-in ones
       - name: customer_number
         group: ACCOUNT
@@ -47,11 +48,11 @@ from ..optional import require
 from ..spans import Span
 from .crypto import Key, key_from
 from .labels import GROUPS, PRESIDIO_GROUP
-from .recognizers import Declared, Recognizer
+from .recognizers import REGISTRY, Declared, Recognizer
 from .redact import OPERATORS, Operator, replace_spans
 
 KEYS = ("version", "threshold", "default", "groups", "thresholds", "allow", "deny",
-        "recognizers", "presidio_recognizers", "key", "fakes", "date_shift")
+        "disable", "recognizers", "presidio_recognizers", "key", "fakes", "date_shift")
 RECOGNIZER_KEYS = ("name", "group", "regex", "regexes", "context", "window", "validator",
                    "trust", "ignore_case")
 FAKES = ("document", "key")
@@ -70,6 +71,7 @@ class Policy:
     allow: Sequence[str] = ()
     deny: dict[str, Sequence[str]] = field(default_factory=dict)
     recognizers: list[Recognizer] = field(default_factory=list)
+    disable: Sequence[str] = ()
     key: Key | None = None
     fakes: str = "document"
     date_shift: int = 0
@@ -80,6 +82,10 @@ class Policy:
             if group not in GROUPS:
                 raise PolicyError(f"{self.source}: {group!r} is not a group; the groups are "
                                   f"{', '.join(GROUPS)}")
+        for name in self.disable:
+            if name not in REGISTRY:
+                raise PolicyError(f"{self.source}: {name!r} is not a built-in recognizer; they "
+                                  f"are {', '.join(REGISTRY)}")
         both = {_norm(v) for v in self.allow} & {_norm(v) for vs in self.deny.values() for v in vs}
         if both:
             raise PolicyError(f"{self.source}: {sorted(both)[0]!r} is both allowed and denied")
@@ -165,13 +171,15 @@ class Policy:
     def describe(self) -> dict:
         """What the policy does, as plain data: what its hash is of. Whether it has a key
         is part of it; the key, and where it is kept, are not."""
+        # "disable" only when set: a policy written before the key keeps its hash
         return {"default": asdict(self.default),
                 "groups": {g: asdict(o) for g, o in self.groups.items()},
                 "threshold": self.threshold, "thresholds": self.thresholds,
                 "allow": sorted(self.allow), "deny": {g: sorted(v) for g, v in self.deny.items()},
                 "recognizers": [repr(r) for r in self.recognizers], "fakes": self.fakes,
                 "date_shift": self.date_shift,
-                "keyed": self.key is not None}
+                "keyed": self.key is not None} | (
+                    {"disable": sorted(self.disable)} if self.disable else {})
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.describe(), sort_keys=True).encode()).hexdigest()
@@ -230,6 +238,11 @@ def from_dict(data, source: str = "a policy", lines: dict | None = None,
     if data.get("version", 1) != 1:
         raise where.error(("version",), "this bertforge reads version 1")
     groups = _mapping(data, "groups", where)
+    disable = [str(v) for v in _list(data, "disable", where)]
+    for k, name in enumerate(disable):
+        if name not in REGISTRY:
+            raise where.error(("disable", k), f"{name!r} is not a built-in recognizer; they "
+                                              f"are {', '.join(REGISTRY)}")
     recognizers = [_recognizer(r, ("recognizers", k), where)
                    for k, r in enumerate(_list(data, "recognizers", where))]
     if "presidio_recognizers" in data:
@@ -252,7 +265,8 @@ def from_dict(data, source: str = "a policy", lines: dict | None = None,
             allow=[str(v) for v in _list(data, "allow", where)],
             deny={_group(g, ("deny", g), where): [str(v) for v in _as_list(vs, ("deny", g), where)]
                   for g, vs in _mapping(data, "deny", where).items()},
-            recognizers=recognizers, key=_key(data.get("key"), where, base),
+            recognizers=recognizers, disable=disable,
+            key=_key(data.get("key"), where, base),
             fakes=str(data.get("fakes", "document")), date_shift=data.get("date_shift", 0),
             source=source)
     except PolicyError as error:
