@@ -55,6 +55,7 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     ("RT @CarolSankar: The Confidence Factor", ["CarolSankar"]),
     ("@sallykohn you are wrong", ["sallykohn"]),
     ("Thanks @jane_doe99, @bob and “@Ann_Lee”!", ["jane_doe99", "bob", "Ann_Lee"]),
+    ("@bob date night? @sam text me", ["bob", "sam"]),              # words, not SQL types
     ("Kev O'Brien (@kevob_77)", ["kevob_77"]),
     ("mail ann@bank.com or git@github.com:org/repo", []),            # glued on the left
     ("@app.route('/x') and npm i @types/node", []),                  # a name goes on
@@ -65,6 +66,7 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     ("@media screen { } @import url(a.css);", []),                   # CSS at-rules
     ("@here the export failed, @channel please look", []),          # a whole channel
     ("DECLARE @total INT; SET @total = 1; SELECT a FROM t WHERE id = @id", []),  # SQL
+    ("CREATE PROCEDURE p @id INT, @name nvarchar(50) AS SELECT 1", []),
     ("TEMPORARY PASSWORD: @09EwC5j; Secret: @y2bvwNEl*nBT; meet @5pm", []),
 ])
 def test_handles_are_user_names_and_code_is_not(text, handles):

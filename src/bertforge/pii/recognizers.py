@@ -259,13 +259,19 @@ class Handles(Recognizer):
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
-    variable (after "=", DECLARE, SET or SELECT, or before "="). The span is the name:
-    the "@" stays, and where the model read the name as something (a colleague's name
-    in a chat), its reading stands. The model itself rarely masks a handle: the corpora
-    taught it handles as plain text (labelled O, or written as two words)."""
+    variable (after "=", DECLARE, SET or SELECT, before "=" or a SQL type). The span is
+    the name: the "@" stays, and where the model read the name as something (a
+    colleague's name in a chat), its reading stands. The model itself rarely masks a
+    handle: the corpora taught it handles as plain text (labelled O, or written as two
+    words)."""
     name, kinds, trust = "handles", ("user_name",), "shape"
     check = "a user handle's shape"
     SQL = re.compile(r"(?:=|\b(?:DECLARE|SET|SELECT|declare))\s*$")
+    # a parameter's type: in capitals, or in lower case where no word of prose is spelt so
+    SQL_TYPE = re.compile(r"\s+(?:INT|BIGINT|SMALLINT|TINYINT|BIT|DECIMAL|NUMERIC|MONEY|FLOAT|"
+                          r"REAL|DATE|DATETIME2?|TIME|N?VARCHAR|N?CHAR|N?TEXT|UNIQUEIDENTIFIER|"
+                          r"TABLE|CURSOR|XML|int|bigint|smallint|tinyint|n?varchar|nchar|"
+                          r"datetime2?|uniqueidentifier)\b")
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -275,7 +281,8 @@ class Handles(Recognizer):
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[line_start:m.start()]
             after = text[m.end():m.end() + 3].lstrip()
-            if self.SQL.search(before[-40:]) or after.startswith("="):
+            if self.SQL.search(before[-40:]) or after.startswith("=") \
+                    or self.SQL_TYPE.match(text, m.end()):
                 continue
             if not before.strip():  # first on its line: an annotation or a decorator?
                 end = text.find("\n", m.end())
