@@ -84,8 +84,7 @@ class Policy:
                                   f"{', '.join(GROUPS)}")
         for name in self.disable:
             if name not in REGISTRY:
-                raise PolicyError(f"{self.source}: {name!r} is not a built-in recognizer; they "
-                                  f"are {', '.join(REGISTRY)}")
+                raise PolicyError(f"{self.source}: {_not_built_in(name)}")
         both = {_norm(v) for v in self.allow} & {_norm(v) for vs in self.deny.values() for v in vs}
         if both:
             raise PolicyError(f"{self.source}: {sorted(both)[0]!r} is both allowed and denied")
@@ -238,11 +237,8 @@ def from_dict(data, source: str = "a policy", lines: dict | None = None,
     if data.get("version", 1) != 1:
         raise where.error(("version",), "this bertforge reads version 1")
     groups = _mapping(data, "groups", where)
-    disable = [str(v) for v in _list(data, "disable", where)]
-    for k, name in enumerate(disable):
-        if name not in REGISTRY:
-            raise where.error(("disable", k), f"{name!r} is not a built-in recognizer; they "
-                                              f"are {', '.join(REGISTRY)}")
+    disable = [_built_in(str(v), ("disable", k), where)
+               for k, v in enumerate(_list(data, "disable", where))]
     recognizers = [_recognizer(r, ("recognizers", k), where)
                    for k, r in enumerate(_list(data, "recognizers", where))]
     if "presidio_recognizers" in data:
@@ -295,6 +291,16 @@ def _as_list(value, path: tuple, where: _Where) -> list:
 def _group(name, path: tuple, where: _Where) -> str:
     if name not in GROUPS:
         raise where.error(path, f"{name!r} is not a group; the groups are {', '.join(GROUPS)}")
+    return name
+
+
+def _not_built_in(name: str) -> str:
+    return f"{name!r} is not a built-in recognizer; they are {', '.join(REGISTRY)}"
+
+
+def _built_in(name: str, path: tuple, where: _Where) -> str:
+    if name not in REGISTRY:
+        raise where.error(path, _not_built_in(name))
     return name
 
 

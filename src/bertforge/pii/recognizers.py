@@ -267,11 +267,12 @@ class Handles(Recognizer):
     name, kinds, trust = "handles", ("user_name",), "shape"
     check = "a user handle's shape"
     SQL = re.compile(r"(?:=|\b(?:DECLARE|SET|SELECT|declare))\s*$")
-    # a parameter's type: in capitals, or in lower case where no word of prose is spelt so
-    SQL_TYPE = re.compile(r"\s+(?:INT|BIGINT|SMALLINT|TINYINT|BIT|DECIMAL|NUMERIC|MONEY|FLOAT|"
-                          r"REAL|DATE|DATETIME2?|TIME|N?VARCHAR|N?CHAR|N?TEXT|UNIQUEIDENTIFIER|"
-                          r"TABLE|CURSOR|XML|int|bigint|smallint|tinyint|n?varchar|nchar|"
-                          r"datetime2?|uniqueidentifier)\b")
+    # after a variable: "=", or a parameter's type (in capitals, or in lower case where no
+    # word of prose is spelt so)
+    SQL_AFTER = re.compile(r"\s*=|\s+(?:INT|BIGINT|SMALLINT|TINYINT|BIT|DECIMAL|NUMERIC|"
+                           r"MONEY|FLOAT|REAL|DATE|DATETIME2?|TIME|N?VARCHAR|N?CHAR|N?TEXT|"
+                           r"UNIQUEIDENTIFIER|TABLE|CURSOR|XML|int|bigint|smallint|tinyint|"
+                           r"n?varchar|nchar|datetime2?|uniqueidentifier)\b")
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -280,9 +281,7 @@ class Handles(Recognizer):
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             before = text[line_start:m.start()]
-            after = text[m.end():m.end() + 3].lstrip()
-            if self.SQL.search(before[-40:]) or after.startswith("=") \
-                    or self.SQL_TYPE.match(text, m.end()):
+            if self.SQL.search(before[-40:]) or self.SQL_AFTER.match(text, m.end()):
                 continue
             if not before.strip():  # first on its line: an annotation or a decorator?
                 end = text.find("\n", m.end())
