@@ -104,14 +104,19 @@ def test_a_redactor_with_nothing_to_recognize_with_is_refused():
 PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-118842 ",
           "020 7946 0958", " card 4111 1111 1111 1111 ", "tel:+1-202-555-0143", "\n",
           "DE89 3704 0044 0532 0130 00", " x", "07700 900123", " 12 May 2025 ", "555-0199",
-          "+33 1 42 68 53 00", " sort code 20-00-00 ", "a" * 30]
+          "+33 1 42 68 53 00", " sort code 20-00-00 ", "a" * 30,
+          # written as word processors write them: en dashes, no-break hyphens and spaces
+          "(212) 555\u20130187", "212\u2011555\u20110143", "020\u00a07946\u00a00958",
+          # extensions, a time after a date, and international numbers of six digits
+          ", ext. 204", "; ext=7", "   x 12#", "2024-05-12 10", ":30", "+43 1 110", "+49 1641",
+          "\uff0b44 20 7946 0958", " [+1] 202 555 0143 "]
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=14), st.sampled_from(["US", "GB"]))
 def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
-    """Only the stretches around runs of seven digits go to `phonenumbers`; they find
-    exactly the numbers that reading the whole text finds."""
+    """Only the stretches around runs that hold enough digits go to `phonenumbers`; they
+    find exactly the numbers that reading the whole text finds."""
     text = "".join(parts)
     found = {(m.start, m.end) for m in Phones(region).find(text)}
     assert found == {(m.start, m.end) for m in Phones(region).find(text, prefilter=False)}, text

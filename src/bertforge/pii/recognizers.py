@@ -18,6 +18,7 @@ A recognizer of your own:
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from typing import Callable, Sequence
@@ -215,22 +216,38 @@ class Phones(Recognizer):
     name, kinds, trust = "phones", ("phone_number",), "shape"
     check = "a valid number of its numbering plan"
 
+    # A run that could hold a phone number: the characters `phonenumbers`' matcher reads
+    # as one number (digits, the punctuation it allows between digit groups: dashes of
+    # every width, no-break and other spaces, dots, slashes, brackets, tildes, "x"; the
+    # opening brackets and plus signs it allows in front), and tabs. Without the Unicode
+    # dashes and spaces, "(212) 555–0187" with an en dash was never handed to it.
+    SEPARATORS = ("\\-x\u2010-\u2015\u2212\u30fc\uff0d-\uff0f \u00a0\u00ad\u200b\u2060"
+                  "\u3000()\uff08\uff09\uff3b\uff3d.\\[\\]/~\u2053\u223c\uff5e\t")
+    RUN = re.compile(f"(?:[(\\[\uff08\uff3b+\uff0b][{SEPARATORS}]{{0,4}}){{0,2}}"
+                     f"\\d[\\d{SEPARATORS}]*\\d")
+    # what may follow a number as its extension (", ext. 204", " x12", ";ext=7", "#3")
+    EXTENSION = re.compile(r"[ \u00a0\t,]*(?:;ext=|[^\W\d_]+|[#\uff03~\uff5e])?[:.\uff0e]?"
+                           r"[ \u00a0\t,\-]*\d+#?")
+    AFTER = 4  # and the characters the matcher looks at after a number ("#", a letter, ":30")
+
     def __init__(self, region: str = "US"):
         self.region = region
-
-    # a run that could hold a phone number: digits with the separators numbers are written
-    # with, seven digits at least (`candidates`); `phonenumbers` reads only around these
-    RUN = re.compile(r"\+?\(?\d[\d \t().\-/]*\d")
-    PAD = 24  # characters of context either side of a run, for the matcher's own checks
+        self.regions = tuple(dict.fromkeys([region, "GB"]))  # read as each, in turn
 
     def candidates(self, text: str) -> list[tuple[int, int]]:
-        """Stretches of `text` around runs of seven digits or more, merged where they
-        touch: the only places a valid number can be."""
+        """Stretches of `text` around the runs that hold as many digits as the shortest
+        valid number read in these regions can (`_fewest_digits`), with the character before
+        and any extension after, merged where they touch: the only places a valid number
+        can be."""
+        plus, plain = _fewest_digits(self.regions)
         out: list[list[int]] = []
         for m in self.RUN.finditer(text):
-            if sum(c.isdigit() for c in m.group()) < 7:
+            run = m.group()
+            if sum(c.isdigit() for c in run) < (plus if "+" in run or "\uff0b" in run else plain):
                 continue
-            a, b = max(0, m.start() - self.PAD), min(len(text), m.end() + self.PAD)
+            a, b = max(0, m.start() - 1), m.end()
+            extension = self.EXTENSION.match(text, b)
+            b = min(len(text), (extension.end() if extension else b) + self.AFTER)
             if out and a <= out[-1][1]:
                 out[-1][1] = b
             else:
@@ -243,7 +260,7 @@ class Phones(Recognizer):
         phonenumbers = require("phonenumbers", "finding phone numbers")
         seen, out = set(), []
         stretches = self.candidates(text) if prefilter else [(0, len(text))]
-        for r in dict.fromkeys([self.region, "GB"]):
+        for r in self.regions:
             for a, b in stretches:
                 for match in phonenumbers.PhoneNumberMatcher(
                         text[a:b], r, leniency=phonenumbers.Leniency.VALID):
@@ -291,6 +308,32 @@ class Handles(Recognizer):
                     continue
             out.append(self.match(m.start(1), m.end(1)))
         return out
+
+
+@functools.lru_cache(maxsize=None)
+def _fewest_digits(regions: tuple[str, ...]) -> tuple[int, int]:
+    """The fewest digits a valid number can be written with, read in these regions, from
+    `phonenumbers`' own metadata: (after a "+": a country code and the shortest number
+    of its plan, "+43 1 110" has 6; without a "+": the shortest number of a plan that
+    shares a region's country code, Canada's 7 for the US, or an international prefix
+    of a digit at least and the shortest international number)."""
+    phonenumbers = require("phonenumbers", "finding phone numbers")
+    from phonenumbers.phonemetadata import PhoneMetadata
+
+    kinds = ("general_desc", "fixed_line", "mobile", "toll_free", "premium_rate",
+             "shared_cost", "personal_number", "voip", "pager", "uan", "voicemail")
+
+    def shortest(code: int) -> int:  # the shortest national number of a country code
+        plans = [PhoneMetadata.metadata_for_region_or_calling_code(code, r)
+                 for r in phonenumbers.COUNTRY_CODE_TO_REGION_CODE[code]]
+        return min((n for plan in plans if plan is not None for kind in kinds
+                    if getattr(plan, kind, None) is not None
+                    for n in getattr(plan, kind).possible_length if n > 0), default=1)
+
+    international = min(len(str(code)) + shortest(code)
+                        for code in phonenumbers.COUNTRY_CODE_TO_REGION_CODE)
+    national = min(shortest(phonenumbers.country_code_for_region(r)) for r in regions)
+    return international, min(national, 1 + international)
 
 
 def _glued(text: str, start: int, end: int) -> bool:
