@@ -1,12 +1,10 @@
 """The runs of `docs/experiments/2026-12-02-mentions.md`: the redactor with and without
-`mentions.every_mention` on the same model spans, set by set; with --relabel, those of
-`2026-12-03-mention-labels.md`: the stage as it is against the stage relabelling the
-model's spans that are a mention of a name.
+`mentions.every_mention` on the same model spans, set by set.
 
-    python experiments/mentions.py [--split validation] [--model DIR] [--relabel]
+    python experiments/mentions.py [--split validation] [--model DIR]
 
 Prints, for each set, PERSON F1 (the real corpora) or hybrid micro F1 (generated and
-hand-written documents) without and with the change, and PERSON precision and recall.
+hand-written documents) without and with the stage, and PERSON precision and recall.
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ from bertforge.finetune.metrics import MICRO
 from bertforge.pii.dataset import marked_groups, read_documents
 from bertforge.pii.detector import Redactor
 from bertforge.pii.evaluate import scored
-from bertforge.pii.mentions import every_mention
 from bertforge.pii.merge import merge
 from bertforge.pii.recognizers import find
 
@@ -36,15 +33,12 @@ SETS = {  # name: (source, read as documents, the score that decides)
              ("wnut17", "wnut17:test", False, "PERSON"),
              ("btc", "btc:test", False, "PERSON")],
 }
-SETS["test"][3:3] = [("fourth", "bench/pii_fourth.txt", False, MICRO)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=SETS, default="validation")
     parser.add_argument("--model", default=None)
-    parser.add_argument("--relabel", action="store_true",
-                        help="compare the stage as it is with the stage relabelling mentions")
     args = parser.parse_args()
     redactor = Redactor.load(args.model, precision="fp32")
     rows = [("set", "score", "without", "with", "PERSON P/R without", "PERSON P/R with")]
@@ -54,15 +48,9 @@ def main() -> None:
         model = redactor.model_spans(texts)
         merged = [merge(m, find(t, redactor.recognizers), t) for m, t in zip(model, texts)]
         marked = marked_groups(source)
-        if args.relabel:
-            without = scored(documents, [every_mention(t, s) for t, s in zip(texts, merged)],
-                             marked)
-            with_ = scored(documents, [every_mention(t, s, relabel=True)
-                                       for t, s in zip(texts, merged)], marked)
-        else:
-            without = scored(documents, merged, marked)
-            with_ = scored(documents, [redactor.with_mentions(t, s)
-                                       for t, s in zip(texts, merged)], marked)
+        without = scored(documents, merged, marked)
+        with_ = scored(documents, [redactor.with_mentions(t, s) for t, s in zip(texts, merged)],
+                       marked)
         pr = [f"{s['PERSON'].precision:.3f}/{s['PERSON'].recall:.3f}" for s in (without, with_)]
         rows.append((name, decides, f"{without[decides].f1:.4f}", f"{with_[decides].f1:.4f}", *pr))
         print(" | ".join(rows[-1]), flush=True)

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
-RELABEL = False  # whether a model span that is exactly such a mention becomes PERSON
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
 NEXT = re.compile(r"(\W{1,8}?)([^\W\d_]+)")  # what separates a name's words, and the next
 SPACE = re.compile(r"\s+")
@@ -86,13 +84,10 @@ def _mention_at(text: str, m: re.Match, forms: dict, longest: int) -> tuple[int,
 
 
 def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
-                  allowed: Callable[[str], bool] | None = None,
-                  relabel: bool = RELABEL) -> list[Span]:
+                  allowed: Callable[[str], bool] | None = None) -> list[Span]:
     """The spans, plus a PERSON span (from the model, with its name's score) for every
     other mention of a name the model found with a score of at least `sure` that no
-    span covers; `allowed(value)` true keeps a value in clear. relabel: a span of the
-    model's with another label whose text is exactly such a mention becomes PERSON
-    ("Raman told Reuters" read as a company after "Priya Raman"). Linear in the text:
+    span covers; `allowed(value)` true keeps a value in clear. Linear in the text:
     names are looked up word by word, never tried one after another."""
     spans = sorted(spans)
     forms: dict[tuple[str, ...], float] = {}
@@ -104,9 +99,6 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                 longest[form[0]] = max(longest.get(form[0], 0), len(form))
     if not forms:
         return spans
-    if relabel:
-        spans = [replace(s, label="PERSON") if s.label != "PERSON" and s.source == "model"
-                 and _is_form(text, s.start, s.end, forms) else s for s in spans]
     starts = [s.start for s in spans]
     added, end = [], 0
     for m in WORD.finditer(text):
@@ -124,12 +116,6 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         if allowed is None or not allowed(text[a:b]):
             added.append(Span(a, b, "PERSON", text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
-
-
-def _is_form(text: str, start: int, end: int, forms: dict) -> bool:
-    """Whether text[start:end] is exactly one of the forms: letters at both ends."""
-    return end > start and text[start].isalpha() and text[end - 1].isalpha() and \
-        _pieces(text, start, end) in forms
 
 
 def _word(char: str) -> bool:
