@@ -716,6 +716,32 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     assert [s.text for s in tidy(text, [Span(13, 27, "PERSON", text[13:27])])] == ["Tomasz Nowak"]
 
 
+def test_a_company_without_a_capital_is_a_word_where_the_writer_uses_capitals():
+    """A contract writes its sentences, and its companies, with capitals: there a
+    model COMPANY span in lower case is an ordinary word ("pledge"); a tweet in lower
+    case keeps its "united", and names (typed in lower case in chats) are kept."""
+    from bertforge.pii.tidy import tidy, written_with_capitals
+
+    def spans(text, *words):
+        return [Span(text.index(w), text.index(w) + len(w), label, w) for w, label in words]
+
+    contract = ('"Lien" means any mortgage, pledge, hypothecation or charge. The Borrower '
+                'shall notify Fedwire Services and dwayne hollis. "Lender" has the meaning '
+                'given in the preamble.\n(b) Notices go to the Agent.')
+    found = tidy(contract, spans(contract, ("pledge", "COMPANY"), ("hypothecation", "COMPANY"),
+                                 ("Fedwire Services", "COMPANY"), ("dwayne hollis", "PERSON")))
+    assert [(s.label, s.text) for s in found] == [("COMPANY", "Fedwire Services"),
+                                                   ("PERSON", "dwayne hollis")]
+    tweet = "sounds like united has put themselves in a bad spot . CEO should go"
+    assert [s.text for s in tidy(tweet, spans(tweet, ("united", "COMPANY")))] == ["united"]
+    # three sentence starts at least, four in five of them capitals, quotes passed over
+    assert written_with_capitals(contract)
+    assert not written_with_capitals(tweet)
+    assert not written_with_capitals("Hi Ann. Thanks.")
+    assert written_with_capitals("Hi Ann. Thanks. See you. \"Bank\" means a bank. ok then")
+    assert not written_with_capitals("Hi Ann. thanks. see you. bye.")
+
+
 def test_model_spans_are_widened_to_whole_words():
     from bertforge.pii.tidy import tidy
 

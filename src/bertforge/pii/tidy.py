@@ -160,8 +160,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`),
-    markup names and values of the wrong shape (`_plausible`), and names without
-    digits."""
+    markup names and values of the wrong shape (`_plausible`), names without
+    digits, and companies without a capital in a text written with capitals
+    (`written_with_capitals`)."""
     out: list[Span] = []
     for span in (piece for s in spans for piece in _names(text, s)):
         a, b = strip(text, span.start, span.end)
@@ -179,8 +180,31 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    return [s for s in out if _enough(s.text, s.label) and _plausible(s.text, s.label)
-            and not _in_markup(text, s.start, s.end)]
+    out = [s for s in out if _enough(s.text, s.label) and _plausible(s.text, s.label)
+           and not _in_markup(text, s.start, s.end)]
+    if any(_lower_company(s) for s in out) and written_with_capitals(text):
+        out = [s for s in out if not _lower_company(s)]
+    return out
+
+
+def _lower_company(span: Span) -> bool:
+    return span.label == "COMPANY" and not any(c.isupper() for c in span.text)
+
+
+# the first letter of a sentence or a line, past quotes and brackets, where a word of two
+# letters or more begins: a list marker ("(b)", "(iv)") or a lone "i" is no start
+SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+|\n[ \t]*)[\"'“‘(\[]*([^\W\d_])(?=[^\W\d_])")
+
+
+def written_with_capitals(text: str) -> bool:
+    """Whether the text's writer starts sentences with capitals: at least 3 sentence or
+    line starts (`SENTENCE_START`), 80% of them capitals ("N.A., in its capacity" reads
+    as a lower-case start). There a company's name has a capital too, and a model COMPANY span
+    without one ("pledge", "hypothecation") is an ordinary word the uncased model could
+    not tell from a name; a tweet written in lower case ("united has put themselves")
+    says nothing either way."""
+    starts = [m.group(1) for m in SENTENCE_START.finditer(text)]
+    return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
 
 
 def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:
