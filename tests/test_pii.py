@@ -742,6 +742,27 @@ def test_a_company_without_a_capital_is_a_word_where_the_writer_uses_capitals():
     assert not written_with_capitals("Hi Ann. thanks. see you. bye.")
 
 
+def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_capitals():
+    """In capitalised text a lower-case PERSON span is a word unless one of its words is
+    a given name or surname (a name typed in lower case in a chat) or two glued together
+    (a user name): the uncased model cannot see the case, the text can."""
+    from bertforge.pii.tidy import known_names, tidy
+
+    def spans(text, *words):
+        return [Span(text.index(w), text.index(w) + len(w), "PERSON", w) for w in words]
+
+    article = ("The poem uses Buddhist terms such as dukkha and devaloka. It was written in "
+               "1911. Chat log follows.\n[10:02] marco: sent to sinead mcallister and "
+               "campbelllauren. Ann Lee agreed.")
+    found = tidy(article, spans(article, "dukkha", "devaloka", "marco", "sinead mcallister",
+                                "campbelllauren", "Ann Lee"))
+    assert [s.text for s in found] == ["marco", "sinead mcallister", "campbelllauren", "Ann Lee"]
+    tweet = "lol dukkha and devaloka r my fave words"  # lower-case text: the model's reading stands
+    assert [s.text for s in tidy(tweet, spans(tweet, "dukkha"))] == ["dukkha"]
+    names = known_names()
+    assert {"marco", "sinead", "hollis"} <= names and not {"dukkha", "escalation"} & names
+
+
 def test_model_spans_are_widened_to_whole_words():
     from bertforge.pii.tidy import tidy
 

@@ -9,10 +9,14 @@ whose mean score is under their group's floor (chosen on a validation split by
 
 from __future__ import annotations
 
+import functools
+import importlib
+import pkgutil
 import re
 import unicodedata
 from typing import Sequence
 
+from ..optional import require
 from ..spans import Span
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
@@ -161,8 +165,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`),
     markup names and values of the wrong shape (`_plausible`), names without
-    digits, and companies without a capital in a text written with capitals
-    (`written_with_capitals`)."""
+    digits, and, in a text written with capitals (`written_with_capitals`), companies
+    without a capital and lower-case persons no one is called (`_could_be_a_name`)."""
     out: list[Span] = []
     for span in (piece for s in spans for piece in _names(text, s)):
         a, b = strip(text, span.start, span.end)
@@ -182,13 +186,48 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     out = [s for s in out if _enough(s.text, s.label) and _plausible(s.text, s.label)
            and not _in_markup(text, s.start, s.end)]
-    if any(_lower_company(s) for s in out) and written_with_capitals(text):
-        out = [s for s in out if not _lower_company(s)]
+    if any(_lower_case(s) for s in out) and written_with_capitals(text):
+        out = [s for s in out if not (_lower_case(s) and (s.label == "COMPANY" or
+                                                          not _could_be_a_name(s.text)))]
     return out
 
 
-def _lower_company(span: Span) -> bool:
-    return span.label == "COMPANY" and not any(c.isupper() for c in span.text)
+def _lower_case(span: Span) -> bool:
+    """A model name span without a capital letter."""
+    return span.label in TITLED and span.source == "model" and \
+        not any(c.isupper() for c in span.text)
+
+
+def _could_be_a_name(value: str) -> bool:
+    """Whether some word of a lower-case value is a given name or surname ("sinead
+    mcallister", "marco"), or two glued together, a user name's shape ("campbelllauren")."""
+    names = known_names()
+    for word in re.findall(r"[^\W\d_]+", value.casefold()):
+        if word in names or any(word[:k] in names and word[k:] in names
+                                for k in range(3, len(word) - 2)):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=1)
+def known_names() -> frozenset[str]:
+    """The given names and surnames of every locale of Faker's person providers, in
+    lower case (about 56,000 words)."""
+    require("faker", "telling a lower-case name from a word")
+    import faker.providers.person as providers
+
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(providers.__path__):
+        try:
+            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for kind in ("first_names", "first_names_male", "first_names_female",
+                     "first_names_nonbinary", "last_names"):
+            listed = vars(provider).get(kind)  # a class attribute, not a locale's property
+            if isinstance(listed, (list, tuple, dict)):
+                names.update(n.casefold() for n in listed if isinstance(n, str))
+    return frozenset(names)
 
 
 # the first letter of a sentence or a line, past quotes and brackets, where a word of two
