@@ -129,3 +129,26 @@ def test_the_policy_page_names_every_built_in_recognizer():
     page = (Path(__file__).resolve().parents[1] / "docs" / "redactor.md").read_text()
     row = next(line for line in page.splitlines() if line.startswith("| `disable`"))
     assert all(f"`{name}`" in row for name in REGISTRY), row
+
+
+VALUES = {"credit_card_number": "4111 1111 1111 1111", "iban": "DE89 3704 0044 0532 0130 00",
+          "ssn": "SSN 123-45-6789", "email": "ann.lee@example.com",
+          "phone_number": "(212) 555-0187", "ipv4": "10.20.30.40"}
+WRITTEN_AS = {"no-break spaces": {" ": "\u00a0"}, "narrow no-break spaces": {" ": "\u202f"},
+              "non-breaking hyphens": {"-": "\u2011"}, "en dashes": {"-": "\u2013"},
+              "full-width digits and signs": {c: chr(ord(c) + 0xFEE0) for c in "0123456789@.()"}}
+
+
+@pytest.mark.parametrize("written", WRITTEN_AS)
+@pytest.mark.parametrize("kind", VALUES)
+def test_a_value_is_found_however_its_spaces_dashes_and_digits_are_written(kind, written):
+    """Word processors and PDFs write no-break spaces and hyphens, en dashes and
+    full-width forms where a value has plain ones; a card number written so was left in
+    clear. The patterns read them as the plain characters, at the same offsets."""
+    plain = f"Ref: {VALUES[kind]} (see file)"
+    text = "".join(WRITTEN_AS[written].get(c, c) for c in plain)
+    assert len(text) == len(plain)
+    value = VALUES[kind].split()[-1] if kind == "ssn" else VALUES[kind]  # the number
+    where = (plain.index(value), plain.index(value) + len(value))
+    for shown in (plain, text):
+        assert where in {(m.start, m.end) for m in find(shown) if m.kind == kind}, shown

@@ -17,6 +17,24 @@ from datetime import date
 from .labels import GROUP_OF
 
 
+# Word processors, PDFs and web pages write a value's spaces and hyphens as other
+# characters: a card number with no-break spaces, an SSN with non-breaking hyphens, a
+# sort code with en dashes, digits and "@" in their full-width forms. The patterns read
+# a copy with each of these as its plain character, one for one, so every offset holds.
+FOLD = str.maketrans({
+    **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+                    "\u2009\u200a\u202f\u205f\u3000", " "),
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63", "-"),
+    **{chr(0xFF01 + i): chr(0x21 + i) for i in range(94)},  # full-width ASCII
+})
+
+
+def fold(text: str) -> str:
+    """The text with Unicode spaces as " ", dashes as "-" and full-width ASCII as ASCII:
+    the same length, each character in its place."""
+    return text.translate(FOLD)
+
+
 @dataclass(frozen=True)
 class PatternMatch:
     start: int

@@ -397,9 +397,11 @@ def default_recognizers(region: str = "US", phones: bool = True) -> list[Recogni
 
 def find(text: str, recognizers: Sequence[Recognizer] | None = None) -> list[PatternMatch]:
     """Every match the recognizers make in the text (the default ones unless given),
-    possibly overlapping: the merge resolves them."""
+    possibly overlapping: the merge resolves them. They read the text folded
+    (`patterns.fold`: "4111\u00a01111…" as "4111 1111…"), at the same offsets."""
     recognizers = default_recognizers() if recognizers is None else recognizers
-    return [m for r in recognizers for m in r.find(text)]
+    folded = p.fold(text)
+    return [m for r in recognizers for m in r.find(folded)]
 
 
 class ModelRecognizer:
