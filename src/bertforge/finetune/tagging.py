@@ -119,8 +119,7 @@ def words(text: str, offsets: Sequence[tuple[int, int]], by: str = "text") -> Wo
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Words(empty, empty, empty)
-    starts = np.array([a for a, _ in offsets])
-    ends = np.array([b for _, b in offsets])
+    starts, ends = _bounds(offsets)
     glued = np.zeros(n, dtype=bool)  # token i continues the word of token i-1
     glued[1:] = (starts[1:] == ends[:-1]) & (ends[:-1] > starts[:-1])
     if by == "text":  # only where tokens touch: most are apart, and this loop is Python's
@@ -130,6 +129,12 @@ def words(text: str, offsets: Sequence[tuple[int, int]], by: str = "text") -> Wo
     index = np.cumsum(~glued) - 1
     first = np.searchsorted(index, np.arange(int(index[-1]) + 1))
     return Words(first, np.append(first[1:], n), index)
+
+
+def _bounds(offsets: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the tokens as arrays, in one conversion."""
+    both = np.array(offsets, dtype=np.int64).reshape(-1, 2)
+    return both[:, 0], both[:, 1]
 
 
 def word_tags(probs: np.ndarray, w: Words, tags: list[str], pool: str = POOL
@@ -241,8 +246,9 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     b_cols = np.array([tags.index(f"B-{label}") for label in labels])
     i_cols = np.array([tags.index(f"I-{label}") for label in labels])
     entity = 1.0 - probs[:, 0]
-    starts = np.array([a for a, _ in offsets])
-    ends = np.array([b for _, b in offsets])
+    # each span's score, the mean P(not O) of its tokens, from running sums
+    running = np.concatenate(([0.0], np.cumsum(entity, dtype=np.float64)))
+    starts, ends = _bounds(offsets)
     w = words(text, offsets)
     first, last = w.first, w.last
     inside = np.add.reduceat((entity >= threshold).astype(int), first) > 0
@@ -254,8 +260,11 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     def gap(v):  # the text between word v-1 and word v
         return text[ends[last[v - 1] - 1]:starts[first[v]]]
 
-    def broken(v):  # whether the text before word v ends a run
-        return _breaks(gap(v), labels[label[v - 1]], labels[label[v]], multiline)
+    def broken(v):  # whether the text before word v ends a run (most gaps: one space)
+        a, b = ends[last[v - 1] - 1], starts[first[v]]
+        if b - a <= 1 and (b == a or text[a] == " "):
+            return False
+        return _breaks(text[a:b], labels[label[v - 1]], labels[label[v]], multiline)
 
     spans = []
     for a, b in _runs(inside, broken):
@@ -267,7 +276,7 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
             t0, t1 = first[start], last[k - 1]
             s0, s1 = int(starts[t0]), int(ends[t1 - 1])
             spans.append(Span(s0, s1, labels[int(lab[start - a])], text[s0:s1],
-                              float(entity[t0:t1].mean())))
+                              float((running[t1] - running[t0]) / (t1 - t0))))
             start = k
     return spans
 
