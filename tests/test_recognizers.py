@@ -2,7 +2,7 @@
 registry lists them, and a user's own recognizer goes through the same merge."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bertforge.pii import Redactor
@@ -114,6 +114,9 @@ PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=14), st.sampled_from(["US", "GB"]))
+# a number read as the extension of the one before it ("12#020…", "ext=7, ext. 204555…")
+@example(["   x 12#", "020 7946 0958"], "US")
+@example([" 12 May 2025 ", "; ext=7", ", ext. 204", "555-0199", ":30"], "US")
 def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
     """Only the stretches around runs that hold enough digits go to `phonenumbers`; they
     find exactly the numbers that reading the whole text finds."""
@@ -134,21 +137,30 @@ def test_the_policy_page_names_every_built_in_recognizer():
 VALUES = {"credit_card_number": "4111 1111 1111 1111", "iban": "DE89 3704 0044 0532 0130 00",
           "ssn": "SSN 123-45-6789", "email": "ann.lee@example.com",
           "phone_number": "(212) 555-0187", "ipv4": "10.20.30.40"}
-WRITTEN_AS = {"no-break spaces": {" ": "\u00a0"}, "narrow no-break spaces": {" ": "\u202f"},
-              "non-breaking hyphens": {"-": "\u2011"}, "en dashes": {"-": "\u2013"},
-              "full-width digits and signs": {c: chr(ord(c) + 0xFEE0) for c in "0123456789@.()"}}
+
+
+def _swap(table):
+    return lambda value: "".join(table.get(c, c) for c in value)
+
+
+WRITTEN_AS = {"no-break spaces": _swap({" ": "\u00a0"}), "narrow no-break spaces": _swap({" ": "\u202f"}),
+              "non-breaking hyphens": _swap({"-": "\u2011"}), "en dashes": _swap({"-": "\u2013"}),
+              "full-width digits and signs": _swap({c: chr(ord(c) + 0xFEE0) for c in "0123456789@.()"}),
+              # invisible characters inside a value: read without them, masked with them
+              "zero-width spaces": _swap({" ": "\u200b", "-": "\u200b"}),
+              "a soft hyphen": lambda value: value[:4] + "\u00ad" + value[4:]}
 
 
 @pytest.mark.parametrize("written", WRITTEN_AS)
 @pytest.mark.parametrize("kind", VALUES)
 def test_a_value_is_found_however_its_spaces_dashes_and_digits_are_written(kind, written):
     """Word processors and PDFs write no-break spaces and hyphens, en dashes and
-    full-width forms where a value has plain ones; a card number written so was left in
-    clear. The patterns read them as the plain characters, at the same offsets."""
-    plain = f"Ref: {VALUES[kind]} (see file)"
-    text = "".join(WRITTEN_AS[written].get(c, c) for c in plain)
-    assert len(text) == len(plain)
+    full-width forms where a value has plain ones, and put invisible characters inside
+    it; a card number written so was left in clear. The patterns read the plain
+    characters, and the match covers the value as it is written."""
     value = VALUES[kind].split()[-1] if kind == "ssn" else VALUES[kind]  # the number
-    where = (plain.index(value), plain.index(value) + len(value))
-    for shown in (plain, text):
+    before, after = f"Ref: {VALUES[kind]}".rsplit(value, 1)[0], " (see file)"
+    for value in (value, WRITTEN_AS[written](value)):
+        shown = before + value + after
+        where = (len(before), len(before) + len(value))
         assert where in {(m.start, m.end) for m in find(shown) if m.kind == kind}, shown

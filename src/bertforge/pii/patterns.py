@@ -19,8 +19,11 @@ from .labels import GROUP_OF
 
 # Word processors, PDFs and web pages write a value's spaces and hyphens as other
 # characters: a card number with no-break spaces, an SSN with non-breaking hyphens, a
-# sort code with en dashes, digits and "@" in their full-width forms. The patterns read
-# a copy with each of these as its plain character, one for one, so every offset holds.
+# sort code with en dashes, digits and "@" in their full-width forms; and they put
+# invisible ones inside it: zero-width spaces and joiners, soft hyphens, byte-order
+# marks. The patterns read a copy with the first as their plain characters and without
+# the second, and what they find is mapped back to the text's own offsets.
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u2060\ufeff"
 FOLD = str.maketrans({
     **dict.fromkeys("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
                     "\u2009\u200a\u202f\u205f\u3000", " "),
@@ -29,10 +32,15 @@ FOLD = str.maketrans({
 })
 
 
-def fold(text: str) -> str:
-    """The text with Unicode spaces as " ", dashes as "-" and full-width ASCII as ASCII:
-    the same length, each character in its place."""
-    return text.translate(FOLD)
+def fold(text: str) -> tuple[str, list[int] | None]:
+    """(the text with Unicode spaces as " ", dashes as "-", full-width ASCII as ASCII and
+    no invisible characters; None, or where each of its characters stands in the text
+    when invisible ones were dropped)."""
+    text = text.translate(FOLD)
+    if not any(c in text for c in INVISIBLE):
+        return text, None
+    where = [i for i, c in enumerate(text) if c not in INVISIBLE]
+    return "".join(text[i] for i in where), where
 
 
 @dataclass(frozen=True)

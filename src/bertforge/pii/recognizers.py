@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..optional import require
@@ -224,11 +225,16 @@ class Phones(Recognizer):
     SEPARATORS = ("\\-x\u2010-\u2015\u2212\u30fc\uff0d-\uff0f \u00a0\u00ad\u200b\u2060"
                   "\u3000()\uff08\uff09\uff3b\uff3d.\\[\\]/~\u2053\u223c\uff5e\t")
     RUN = re.compile(f"(?:[(\\[\uff08\uff3b+\uff0b][{SEPARATORS}]{{0,4}}){{0,2}}"
-                     f"\\d[\\d{SEPARATORS}]*\\d")
+                     f"\\d(?:[\\d{SEPARATORS}]*\\d)?")
     # what may follow a number as its extension (", ext. 204", " x12", ";ext=7", "#3")
     EXTENSION = re.compile(r"[ \u00a0\t,]*(?:;ext=|[^\W\d_]+|[#\uff03~\uff5e])?[:.\uff0e]?"
                            r"[ \u00a0\t,\-]*\d+#?")
     AFTER = 4  # and the characters the matcher looks at after a number ("#", a letter, ":30")
+    # what may stand between a number and its extension: the run before can take the
+    # start of this one as its extension ("12#020 7946 0958" holds no number), so a
+    # stretch starts at the first of the runs so joined
+    JOINS = re.compile(r"[ \u00a0\t,]*(?:;ext=|[^\W\d_]+|[#\uff03~\uff5e])?[:.\uff0e]?"
+                       r"[ \u00a0\t,\-]*")
 
     def __init__(self, region: str = "US"):
         self.region = region
@@ -236,16 +242,20 @@ class Phones(Recognizer):
 
     def candidates(self, text: str) -> list[tuple[int, int]]:
         """Stretches of `text` around the runs that hold as many digits as the shortest
-        valid number read in these regions can (`_fewest_digits`), with the character before
-        and any extension after, merged where they touch: the only places a valid number
-        can be."""
+        valid number read in these regions can (`_fewest_digits`), from the character
+        before them (or before a run they may be the extension of) to the end of any
+        extension after, merged where they touch: the only places a valid number can be."""
         plus, plain = _fewest_digits(self.regions)
         out: list[list[int]] = []
+        chain, last = 0, None  # where the runs that may read as one number's extension begin
         for m in self.RUN.finditer(text):
+            if last is None or not self.JOINS.fullmatch(text, last, m.start()):
+                chain = m.start()
+            last = m.end()
             run = m.group()
             if sum(c.isdigit() for c in run) < (plus if "+" in run or "\uff0b" in run else plain):
                 continue
-            a, b = max(0, m.start() - 1), m.end()
+            a, b = max(0, chain - 1), m.end()
             extension = self.EXTENSION.match(text, b)
             b = min(len(text), (extension.end() if extension else b) + self.AFTER)
             if out and a <= out[-1][1]:
@@ -398,10 +408,14 @@ def default_recognizers(region: str = "US", phones: bool = True) -> list[Recogni
 def find(text: str, recognizers: Sequence[Recognizer] | None = None) -> list[PatternMatch]:
     """Every match the recognizers make in the text (the default ones unless given),
     possibly overlapping: the merge resolves them. They read the text folded
-    (`patterns.fold`: "4111\u00a01111…" as "4111 1111…"), at the same offsets."""
+    (`patterns.fold`: "4111\u00a01111…" as "4111 1111…", "4111\u200b1111…" as
+    "41111111…"); matches are given in the text's own offsets."""
     recognizers = default_recognizers() if recognizers is None else recognizers
-    folded = p.fold(text)
-    return [m for r in recognizers for m in r.find(folded)]
+    folded, where = p.fold(text)
+    found = [m for r in recognizers for m in r.find(folded)]
+    if where is None:
+        return found
+    return [replace(m, start=where[m.start], end=where[m.end - 1] + 1) for m in found]
 
 
 class ModelRecognizer:
