@@ -763,6 +763,18 @@ def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_ca
     assert {"marco", "sinead", "hollis"} <= names and not {"dukkha", "escalation"} & names
 
 
+def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
+    """A card number has 12 to 19 digits, a security code 3 or 4: a model CARD span of 7
+    to 11 digits ("pay by card on 0747-226 2503") is masked as a PHONE."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Pay by card on 0747-226 2503 or 4111 1111 1111 1111, CVV 123."
+    spans = [Span(text.index(v), text.index(v) + len(v), "CARD", v)
+             for v in ("0747-226 2503", "4111 1111 1111 1111", "123")]
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("PHONE", "0747-226 2503"), ("CARD", "4111 1111 1111 1111"), ("CARD", "123")]
+
+
 def test_model_spans_are_widened_to_whole_words():
     from bertforge.pii.tidy import tidy
 
