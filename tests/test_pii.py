@@ -775,6 +775,26 @@ def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
         ("PHONE", "0747-226 2503"), ("CARD", "4111 1111 1111 1111"), ("CARD", "123")]
 
 
+def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them():
+    """"- " and "/ " before a value separate it from its field; two dates joined by "and"
+    are two dates, unless a side is no date by itself; "tomorrow" names no date."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("User ID - batch_ledger, IBAN GB96 / RUEPGBL35GU. Despite our letters of "
+            "2025-04-08 and 2024-02-17, call before 12:21am tomorrow, between 1 and 3 May.")
+
+    def span(value, label):
+        return Span(text.index(value), text.index(value) + len(value), label, value)
+
+    found = tidy(text, [span("- batch_ledger", "DIGITAL"), span("/ RUEPGBL35GU", "BANK"),
+                        span("2025-04-08 and 2024-02-17", "DATE"),
+                        span("12:21am tomorrow", "DATE"), span("1 and 3 May", "DATE")])
+    assert [(s.label, s.text) for s in found] == [
+        ("DIGITAL", "batch_ledger"), ("BANK", "RUEPGBL35GU"), ("DATE", "2025-04-08"),
+        ("DATE", "2024-02-17"), ("DATE", "12:21am"), ("DATE", "1 and 3 May")]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
 def test_model_spans_are_widened_to_whole_words():
     from bertforge.pii.tidy import tidy
 

@@ -23,6 +23,7 @@ from ..spans import Span
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
 TITLED = ("PERSON", "COMPANY")  # names never start with a full stop
+SEPARATORS = "-/\u2013\u2014"
 
 
 def _symbol(char: str) -> bool:
@@ -40,8 +41,14 @@ def _closes(text: str, a: int, b: int) -> int:
     return -1
 
 
+def _separator(text: str, a: int, b: int) -> bool:
+    """A dash or slash and a space before a value ("User ID - svc_etl", "IBAN / BIC")
+    separate it from what came before."""
+    return text[a] in SEPARATORS and a + 1 < b and text[a + 1] in " \t"
+
+
 def strip(text: str, a: int, b: int) -> tuple[int, int]:
-    while a < b and (text[a] in LOOSE or _symbol(text[a])):
+    while a < b and (text[a] in LOOSE or _symbol(text[a]) or _separator(text, a, b)):
         a += 1
     while b > a and text[b - 1] in LOOSE_END:
         b -= 1
@@ -108,11 +115,37 @@ def _names(text: str, span: Span) -> list[Span]:
 
 def _date_end(text: str, a: int, b: int, label: str) -> int:
     """A full stop after "10:30 AM" or "2024-03-01" ends the sentence, not the date
-    ("a.m." keeps its own)."""
-    if label == "DATE" and b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
+    ("a.m." keeps its own); "tomorrow" after "12:21am" says which day, it is no date
+    of anyone's."""
+    if label != "DATE":
+        return b
+    relative = RELATIVE_DAY.search(text, a, b)
+    if relative and relative.start() > a:
+        b = relative.start()
+    if b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
             and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM")):
         return b - 1
     return b
+
+
+RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
+BOTH = re.compile(r"\s+and\s+")
+
+
+def _dates(text: str, span: Span) -> list[Span]:
+    """Two dates joined by "and" ("letters of 2025-04-08 and 2024-02-17") are two DATE
+    spans, where each side is a date by itself (`_plausible`, three letters or digits);
+    "1 and 3 May" stays one. Other labels pass unchanged."""
+    if span.label != "DATE":
+        return [span]
+    join = BOTH.search(text, span.start, span.end)
+    if join is None:
+        return [span]
+    sides = [(span.start, join.start()), (join.end(), span.end)]
+    if not all(_plausible(text[a:b], "DATE") and _enough(text[a:b], "DATE") for a, b in sides):
+        return [span]
+    return [replace(span, start=a, end=b, text=text[a:b]) for a, b in sides]
+
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
@@ -170,7 +203,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     (`_phone_not_card`); and, in a text written with capitals (`written_with_capitals`), companies
     without a capital and lower-case persons no one is called (`_could_be_a_name`)."""
     out: list[Span] = []
-    for span in (piece for s in spans for piece in _names(text, s)):
+    for span in (piece for s in spans for name in _names(text, s) for piece in _dates(text, name)):
         a, b = strip(text, span.start, span.end)
         if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
             while a < b and text[a] in ". ":
