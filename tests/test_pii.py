@@ -777,7 +777,8 @@ def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
 
 def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them():
     """"- " and "/ " before a value separate it from its field; two dates joined by "and"
-    are two dates, unless a side is no date by itself; "tomorrow" names no date."""
+    are two dates, unless a side is no date by itself, and two names joined by "and" or
+    "or" two names; "tomorrow" names no date."""
     from bertforge.pii.tidy import tidy
 
     text = ("User ID - batch_ledger, IBAN GB96 / RUEPGBL35GU. Despite our letters of "
@@ -793,6 +794,12 @@ def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them(
         ("DIGITAL", "batch_ledger"), ("BANK", "RUEPGBL35GU"), ("DATE", "2025-04-08"),
         ("DATE", "2024-02-17"), ("DATE", "12:21am"), ("DATE", "1 and 3 May")]
     assert all(text[s.start:s.end] == s.text for s in found)
+    # names too, by "and" or "or", where each side has a name; a firm stays whole
+    text = "I Dewa Gede Budjana or Dewa Budjana met Tom and jerry at Jones, Romero and Pena LLP."
+    found = tidy(text, [span("I Dewa Gede Budjana or Dewa Budjana", "PERSON"),
+                        span("Tom and jerry", "PERSON"), span("Jones, Romero and Pena LLP", "COMPANY")])
+    assert [s.text for s in found] == ["I Dewa Gede Budjana", "Dewa Budjana", "Tom and jerry",
+                                       "Jones, Romero and Pena LLP"]
 
 
 def test_model_spans_are_widened_to_whole_words():

@@ -129,22 +129,28 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
 
 
 RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
-BOTH = re.compile(r"\s+and\s+")
+JOINED = {"DATE": re.compile(r"\s+and\s+"), "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")}
+NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 
 
-def _dates(text: str, span: Span) -> list[Span]:
-    """Two dates joined by "and" ("letters of 2025-04-08 and 2024-02-17") are two DATE
-    spans, where each side is a date by itself (`_plausible`, three letters or digits);
-    "1 and 3 May" stays one. Other labels pass unchanged."""
-    if span.label != "DATE":
+def _apart(text: str, span: Span) -> list[Span]:
+    """Two values joined by a word no value holds are two spans, where each side is one
+    by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
+    stays one), names by "and" or "or" ("I Dewa Gede Budjana or Dewa Budjana"), each
+    side with a capitalised word of two letters or more. Other labels pass unchanged."""
+    join = JOINED.get(span.label)
+    found = join.search(text, span.start, span.end) if join else None
+    if found is None:
         return [span]
-    join = BOTH.search(text, span.start, span.end)
-    if join is None:
+    sides = [(span.start, found.start()), (found.end(), span.end)]
+    if span.label == "DATE":
+        whole = all(_plausible(text[a:b], "DATE") and _enough(text[a:b], "DATE") for a, b in sides)
+    else:
+        whole = all(NAME_WORD.search(text, a, b) for a, b in sides)
+    if not whole:
         return [span]
-    sides = [(span.start, join.start()), (join.end(), span.end)]
-    if not all(_plausible(text[a:b], "DATE") and _enough(text[a:b], "DATE") for a, b in sides):
-        return [span]
-    return [replace(span, start=a, end=b, text=text[a:b]) for a, b in sides]
+    return [piece for a, b in sides
+            for piece in _apart(text, replace(span, start=a, end=b, text=text[a:b]))]
 
 
 
@@ -203,7 +209,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     (`_phone_not_card`); and, in a text written with capitals (`written_with_capitals`), companies
     without a capital and lower-case persons no one is called (`_could_be_a_name`)."""
     out: list[Span] = []
-    for span in (piece for s in spans for name in _names(text, s) for piece in _dates(text, name)):
+    for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
         if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
             while a < b and text[a] in ". ":
