@@ -239,15 +239,13 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
       The score is the mean P(not O) of its tokens.
     Token-by-token argmax instead breaks entities into fragments whenever two labels
     trade places inside one."""
-    n = len(offsets)
-    if n == 0:
+    if len(offsets) == 0:
         return []
     labels = sorted({t[2:] for t in tags if t != "O"})
     b_cols = np.array([tags.index(f"B-{label}") for label in labels])
     i_cols = np.array([tags.index(f"I-{label}") for label in labels])
     entity = 1.0 - probs[:, 0]
-    # each span's score, the mean P(not O) of its tokens, from running sums
-    running = np.concatenate(([0.0], np.cumsum(entity, dtype=np.float64)))
+    running = np.concatenate(([0.0], np.cumsum(entity, dtype=np.float64)))  # for the means
     starts, ends = _bounds(offsets)
     w = words(text, offsets)
     first, last = w.first, w.last
