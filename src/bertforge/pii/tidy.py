@@ -133,6 +133,24 @@ JOINED = {"DATE": re.compile(r"\s+and\s+"), "PERSON": re.compile(r"(?i)\s+(?:and
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 
 
+KEY_STOPS = set("=:,;\"'<>{}[]|`")  # what parts a value from its key or its neighbours
+
+
+def _whole_secret(text: str, a: int, b: int) -> tuple[int, int]:
+    """A user name, password or key with the characters glued to it ("^3l+@2_ip9P", not
+    "3l+@2_ip9P"), up to a space or a character of `KEY_STOPS` ("DB_USER=svc_etl" gives
+    "svc_etl"); a sentence's full stop after it and brackets around it are not part of it."""
+    while a > 0 and not text[a - 1].isspace() and text[a - 1] not in KEY_STOPS:
+        a -= 1
+    while b < len(text) and not text[b].isspace() and text[b] not in KEY_STOPS:
+        b += 1
+    if b - a > 1 and text[b - 1] == "." and (b == len(text) or text[b].isspace()):
+        b -= 1
+    if b - a > 2 and text[a] == "(" and text[b - 1] == ")" and _closes(text, a, b) == b - 1:
+        a, b = a + 1, b - 1
+    return a, b
+
+
 def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
@@ -215,6 +233,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             while a < b and text[a] in ". ":
                 a += 1
         a, b = _whole_words(text, a, b)
+        if span.label == "DIGITAL" and b > a:
+            a, b = _whole_secret(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
         if b <= a:
             continue
