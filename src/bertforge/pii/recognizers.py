@@ -43,6 +43,8 @@ class Recognizer:
     check: str = ""   # what backs a match, in words (for explanations)
 
     def find(self, text: str) -> list[PatternMatch]:
+        """Matches in `text`; through `find` (the module's), the text comes folded
+        (`patterns.fold`), so a pattern needs only the plain spaces, dashes and digits."""
         raise NotImplementedError
 
     def match(self, start: int, end: int, kind: str | None = None,
