@@ -259,10 +259,8 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
         return text[ends[last[v - 1] - 1]:starts[first[v]]]
 
     def broken(v):  # whether the text before word v ends a run (most gaps: one space)
-        a, b = ends[last[v - 1] - 1], starts[first[v]]
-        if b - a <= 1 and (b == a or text[a] == " "):
-            return False
-        return _breaks(text[a:b], labels[label[v - 1]], labels[label[v]], multiline)
+        g = gap(v)
+        return g not in ("", " ") and _breaks(g, labels[label[v - 1]], labels[label[v]], multiline)
 
     spans = []
     for a, b in _runs(inside, broken):

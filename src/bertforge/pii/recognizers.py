@@ -228,15 +228,13 @@ class Phones(Recognizer):
                   "\u3000()\uff08\uff09\uff3b\uff3d.\\[\\]/~\u2053\u223c\uff5e\t")
     RUN = re.compile(f"(?:[(\\[\uff08\uff3b+\uff0b][{SEPARATORS}]{{0,4}}){{0,2}}"
                      f"\\d(?:[\\d{SEPARATORS}]*\\d)?")
-    # what may follow a number as its extension (", ext. 204", " x12", ";ext=7", "#3")
-    EXTENSION = re.compile(r"[ \u00a0\t,]*(?:;ext=|[^\W\d_]+|[#\uff03~\uff5e])?[:.\uff0e]?"
-                           r"[ \u00a0\t,\-]*\d+#?")
+    # what may stand between a number and its extension (", ext. ", " x", ";ext=", "#"):
+    # the run before can take the start of this one as its extension ("12#020 7946 0958"
+    # holds no number), so a stretch starts at the first of the runs so joined
+    _EXT = r"[ \u00a0\t,]*(?:;ext=|[^\W\d_]+|[#\uff03~\uff5e])?[:.\uff0e]?[ \u00a0\t,\-]*"
+    JOINS = re.compile(_EXT)
+    EXTENSION = re.compile(_EXT + r"\d+#?")  # and the extension itself
     AFTER = 4  # and the characters the matcher looks at after a number ("#", a letter, ":30")
-    # what may stand between a number and its extension: the run before can take the
-    # start of this one as its extension ("12#020 7946 0958" holds no number), so a
-    # stretch starts at the first of the runs so joined
-    JOINS = re.compile(r"[ \u00a0\t,]*(?:;ext=|[^\W\d_]+|[#\uff03~\uff5e])?[:.\uff0e]?"
-                       r"[ \u00a0\t,\-]*")
 
     def __init__(self, region: str = "US"):
         self.region = region

@@ -23,7 +23,7 @@ from ..spans import Span
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
 TITLED = ("PERSON", "COMPANY")  # names never start with a full stop
-SEPARATORS = "-/\u2013\u2014"
+LEAD_SEPARATORS = "-/\u2013\u2014"  # with a space after: a field's separator
 
 
 def _symbol(char: str) -> bool:
@@ -41,10 +41,15 @@ def _closes(text: str, a: int, b: int) -> int:
     return -1
 
 
+def _in_brackets(text: str, a: int, b: int) -> bool:
+    """Whether text[a:b] is one pair of brackets and what they hold."""
+    return b - a > 2 and text[a] == "(" and text[b - 1] == ")" and _closes(text, a, b) == b - 1
+
+
 def _separator(text: str, a: int, b: int) -> bool:
     """A dash or slash and a space before a value ("User ID - svc_etl", "IBAN / BIC")
     separate it from what came before."""
-    return text[a] in SEPARATORS and a + 1 < b and text[a + 1] in " \t"
+    return text[a] in LEAD_SEPARATORS and a + 1 < b and text[a + 1] in " \t"
 
 
 def strip(text: str, a: int, b: int) -> tuple[int, int]:
@@ -54,8 +59,7 @@ def strip(text: str, a: int, b: int) -> tuple[int, int]:
         b -= 1
     # a bracket that opens or closes around the value, not inside it: "(+44 20 7946 0958)";
     # a word in brackets is the word ("(52140)"), a pair is a tuple ("(40.71, -74.01)")
-    if b - a > 2 and text[a] == "(" and text[b - 1] == ")" and _closes(text, a, b) == b - 1 \
-            and not any(c.isspace() for c in text[a:b]):
+    if _in_brackets(text, a, b) and not any(c.isspace() for c in text[a:b]):
         return strip(text, a + 1, b - 1)
     if b > a and text[a] == "(" and text.count(")", a, b) < text.count("(", a, b):
         return strip(text, a + 1, b)
@@ -131,8 +135,6 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
 RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 JOINED = {"DATE": re.compile(r"\s+and\s+"), "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
-
-
 KEY_STOPS = set("=:,;\"'<>{}[]|`")  # what parts a value from its key or its neighbours
 
 
@@ -146,9 +148,7 @@ def _whole_secret(text: str, a: int, b: int) -> tuple[int, int]:
         b += 1
     if b - a > 1 and text[b - 1] == "." and (b == len(text) or text[b].isspace()):
         b -= 1
-    if b - a > 2 and text[a] == "(" and text[b - 1] == ")" and _closes(text, a, b) == b - 1:
-        a, b = a + 1, b - 1
-    return a, b
+    return (a + 1, b - 1) if _in_brackets(text, a, b) else (a, b)
 
 
 def _apart(text: str, span: Span) -> list[Span]:
@@ -169,7 +169,6 @@ def _apart(text: str, span: Span) -> list[Span]:
         return [span]
     return [piece for a, b in sides
             for piece in _apart(text, replace(span, start=a, end=b, text=text[a:b]))]
-
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
@@ -224,8 +223,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     masked whole), and without scraps too short to be personal data (`_enough`),
     markup names and values of the wrong shape (`_plausible`), names without
     digits; a "card number" of a phone number's length is a phone number
-    (`_phone_not_card`); and, in a text written with capitals (`written_with_capitals`), companies
-    without a capital and lower-case persons no one is called (`_could_be_a_name`)."""
+    (`_phone_not_card`); and, in a text written with capitals (`written_with_capitals`),
+    companies without a capital and lower-case persons no one is called
+    (`_could_be_a_name`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -248,8 +248,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     if any(_lower_case(s) for s in out) and written_with_capitals(text):
-        out = [s for s in out if not (_lower_case(s) and (s.label == "COMPANY" or
-                                                          not _could_be_a_name(s.text)))]
+        out = [s for s in out if not _lower_case(s) or
+               (s.label == "PERSON" and _could_be_a_name(s.text))]
     return out
 
 
@@ -308,10 +308,10 @@ SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+|\n[ \t]*)[\"'“‘(\[]*([^\W\d_]
 def written_with_capitals(text: str) -> bool:
     """Whether the text's writer starts sentences with capitals: at least 3 sentence or
     line starts (`SENTENCE_START`), 80% of them capitals ("N.A., in its capacity" reads
-    as a lower-case start). There a company's name has a capital too, and a model COMPANY span
-    without one ("pledge", "hypothecation") is an ordinary word the uncased model could
-    not tell from a name; a tweet written in lower case ("united has put themselves")
-    says nothing either way."""
+    as a lower-case start). There a company's name has a capital too, and a model
+    COMPANY span without one ("pledge", "hypothecation") is an ordinary word the uncased
+    model could not tell from a name; a tweet written in lower case ("united has put
+    themselves") says nothing either way."""
     starts = [m.group(1) for m in SENTENCE_START.finditer(text)]
     return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
 
