@@ -6,7 +6,7 @@ import torch
 
 from bertforge import load_model, load_tokenizer
 from bertforge.compress import use_onednn
-from bertforge.model import causal_mask
+from bertforge.model import causal_mask, dropout, keep_mask
 from conftest import HF_CLASSES, TEXTS, hf_model
 
 TOL = 1e-5
@@ -149,3 +149,50 @@ def test_int8_model_stays_close_to_fp32_and_refuses_training(minilm, tmp_path):
         model(**batch.model_inputs())  # gradients on
     with pytest.raises(BertforgeError, match="int8"):
         save_model(model, None, tmp_path / "saved")
+
+
+def test_training_forward_matches_bertmodel_in_training(minilm):
+    """In training on a CPU attention takes the explicit path (for the faster dropout):
+    with dropout that drops nothing (p = 1e-9 rounds to no element), it computes what
+    transformers' BertModel computes in training, padding and all."""
+    batch = batch_for(minilm)
+    real = batch.attention_mask.bool()
+    ours = load_model(minilm).train()
+    for module in ours.modules():
+        if isinstance(module, torch.nn.Dropout):
+            module.p = 1e-9
+        elif hasattr(module, "heads"):  # the self-attention's own probability
+            module.dropout = 1e-9
+    theirs = hf_model(minilm, None).train()
+    for module in theirs.modules():
+        if isinstance(module, torch.nn.Dropout):
+            module.p = 1e-9
+    theirs.config.attention_probs_dropout_prob = 1e-9  # eager attention reads the config
+    mine = ours(**batch.model_inputs()).last_hidden_state
+    ref = theirs(**batch.model_inputs()).last_hidden_state
+    assert gap(mine[real], ref[real]) <= TOL
+
+
+def test_dropout_drops_a_share_p_and_scales_the_rest():
+    """`dropout` on a CPU: each element zeroed with probability p independently of its
+    neighbours (two share a 32-bit draw), the rest scaled by 1 / (1 - p), the gradient
+    through the same mask; the identity in evaluation; the same seed, the same mask."""
+    torch.manual_seed(0)
+    x = torch.ones(1000, 1000, requires_grad=True)
+    y = dropout(x, 0.1, True)
+    kept = y != 0
+    assert abs(1 - kept.float().mean().item() - 0.1) < 0.003  # 10 standard deviations
+    assert torch.allclose(y[kept], torch.tensor(1 / 0.9))
+    pairs = kept.view(-1, 2)  # the two lanes of one draw
+    assert abs((~pairs).all(1).float().mean().item() - 0.01) < 0.002
+    y.sum().backward()
+    assert torch.equal(x.grad, y.detach())
+    for p in (0.0, 0.5):
+        assert dropout(x, p, False) is x
+    torch.manual_seed(1)
+    a = keep_mask(torch.Size([64, 64]), 0.3)
+    torch.manual_seed(1)
+    assert torch.equal(a, keep_mask(torch.Size([64, 64]), 0.3))
+    assert not torch.equal(a, keep_mask(torch.Size([64, 64]), 0.3))
+    assert dropout(x, 0.0, True) is x
+    assert dropout(torch.ones(7, dtype=torch.bfloat16), 0.5, True).dtype == torch.bfloat16

@@ -24,6 +24,39 @@ from torch import nn
 from .config import ACTIVATIONS, BertConfig
 from .errors import BertforgeError
 
+# Dropout's keep mask on a CPU: PyTorch's own draws one random number per element from
+# a generator that runs on one thread (a fifth of a fine-tuning step). Fifteen random
+# bits an element are as fair a coin for p (in steps of 1/32768: 0.1 is 0.100006) and
+# one 32-bit draw holds two of them; the mask costs a fifth of what it did.
+LANE_BITS = 15
+
+
+def keep_mask(shape: torch.Size, p: float) -> torch.Tensor:
+    """A CPU boolean tensor, True with probability 1 - p (p rounded to 1/32768)."""
+    count = shape.numel()
+    draws = torch.empty((count + 1) // 2, dtype=torch.int32).random_()  # 31 random bits
+    lanes = draws.view(torch.int16)[:count] & ((1 << LANE_BITS) - 1)
+    return (lanes >= round(p * (1 << LANE_BITS))).view(shape)
+
+
+def dropout(x: torch.Tensor, p: float, training: bool) -> torch.Tensor:
+    """F.dropout (zero each element with probability p, scale the rest by 1 / (1 - p)),
+    with the mask from `keep_mask` on a CPU; elsewhere PyTorch's own, fused kernel."""
+    if not training or p == 0.0:
+        return x
+    if x.device.type != "cpu" or not 0.0 < p < 1.0:
+        return F.dropout(x, p, training)
+    # the scaled mask in x's dtype: one vectorised product each way (a `where` or a
+    # boolean factor is half as fast), at 2-4 bytes an element kept for the backward
+    return x * keep_mask(x.shape, p).to(x.dtype).mul_(1.0 / (1.0 - p))
+
+
+class Dropout(nn.Dropout):
+    """nn.Dropout through `dropout`."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return dropout(x, self.p, self.training)
+
 @dataclass(frozen=True)
 class Head:
     """One head the encoder can carry: what `transformers` calls a model with it,
@@ -85,7 +118,7 @@ class Embeddings(nn.Module):
         self.positions = nn.Embedding(config.max_position_embeddings, d)
         self.segments = nn.Embedding(config.type_vocab_size, d)
         self.norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
-        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        self.dropout = Dropout(config.hidden_dropout_prob)
 
     def forward(self, input_ids: torch.Tensor, token_type_ids: torch.Tensor) -> torch.Tensor:
         positions = torch.arange(input_ids.shape[1], device=input_ids.device)
@@ -112,17 +145,20 @@ class SelfAttention(nn.Module):
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None, keep_weights: bool):
         q, k, v = self.split(self.q(x)), self.split(self.k(x)), self.split(self.v(x))
-        dropout = self.dropout if self.training else 0.0
-        if keep_weights:
-            # The explicit path, only when someone wants to look at the weights.
+        p = self.dropout if self.training else 0.0
+        # The explicit path when someone wants to look at the weights, and for dropout on
+        # a CPU: SDPA's CPU kernels have none, so it falls back to the same arithmetic
+        # with PyTorch's slower mask (`dropout`).
+        if keep_weights or (p > 0.0 and x.device.type == "cpu"):
             scores = (q @ k.transpose(-2, -1)) * q.shape[-1] ** -0.5
             if mask is not None:  # a very negative number, not -inf: no NaN in empty rows
                 scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
             weights = scores.softmax(dim=-1)
-            y = F.dropout(weights, dropout, self.training) @ v
+            y = dropout(weights, p, self.training) @ v
+            weights = weights if keep_weights else None
         else:
             weights = None
-            y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=dropout)
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p)
         y = y.transpose(1, 2).reshape(x.shape)
         return self.out(y), weights
 
@@ -138,7 +174,7 @@ class Layer(nn.Module):
         self.up = Dense(d, config.intermediate_size, act=config.hidden_act)
         self.down = Dense(config.intermediate_size, d)
         self.output_norm = nn.LayerNorm(d, eps=eps)
-        self.dropout = nn.Dropout(config.hidden_dropout_prob)
+        self.dropout = Dropout(config.hidden_dropout_prob)
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None, keep_weights: bool):
         a, weights = self.attention(x, mask, keep_weights)
@@ -207,7 +243,7 @@ class Bert(nn.Module):
             self.nsp = Dense(config.hidden_size, 2)
         if head in CLASSIFIER_HEADS:
             p = config.classifier_dropout
-            self.classifier_dropout = nn.Dropout(config.hidden_dropout_prob if p is None else p)
+            self.classifier_dropout = Dropout(config.hidden_dropout_prob if p is None else p)
             self.classifier = Dense(config.hidden_size, len(config.labels))
         self.apply(self._init_weights)
 

@@ -31,7 +31,7 @@ from ..card import ModelCard
 from ..checkpoint import load_model, save_model
 from ..errors import BertforgeError
 from ..files import atomic_directory
-from ..model import Bert, BertOutput
+from ..model import Bert, BertOutput, Dropout
 from ..tokenizer import load_tokenizer
 from ..windows import SIZE, STRIDE
 from .examples import labels_of
@@ -80,7 +80,7 @@ class FeatureTagger(nn.Module):
         width = hidden * (len(self.chosen) if layers == "last4-concat" else 1)
         self.lstm = nn.LSTM(width, lstm_size, num_layers=lstm_layers, bidirectional=True,
                             batch_first=True, dropout=dropout if lstm_layers > 1 else 0.0)
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = Dropout(dropout)
         self.classifier = nn.Linear(2 * lstm_size, len(tags))
 
     def train(self, mode: bool = True) -> "FeatureTagger":
