@@ -802,6 +802,21 @@ def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them(
                                        "Jones, Romero and Pena LLP"]
 
 
+def test_a_sentences_full_stop_is_not_part_of_a_name():
+    """"Witness: Harold Fenwick-Lowe." masks the name, not the full stop; an initial's,
+    "Jr."'s and "Esq."'s are the name's; a company's "Inc." is the company's."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Witness: Harold Fenwick-Lowe. Signed: John A. Copy: Sam Reed Jr. For: Ann Lee "
+            "Esq. Seller: Keel Holdings Inc.")
+    values = {"Harold Fenwick-Lowe.": "PERSON", "John A.": "PERSON", "Sam Reed Jr.": "PERSON",
+              "Ann Lee Esq.": "PERSON", "Keel Holdings Inc.": "COMPANY"}
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v)
+                        for v, label in values.items()])
+    assert [s.text for s in found] == ["Harold Fenwick-Lowe", "John A.", "Sam Reed Jr.",
+                                       "Ann Lee Esq.", "Keel Holdings Inc."]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

@@ -132,6 +132,22 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
     return b
 
 
+# what a name may end with, full stop and all ("John Smith Esq."); an initial ("John
+# A.") and "Jr." or "Sr." have fewer than three letters and keep theirs anyway
+NAME_ENDS = {"esq", "jnr", "snr", "sen", "jun"}
+LAST_WORD = re.compile(r"[^\W\d_]+$")
+
+
+def _name_end(text: str, a: int, b: int, label: str) -> int:
+    """A sentence's full stop after a name is not part of it ("Witness: Harold
+    Fenwick-Lowe.")."""
+    if label == "PERSON" and b - a > 1 and text[b - 1] == ".":
+        word = LAST_WORD.search(text, a, b - 1)
+        if word and len(word.group()) >= 3 and word.group().casefold() not in NAME_ENDS:
+            return b - 1
+    return b
+
+
 RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 JOINED = {"DATE": re.compile(r"\s+and\s+"), "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
@@ -222,10 +238,10 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`),
     markup names and values of the wrong shape (`_plausible`), names without
-    digits; a "card number" of a phone number's length is a phone number
-    (`_phone_not_card`); and, in a text written with capitals (`written_with_capitals`),
-    companies without a capital and lower-case persons no one is called
-    (`_could_be_a_name`)."""
+    digits or a sentence's full stop (`_name_end`); a "card number" of a phone
+    number's length is a phone number (`_phone_not_card`); and, in a text written with
+    capitals (`written_with_capitals`), companies without a capital and lower-case
+    persons no one is called (`_could_be_a_name`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -236,6 +252,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label == "DIGITAL" and b > a:
             a, b = _whole_secret(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
+        b = _name_end(text, a, b, span.label)
         if b <= a:
             continue
         if out and a <= out[-1].end:  # touches the span before: one value, the longer's label

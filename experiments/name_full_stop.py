@@ -1,0 +1,49 @@
+"""The runs of `docs/experiments/2026-12-03-name-full-stop.md`: the redactor with and
+without `tidy._name_end` (a sentence's full stop after a name left out of it), set by set.
+
+    python experiments/name_full_stop.py [--split validation] [--model DIR]
+
+Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
+micro F1 on generated and hand-written documents) without and with the rule, the
+generator's groups, and every span the rule changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from unittest import mock
+
+from mentions import SETS
+
+from bertforge.finetune.metrics import MICRO
+from bertforge.pii import tidy
+from bertforge.pii.dataset import marked_groups, read_documents
+from bertforge.pii.detector import Redactor
+from bertforge.pii.evaluate import scored
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", choices=SETS, default="validation")
+    parser.add_argument("--model", default=None)
+    args = parser.parse_args()
+    redactor = Redactor.load(args.model, precision="fp32")
+    for name, source, as_documents, decides in SETS[args.split]:
+        documents = read_documents(source, split=args.split, conll_docs=as_documents)
+        texts = [d["text"] for d in documents]
+        with_ = redactor.detect_batch(texts)
+        with mock.patch.object(tidy, "_name_end", lambda text, a, b, label: b):
+            without = redactor.detect_batch(texts)
+        marked = marked_groups(source)
+        a, b = scored(documents, without, marked), scored(documents, with_, marked)
+        print(f"{name}: {decides} {a[decides].f1:.4f} without, {b[decides].f1:.4f} with")
+        if name == "generator":
+            print("  groups that moved:", {g: (round(a[g].f1, 4), round(b[g].f1, 4))
+                                          for g in a if g != MICRO and a[g].f1 != b[g].f1} or "none")
+        for spans_a, spans_b in zip(without, with_):
+            for s in sorted(set(spans_b) ^ set(spans_a), key=lambda s: s.start):
+                print(f"  {'with' if s in spans_b else 'without'}: {s.label} {s.text!r}")
+
+
+if __name__ == "__main__":
+    main()
