@@ -817,6 +817,16 @@ def test_a_sentences_full_stop_is_not_part_of_a_name():
                                        "Ann Lee Esq.", "Keel Holdings Inc."]
 
 
+def test_a_name_written_as_a_hashtag_is_masked_with_its_hash():
+    """"#PaulMckenna" whole; a "#" glued to a word before it ("C#Sharp") is not a hashtag's."""
+    from bertforge.pii.tidy import tidy
+
+    text = "#PaulMckenna #dreams and C#Sharp, #1 fan of Ann Lee"
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v)
+                        for v in ("PaulMckenna", "Sharp", "Ann Lee")])
+    assert [s.text for s in found] == ["#PaulMckenna", "Sharp", "Ann Lee"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

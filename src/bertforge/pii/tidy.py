@@ -148,6 +148,14 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     return b
 
 
+def _hashtag_start(text: str, a: int, b: int, label: str) -> int:
+    """A name written as a hashtag ("#PaulMckenna") is masked with its "#": the corpora
+    that hold such hashtags mark them so, and the model finds the name without it."""
+    if label == "PERSON" and a > 0 and text[a - 1] == "#" and not (a > 1 and _word(text[a - 2])):
+        return a - 1
+    return a
+
+
 RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 JOINED = {"DATE": re.compile(r"\s+and\s+"), "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
@@ -238,10 +246,11 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`),
     markup names and values of the wrong shape (`_plausible`), names without
-    digits or a sentence's full stop (`_name_end`); a "card number" of a phone
-    number's length is a phone number (`_phone_not_card`); and, in a text written with
-    capitals (`written_with_capitals`), companies without a capital and lower-case
-    persons no one is called (`_could_be_a_name`)."""
+    digits or a sentence's full stop (`_name_end`), a hashtag name with its "#"
+    (`_hashtag_start`); a "card number" of a phone number's length is a phone number
+    (`_phone_not_card`); and, in a text written with capitals
+    (`written_with_capitals`), companies without a capital and lower-case persons no
+    one is called (`_could_be_a_name`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -252,7 +261,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label == "DIGITAL" and b > a:
             a, b = _whole_secret(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
-        b = _name_end(text, a, b, span.label)
+        a, b = _hashtag_start(text, a, b, span.label), _name_end(text, a, b, span.label)
         if b <= a:
             continue
         if out and a <= out[-1].end:  # touches the span before: one value, the longer's label

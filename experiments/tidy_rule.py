@@ -1,7 +1,11 @@
-"""The runs of `docs/experiments/2026-12-03-name-full-stop.md`: the redactor with and
-without `tidy._name_end` (a sentence's full stop after a name left out of it), set by set.
+"""The runs of the records of single `tidy` rules: the redactor with and without one
+rule, set by set, on the same model.
 
-    python experiments/name_full_stop.py [--split validation] [--model DIR]
+    python experiments/tidy_rule.py RULE [--split validation] [--model DIR]
+
+RULE (its record in docs/experiments/2026-12-03-RULE.md):
+  name-full-stop  a sentence's full stop after a name left out of it (`_name_end`)
+  hashtag-names   a name written as a hashtag taken with its "#" (`_hashtag_start`)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
 micro F1 on generated and hand-written documents) without and with the rule, the
@@ -22,8 +26,14 @@ from bertforge.pii.detector import Redactor
 from bertforge.pii.evaluate import scored
 
 
+# each rule's function in `tidy`, and what it returns when the rule is off
+WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
+           "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rule", choices=WITHOUT)
     parser.add_argument("--split", choices=SETS, default="validation")
     parser.add_argument("--model", default=None)
     args = parser.parse_args()
@@ -32,7 +42,7 @@ def main() -> None:
         documents = read_documents(source, split=args.split, conll_docs=as_documents)
         texts = [d["text"] for d in documents]
         with_ = redactor.detect_batch(texts)
-        with mock.patch.object(tidy, "_name_end", lambda text, a, b, label: b):
+        with mock.patch.object(tidy, *WITHOUT[args.rule]):
             without = redactor.detect_batch(texts)
         marked = marked_groups(source)
         a, b = scored(documents, without, marked), scored(documents, with_, marked)
