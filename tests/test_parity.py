@@ -195,4 +195,8 @@ def test_dropout_drops_a_share_p_and_scales_the_rest():
     assert torch.equal(a, keep_mask(torch.Size([64, 64]), 0.3))
     assert not torch.equal(a, keep_mask(torch.Size([64, 64]), 0.3))
     assert dropout(x, 0.0, True) is x
-    assert dropout(torch.ones(7, dtype=torch.bfloat16), 0.5, True).dtype == torch.bfloat16
+    # in bf16 a kept value is x / (1 - p) rounded once, as F.dropout gives it
+    x = torch.randn(10_000).bfloat16()
+    y = dropout(x, 0.1, True)
+    assert y.dtype == torch.bfloat16
+    assert torch.equal(y[y != 0], (x.float() * (1 / 0.9)).bfloat16()[y != 0])
