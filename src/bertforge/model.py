@@ -24,10 +24,10 @@ from torch import nn
 from .config import ACTIVATIONS, BertConfig
 from .errors import BertforgeError
 
-# Dropout's keep mask on a CPU: PyTorch's own draws one random number per element from
-# a generator that runs on one thread (a fifth of a fine-tuning step). Fifteen random
-# bits an element are as fair a coin for p (in steps of 1/32768: 0.1 is 0.100006) and
-# one 32-bit draw holds two of them; the mask costs a fifth of what it did.
+# Dropout's keep mask on a CPU: PyTorch's own draws a random float per element from a
+# generator that runs on one thread, a large share of a fine-tuning step. Fifteen random
+# bits an element are as fair a coin for p (in steps of 1/32768: 0.1 is 0.100006), and
+# one 32-bit draw holds two of them: half the draws, and no floats.
 LANE_BITS = 15
 
 
