@@ -109,7 +109,10 @@ PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-
           "(212) 555\u20130187", "212\u2011555\u20110143", "020\u00a07946\u00a00958",
           # extensions, a time after a date, and international numbers of six digits
           ", ext. 204", "; ext=7", "   x 12#", "2024-05-12 10", ":30", "+43 1 110", "+49 1641",
-          "\uff0b44 20 7946 0958", " [+1] 202 555 0143 "]
+          "\uff0b44 20 7946 0958", " [+1] 202 555 0143 ",
+          # runs glued to what comes before them, whose numbers are all pieces of it
+          "GB29NWBK60161331926819", "INV-2125550187", "V2024-39006", "ref_02079460958",
+          "x2125550187", "ext2125550187", "A2125550187 2125550187", " 02079460958 "]
 
 
 @settings(max_examples=150, deadline=None)
@@ -117,6 +120,7 @@ PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-
 # a number read as the extension of the one before it ("12#020…", "ext=7, ext. 204555…")
 @example(["   x 12#", "020 7946 0958"], "US")
 @example([" 12 May 2025 ", "; ext=7", ", ext. 204", "555-0199", ":30"], "US")
+@example(["ref ", "INV-2125550187", " or ", "2125550187", " ", "GB29NWBK60161331926819"], "US")
 def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
     """Only the stretches around runs that hold enough digits go to `phonenumbers`; they
     find exactly the numbers that reading the whole text finds."""
