@@ -13,6 +13,7 @@ original text) and training a vocabulary; cutting long inputs into windows is
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -29,15 +30,35 @@ from .errors import TokenizerError
 SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
 
-@dataclass
 class Encoding:
-    """One encoded text (or pair of texts)."""
+    """One encoded text (or pair of texts). Each field becomes a Python list when it is
+    first read: the redactor reads only ids and offsets, and converting the rest cost
+    as much as a tenth of tokenizing."""
 
-    ids: list[int]
-    type_ids: list[int]
-    tokens: list[str]
-    offsets: list[tuple[int, int]]  # into the text the token came from; (0, 0) for specials
-    sequence_ids: list[int | None]  # 0 or 1: which text of a pair; None for specials
+    def __init__(self, encoding):
+        self._encoding = encoding
+
+    @functools.cached_property
+    def ids(self) -> list[int]:
+        return self._encoding.ids
+
+    @functools.cached_property
+    def type_ids(self) -> list[int]:
+        return self._encoding.type_ids
+
+    @functools.cached_property
+    def tokens(self) -> list[str]:
+        return self._encoding.tokens
+
+    @functools.cached_property
+    def offsets(self) -> list[tuple[int, int]]:
+        """Into the text the token came from; (0, 0) for specials."""
+        return self._encoding.offsets
+
+    @functools.cached_property
+    def sequence_ids(self) -> list[int | None]:
+        """0 or 1: which text of a pair; None for specials."""
+        return self._encoding.sequence_ids
 
 
 @dataclass
@@ -208,7 +229,7 @@ class Tokenizer:
             raise TokenizerError(f"cannot encode: {error}") from None
         finally:
             self.backend.no_truncation()
-        return [Encoding(e.ids, e.type_ids, e.tokens, e.offsets, e.sequence_ids) for e in raw]
+        return [Encoding(e) for e in raw]
 
     def __call__(self, texts: str | Sequence[str], pairs: str | Sequence[str] | None = None,
                  padding: bool = True, max_length: int | None = None,

@@ -257,11 +257,12 @@ def prediction_inputs(features: Sequence[dict], pad_id: int, device: torch.devic
 @torch.inference_mode()
 def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int,
                    batch: int | None = None, progress: bool = False,
-                   precision: str = "auto") -> list[np.ndarray]:
+                   precision: str = "auto", probabilities: bool = False) -> list[np.ndarray]:
     """The model's logits for each feature (rows for its real tokens, or one row of
     classes), batched by length and returned in the order given, computed where the
     model's weights are (move the model to move the work). batch: features per forward
-    pass; None: as many as fit in the device's `PREDICT_TOKENS`.
+    pass; None: as many as fit in the device's `PREDICT_TOKENS`. probabilities: each
+    row's softmax instead, in fp32 (one call a batch, not one a feature).
 
     precision "auto" runs under bf16 autocast where the hardware has bf16 (here 1.9x
     faster; a borderline token may change its tag, so judge it by task F1), "fp32" in
@@ -274,7 +275,8 @@ def predict_logits(model: torch.nn.Module, features: Sequence[dict], pad_id: int
                                             model.config.max_position_embeddings):
         with autocast():
             logits = model(**inputs).logits
-        logits = logits.float().cpu().numpy()
+        logits = logits.float()
+        logits = (logits.softmax(-1) if probabilities else logits).cpu().numpy()
         for row, i in enumerate(chosen):
             out[i] = logits[row, :len(features[i]["input_ids"])] if logits.ndim == 3 else logits[row]
     return out  # type: ignore[return-value]

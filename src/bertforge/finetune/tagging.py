@@ -43,7 +43,7 @@ from ..tokenizer import Tokenizer
 from ..windows import SIZE, STRIDE, merge, paragraph_windows, windows
 from .examples import labels_of
 from .fit import (IGNORE, FitSettings, fit, load_task_model, mix, prediction_inputs,
-                  predict_logits, save_task_model, softmax, start_task_model)
+                  predict_logits, save_task_model, start_task_model)
 from .metrics import span_scores
 
 
@@ -483,11 +483,12 @@ class Tagger:
         a text without tokens), each token's row from the window where it has most
         context."""
         encodings, features, owners = self.window_features(texts)
-        logits = predict_logits(self.model, features, self.tokenizer.pad_id, batch,
-                                progress=progress, precision=precision) if features else []
+        probs = predict_logits(self.model, features, self.tokenizer.pad_id, batch,
+                               progress=progress, precision=precision,
+                               probabilities=True) if features else []
         per_doc: list[list] = [[] for _ in texts]
-        for (doc, w), rows in zip(owners, logits):
-            per_doc[doc].append((w, softmax(rows[1:-1])))  # drop [CLS] and [SEP]
+        for (doc, w), rows in zip(owners, probs):
+            per_doc[doc].append((w, rows[1:-1]))  # drop [CLS] and [SEP]
         merged = [merge([w for w, _ in parts], [p for _, p in parts], len(encoding.ids))
                   if parts and encoding.ids else None
                   for encoding, parts in zip(encodings, per_doc)]

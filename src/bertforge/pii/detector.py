@@ -306,7 +306,7 @@ class Redactor:
                         if core_start <= start < core_end and (not kept or start >= kept[-1].end):
                             kept.append(replace(span, start=start, end=span.end + a))
                     bar.update(core_end - core_start)
-                if len(groups) > 1:
+                if end < len(pieces):  # between groups (after the last, the next call reuses it)
                     _release_memory()
         return out
 
