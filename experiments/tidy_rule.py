@@ -6,6 +6,7 @@ rule, set by set, on the same model.
 RULE (its record in docs/experiments/2026-12-03-RULE.md):
   name-full-stop  a sentence's full stop after a name left out of it (`_name_end`)
   hashtag-names   a name written as a hashtag taken with its "#" (`_hashtag_start`)
+  name-tail       lower-case words at the end of a name left out of it (`_name_tail`)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
 micro F1 on generated and hand-written documents) without and with the rule, the
@@ -28,7 +29,8 @@ from bertforge.pii.evaluate import scored
 
 # each rule's function in `tidy`, and what it returns when the rule is off
 WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
-           "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a)}
+           "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a),
+           "name-tail": ("_name_tail", lambda span: span)}
 
 
 def main() -> None:

@@ -827,6 +827,27 @@ def test_a_name_written_as_a_hashtag_is_masked_with_its_hash():
     assert [s.text for s in found] == ["#PaulMckenna", "Sharp", "Ann Lee"]
 
 
+def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capitals():
+    """"Bailey devise" is "Bailey" in prose written with capitals; "Ann Lee esq" keeps its
+    ending and "Rosa de la Cruz" its particles; in a tweet written without capitals
+    "Donald trump" stays whole, and a company is left alone."""
+    from bertforge.pii.tidy import tidy
+
+    prose = ("The editor requested that Bailey devise another story. Ann Lee esq signed it. "
+             "Rosa de la Cruz agreed. Kite Holdings plc paid.")
+    values = {"Bailey devise": "PERSON", "Ann Lee esq": "PERSON", "Rosa de la Cruz": "PERSON",
+              "Kite Holdings plc": "COMPANY"}
+
+    def model(text):
+        return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                for v, label in values.items() if v in text]
+
+    assert [s.text for s in tidy(prose, model(prose))] == [
+        "Bailey", "Ann Lee esq", "Rosa de la Cruz", "Kite Holdings plc"]
+    tweet = "lol Bailey devise is back"
+    assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

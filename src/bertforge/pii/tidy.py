@@ -249,8 +249,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     digits or a sentence's full stop (`_name_end`), a hashtag name with its "#"
     (`_hashtag_start`); a "card number" of a phone number's length is a phone number
     (`_phone_not_card`); and, in a text written with capitals
-    (`written_with_capitals`), companies without a capital and lower-case persons no
-    one is called (`_could_be_a_name`)."""
+    (`written_with_capitals`), companies without a capital, lower-case persons no one
+    is called (`_could_be_a_name`) and the lower-case words at a name's end
+    (`_name_tail`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -273,10 +274,29 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
-    if any(_lower_case(s) for s in out) and written_with_capitals(text):
-        out = [s for s in out if not _lower_case(s) or
+    cut = [_name_tail(s) for s in out]
+    if (cut != out or any(_lower_case(s) for s in out)) and written_with_capitals(text):
+        out = [s for s in cut if not _lower_case(s) or
                (s.label == "PERSON" and _could_be_a_name(s.text))]
     return out
+
+
+def _name_tail(span: Span) -> Span:
+    """A model PERSON span without the lower-case words at its end ("Bailey devise" of
+    "requested that Bailey devise another story"), a capitalised word kept before them:
+    applied only in a text written with capitals, where a name's words have them (in
+    tweets "Donald trump" is a name). Leading ones stay: "de la Cruz" is a surname."""
+    if span.label != "PERSON" or span.source != "model":
+        return span
+    words = list(re.finditer(r"\S+", span.text))
+    keep = len(words)
+    while keep > 1 and words[keep - 1].group().isalpha() and words[keep - 1].group().islower() \
+            and words[keep - 1].group() not in NAME_ENDS:
+        keep -= 1
+    if keep == len(words) or not any(w.group()[:1].isupper() for w in words[:keep]):
+        return span
+    end = words[keep - 1].end()
+    return replace(span, end=span.start + end, text=span.text[:end])
 
 
 def _phone_not_card(span: Span) -> Span:
