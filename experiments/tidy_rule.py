@@ -7,6 +7,8 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   name-full-stop  a sentence's full stop after a name left out of it (`_name_end`)
   hashtag-names   a name written as a hashtag taken with its "#" (`_hashtag_start`)
   name-tail       lower-case words at the end of a name left out of it (`_name_tail`)
+  name-pairs      two people's names read as one firm are two names (`_name_pair`)
+  name-underscores  a name without the underscores around it (`_name_rule`)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
 micro F1 on generated and hand-written documents) without and with the rule, the
@@ -30,7 +32,9 @@ from bertforge.pii.evaluate import scored
 # each rule's function in `tidy`, and what it returns when the rule is off
 WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a),
-           "name-tail": ("_name_tail", lambda span: span)}
+           "name-tail": ("_name_tail", lambda span: span),
+           "name-pairs": ("_name_pair", lambda text, span: None),
+           "name-underscores": ("_name_rule", lambda text, a, b: (a, b))}
 
 
 def main() -> None:

@@ -848,6 +848,35 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
 
 
+def test_two_peoples_names_read_as_a_firm_are_two_names():
+    """"Rafael Ortiz and Lena Ortiz" is two people; "Bull, Nolan and Bailey", "Johnson &
+    Johnson" and "Morgan Stanley & Co." stay firms."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Buyer(s): Rafael Ortiz and Lena Ortiz; Bull, Nolan and Bailey; "
+            "Johnson & Johnson; Morgan Stanley & Co.; Simon Wood & Ann J. Lee")
+    firms = ["Rafael Ortiz and Lena Ortiz", "Bull, Nolan and Bailey", "Johnson & Johnson",
+             "Morgan Stanley & Co.", "Simon Wood & Ann J. Lee"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+                        for v in firms])
+    assert [(s.text, s.label) for s in found] == [
+        ("Rafael Ortiz", "PERSON"), ("Lena Ortiz", "PERSON"),
+        ("Bull, Nolan and Bailey", "COMPANY"), ("Johnson & Johnson", "COMPANY"),
+        ("Morgan Stanley & Co.", "COMPANY"), ("Simon Wood", "PERSON"), ("Ann J. Lee", "PERSON")]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
+def test_a_name_on_a_signature_line_is_masked_without_the_line():
+    """"_____J. Kowalczyk______" masks "J. Kowalczyk"; a user name keeps its underscores."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Signature  _____J. Kowalczyk______   login: _svc_etl_ by __Keel Ltd__"
+    values = {"_____J. Kowalczyk______": "PERSON", "_svc_etl_": "DIGITAL", "__Keel Ltd__": "COMPANY"}
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values.items()])
+    assert [s.text for s in found] == ["J. Kowalczyk", "_svc_etl_", "Keel Ltd"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

@@ -175,11 +175,48 @@ def _whole_secret(text: str, a: int, b: int) -> tuple[int, int]:
     return (a + 1, b - 1) if _in_brackets(text, a, b) else (a, b)
 
 
+def _name_rule(text: str, a: int, b: int) -> tuple[int, int]:
+    """A name without the underscores of the line it is written on ("Signature
+    _____J. Kowalczyk______")."""
+    while a < b and text[a] == "_":
+        a += 1
+    while b > a and text[b - 1] == "_":
+        b -= 1
+    return a, b
+
+
+# a person's full name as a list of two writes it: two or three capitalised words (one
+# may be an initial), single spaces, no comma ("Bull, Nolan and Bailey" is a firm)
+_NAME_WORD = r"[A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?"
+_FULL_NAME = rf"{_NAME_WORD}(?: (?:[A-Z]\.|{_NAME_WORD})){{1,2}}"
+NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|&) ({_FULL_NAME})")
+
+
+def _name_pair(text: str, span: Span) -> list[Span] | None:
+    """Two PERSON spans for a model COMPANY span that is two people's full names joined
+    by "and" or "&" ("Rafael Ortiz and Lena Ortiz": the generator's firms joined by
+    "and" taught the model that shape), every word of two letters or more a given name
+    or surname (`known_names`); None for anything else."""
+    found = NAME_PAIR.fullmatch(span.text) if span.label == "COMPANY" else None
+    if found is None or span.source != "model":
+        return None
+    names = known_names()
+    words = re.findall(r"[^\W\d_]{2,}", f"{found.group(1)} {found.group(2)}")
+    if not all(w.casefold() in names for w in words):
+        return None
+    return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
+                 found.group(k), span.score, span.source) for k in (1, 2)]
+
+
 def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
     stays one), names by "and" or "or" ("I Dewa Gede Budjana or Dewa Budjana"), each
-    side with a capitalised word of two letters or more. Other labels pass unchanged."""
+    side with a capitalised word of two letters or more; two people's names that the
+    model read as one firm are two names (`_name_pair`). Other labels pass unchanged."""
+    pair = _name_pair(text, span)
+    if pair is not None:
+        return pair
     join = JOINED.get(span.label)
     found = join.search(text, span.start, span.end) if join else None
     if found is None:
@@ -259,6 +296,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             while a < b and text[a] in ". ":
                 a += 1
         a, b = _whole_words(text, a, b)
+        if span.label in TITLED:
+            a, b = _name_rule(text, a, b)
         if span.label == "DIGITAL" and b > a:
             a, b = _whole_secret(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
