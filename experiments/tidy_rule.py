@@ -9,6 +9,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   name-tail       lower-case words at the end of a name left out of it (`_name_tail`)
   name-pairs      two people's names read as one firm are two names (`_name_pair`)
   name-underscores  a name without the underscores around it (`_name_rule`)
+  legal-forms     a firm's legal form part of its span (`_with_legal_forms`)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
 micro F1 on generated and hand-written documents) without and with the rule, the
@@ -34,7 +35,8 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a),
            "name-tail": ("_name_tail", lambda span: span),
            "name-pairs": ("_name_pair", lambda text, span: None),
-           "name-underscores": ("_name_rule", lambda text, a, b: (a, b))}
+           "name-underscores": ("_name_rule", lambda text, a, b: (a, b)),
+           "legal-forms": ("_with_legal_forms", lambda text, spans: spans)}
 
 
 def main() -> None:

@@ -877,6 +877,30 @@ def test_a_name_on_a_signature_line_is_masked_without_the_line():
     assert [s.text for s in found] == ["J. Kowalczyk", "_svc_etl_", "Keel Ltd"]
 
 
+def test_a_firms_legal_form_is_masked_with_its_name():
+    """"Atlas Renard" + " Inc.", "Tevetoğlu Tic" + ".", "Creek Title" & "Escrow" + ", LLC"
+    are each one firm; "AS" and "SE" are words, and "AB-7731" is a reference."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Pay Atlas Renard Inc. and Tevetoğlu Tic. via Creek Title & Escrow, LLC at 8812 SE "
+            "Lambert St; Keel AS agent; Kite Motors AB-7731.")
+    values = [("Atlas Renard", "COMPANY"), ("Tevetoğlu Tic", "COMPANY"), ("Creek Title", "COMPANY"),
+              ("Escrow", "COMPANY"), ("8812 SE Lambert St", "ADDRESS"), ("Keel", "COMPANY"),
+              ("Kite Motors", "COMPANY")]
+    found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                              for v, label in values))
+    assert [(s.text, s.label) for s in found] == [
+        ("Atlas Renard Inc.", "COMPANY"), ("Tevetoğlu Tic.", "COMPANY"),
+        ("Creek Title & Escrow, LLC", "COMPANY"), ("8812 SE Lambert St", "ADDRESS"),
+        ("Keel", "COMPANY"), ("Kite Motors", "COMPANY")]
+    assert all(text[s.start:s.end] == s.text for s in found)
+    # a form where another span starts is left to that span
+    text = "Kite Motors Ltd"
+    found = tidy(text, [Span(0, 11, "COMPANY", "Kite Motors", 0.9, "model"),
+                        Span(12, 15, "ACCOUNT", "Ltd", 0.9, "model")])
+    assert [s.text for s in found] == ["Kite Motors", "Ltd"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

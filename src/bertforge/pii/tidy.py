@@ -311,6 +311,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
+    out = _with_legal_forms(text, out)
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]
@@ -336,6 +337,49 @@ def _name_tail(span: Span) -> Span:
         return span
     end = words[keep - 1].end()
     return replace(span, end=span.start + end, text=span.text[:end])
+
+
+# A firm's legal form, as written after its name; not "AS" or "SE", which are words and
+# compass points ("8812 SE Lambert St")
+LEGAL_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "Co.", "Ltd.",
+               "Ltd", "Limited", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "PLC", "plc", "Plc",
+               "GmbH", "AG", "KG", "KGaA", "S.A.", "SA", "S.A.S.", "SAS", "SARL", "S.A.R.L.",
+               "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
+               "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
+               "Ltda.", "Lda.", "K.K.", "N.A.", "A.Ş.", "Tic.", "Şti.", "Sp. z o.o.", "& Co.")
+LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
+    re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
+DOTTED_FORMS = {f[:-1] for f in LEGAL_FORMS if f.endswith(".") and "." not in f[:-1]}
+
+
+def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
+    """Model COMPANY spans with the legal form written after them ("Atlas Renard" +
+    " Inc.", "Alder Creek Title & Escrow" + ", LLC"), with the full stop of a form that
+    has one ("Tevetoğlu Tic" + "."), and two joined by " & " as one ("Title & Escrow");
+    a form another span starts inside of stays out."""
+    out: list[Span] = []
+    for k, span in enumerate(spans):
+        if span.label != "COMPANY" or span.source != "model":
+            out.append(span)
+            continue
+        last = out[-1] if out else None
+        if last is not None and last.label == "COMPANY" and last.source == "model" \
+                and text[last.end:span.start] == " & ":
+            out.pop()
+            span = Span(last.start, span.end, "COMPANY", text[last.start:span.end],
+                        max(last.score, span.score), span.source)
+        end = span.end
+        form = LEGAL_FORM.match(text, end)
+        if form:
+            end = form.end()
+        elif text[end:end + 1] == "." and LAST_WORD.search(span.text) and \
+                LAST_WORD.search(span.text).group() in DOTTED_FORMS:
+            end += 1
+        following = spans[k + 1] if k + 1 < len(spans) else None
+        if end > span.end and (following is None or following.start >= end):
+            span = replace(span, end=end, text=text[span.start:end])
+        out.append(span)
+    return out
 
 
 def _phone_not_card(span: Span) -> Span:
