@@ -1,5 +1,5 @@
-"""The runs of the records of single `tidy` rules: the redactor with and without one
-rule, set by set, on the same model.
+"""The runs of the records of single `tidy` rules (or recognizers): the redactor with
+and without one rule, set by set, on the same model.
 
     python experiments/tidy_rule.py RULE [--split validation] [--model DIR]
 
@@ -10,6 +10,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   name-pairs      two people's names read as one firm are two names (`_name_pair`)
   name-underscores  a name without the underscores around it (`_name_rule`)
   legal-forms     a firm's legal form part of its span (`_with_legal_forms`)
+  bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
 micro F1 on generated and hand-written documents) without and with the rule, the
@@ -39,9 +40,13 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "legal-forms": ("_with_legal_forms", lambda text, spans: spans)}
 
 
+# each recognizer's rule: the registry's name of the recognizer left out without it
+RECOGNIZERS = {"bank-names": "banks"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rule", choices=WITHOUT)
+    parser.add_argument("rule", choices=[*WITHOUT, *RECOGNIZERS])
     parser.add_argument("--split", choices=SETS, default="validation")
     parser.add_argument("--model", default=None)
     args = parser.parse_args()
@@ -50,8 +55,11 @@ def main() -> None:
         documents = read_documents(source, split=args.split, conll_docs=as_documents)
         texts = [d["text"] for d in documents]
         with_ = redactor.detect_batch(texts)
-        with mock.patch.object(tidy, *WITHOUT[args.rule]):
-            without = redactor.detect_batch(texts)
+        if args.rule in RECOGNIZERS:
+            without = replace_recognizers(redactor, RECOGNIZERS[args.rule]).detect_batch(texts)
+        else:
+            with mock.patch.object(tidy, *WITHOUT[args.rule]):
+                without = redactor.detect_batch(texts)
         marked = marked_groups(source)
         a, b = scored(documents, without, marked), scored(documents, with_, marked)
         print(f"{name}: {decides} {a[decides].f1:.4f} without, {b[decides].f1:.4f} with")
@@ -61,6 +69,13 @@ def main() -> None:
         for spans_a, spans_b in zip(without, with_):
             for s in sorted(set(spans_b) ^ set(spans_a), key=lambda s: s.start):
                 print(f"  {'with' if s in spans_b else 'without'}: {s.label} {s.text!r}")
+
+
+def replace_recognizers(redactor: Redactor, name: str) -> Redactor:
+    """A copy of the redactor without the recognizer `name`."""
+    other = redactor.running_in("fp32")
+    other.recognizers = [r for r in redactor.recognizers if r.name != name]
+    return other
 
 
 if __name__ == "__main__":

@@ -883,8 +883,9 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     from bertforge.pii.tidy import tidy
 
     text = ("Pay Atlas Renard Inc. and Tevetoğlu Tic. via Creek Title & Escrow, LLC at 8812 SE "
-            "Lambert St; Keel AS agent; Kite Motors AB-7731.")
+            "Lambert St; Keel AS agent; Kite Motors AB-7731; Banco Santander, S.A. and Basic.")
     values = [("Atlas Renard", "COMPANY"), ("Tevetoğlu Tic", "COMPANY"), ("Creek Title", "COMPANY"),
+              ("Banco Santander, S.A", "COMPANY"), ("Basic", "COMPANY"),
               ("Escrow", "COMPANY"), ("8812 SE Lambert St", "ADDRESS"), ("Keel", "COMPANY"),
               ("Kite Motors", "COMPANY")]
     found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
@@ -892,7 +893,8 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     assert [(s.text, s.label) for s in found] == [
         ("Atlas Renard Inc.", "COMPANY"), ("Tevetoğlu Tic.", "COMPANY"),
         ("Creek Title & Escrow, LLC", "COMPANY"), ("8812 SE Lambert St", "ADDRESS"),
-        ("Keel", "COMPANY"), ("Kite Motors", "COMPANY")]
+        ("Keel", "COMPANY"), ("Kite Motors", "COMPANY"), ("Banco Santander, S.A.", "COMPANY"),
+        ("Basic", "COMPANY")]
     assert all(text[s.start:s.end] == s.text for s in found)
     # a form where another span starts is left to that span
     text = "Kite Motors Ltd"

@@ -411,6 +411,8 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "micr": lambda region: Micr(),
     "phones": lambda region: Phones(region),
     "handles": lambda region: Handles(),
+    "banks": lambda region: Pattern("banks", "company", p.BANK_OF, "shape",
+                                    check='a bank\'s name of the shape "Bank of …"'),
 }
 
 

@@ -349,7 +349,9 @@ LEGAL_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "C
                "Ltda.", "Lda.", "K.K.", "N.A.", "A.Ş.", "Tic.", "Şti.", "Sp. z o.o.", "& Co.")
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
-DOTTED_FORMS = {f[:-1] for f in LEGAL_FORMS if f.endswith(".") and "." not in f[:-1]}
+# the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
+DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(
+    re.escape(f[:-1]) for f in sorted(LEGAL_FORMS, key=len, reverse=True) if f.endswith(".")))
 
 
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
@@ -372,8 +374,7 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         form = LEGAL_FORM.match(text, end)
         if form:
             end = form.end()
-        elif text[end:end + 1] == "." and LAST_WORD.search(span.text) and \
-                LAST_WORD.search(span.text).group() in DOTTED_FORMS:
+        elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
             end += 1
         following = spans[k + 1] if k + 1 < len(spans) else None
         if end > span.end and (following is None or following.start >= end):
