@@ -10,6 +10,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   name-pairs      two people's names read as one firm are two names (`_name_pair`)
   name-underscores  a name without the underscores around it (`_name_rule`)
   legal-forms     a firm's legal form part of its span (`_with_legal_forms`)
+  firm-words      a model person whose name ends in a firm's word is a firm (`_firm`)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
@@ -37,7 +38,8 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "name-tail": ("_name_tail", lambda span: span),
            "name-pairs": ("_name_pair", lambda text, span: None),
            "name-underscores": ("_name_rule", lambda text, a, b: (a, b)),
-           "legal-forms": ("_with_legal_forms", lambda text, spans: spans)}
+           "legal-forms": ("_with_legal_forms", lambda text, spans: spans),
+           "firm-words": ("_firm", lambda span: span)}
 
 
 # each recognizer's rule: the registry's name of the recognizer left out without it

@@ -903,6 +903,19 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     assert [s.text for s in found] == ["Kite Motors", "Ltd"]
 
 
+def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
+    """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms; "Ann
+    Banks" and "Jordan Capitalo" are people."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Olausson Nilsson HB; de Wit Groep; Banque de France; Ann Banks; Jordan Capitalo"
+    names = ["Olausson Nilsson HB", "de Wit Groep", "Banque de France", "Ann Banks",
+             "Jordan Capitalo"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in names])
+    assert [s.label for s in found] == ["COMPANY", "COMPANY", "COMPANY", "PERSON", "PERSON"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

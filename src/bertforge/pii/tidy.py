@@ -311,7 +311,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    out = _with_legal_forms(text, out)
+    out = _with_legal_forms(text, [_firm(s) for s in out])
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]
@@ -352,6 +352,26 @@ LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
 # the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
 DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(
     re.escape(f[:-1]) for f in sorted(LEGAL_FORMS, key=len, reverse=True) if f.endswith(".")))
+
+
+# a firm's words: a model "person" whose name ends in one (or starts with a bank's) is a firm
+FIRM_ENDS = {*LEGAL_FORMS, *(f[:-1] for f in LEGAL_FORMS if f.endswith(".")), "Group", "Groep",
+             "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque", "Banco", "Trust",
+             "Capital", "Academy", "Foundation", "Associates", "Bancorp", "Insurance",
+             "Securities", "Investments", "Industries"}
+FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca"}
+
+
+def _firm(span: Span) -> Span:
+    """A model PERSON span that ends in a firm's word or a legal form ("Olausson Nilsson
+    HB", "de Wit Groep") or starts with a bank's ("Banque de France") as COMPANY: no
+    person's name in any gold set does either."""
+    if span.label != "PERSON" or span.source != "model":
+        return span
+    words = span.text.split()
+    if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS):
+        return replace(span, label="COMPANY")
+    return span
 
 
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
