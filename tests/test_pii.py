@@ -916,6 +916,22 @@ def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
     assert [s.label for s in found] == ["COMPANY", "COMPANY", "COMPANY", "PERSON", "PERSON"]
 
 
+def test_a_name_split_into_a_firm_and_a_person_is_one_person():
+    """"Pompeo" (COMPANY) + "Pelli" (PERSON) is "Pompeo Pelli", either way round; a firm
+    that is no name ("Acme") or of two words ("Kite Motors") stays a firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = "| Pompeo Pelli | Boix Anacleto | Acme Ann | Kite Motors Lee |"
+    values = [("Pompeo", "COMPANY"), ("Pelli", "PERSON"), ("Boix", "PERSON"),
+              ("Anacleto", "COMPANY"), ("Acme", "COMPANY"), ("Ann", "PERSON"),
+              ("Kite Motors", "COMPANY"), ("Lee", "PERSON")]
+    found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                              for v, label in values))
+    assert [(s.text, s.label) for s in found] == [
+        ("Pompeo Pelli", "PERSON"), ("Boix Anacleto", "PERSON"), ("Acme", "COMPANY"),
+        ("Ann", "PERSON"), ("Kite Motors", "COMPANY"), ("Lee", "PERSON")]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

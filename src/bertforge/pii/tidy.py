@@ -311,7 +311,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    out = _with_legal_forms(text, [_firm(s) for s in out])
+    out = _with_legal_forms(text, _one_person(text, [_firm(s) for s in out]))
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]
@@ -372,6 +372,25 @@ def _firm(span: Span) -> Span:
     if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS):
         return replace(span, label="COMPANY")
     return span
+
+
+def _one_person(text: str, spans: list[Span]) -> list[Span]:
+    """A model COMPANY span and a model PERSON span one space apart, the COMPANY one a
+    single word that is a given name or surname (`known_names`), as one PERSON span:
+    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli"."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and last.source == span.source == "model" and \
+                {last.label, span.label} == {"COMPANY", "PERSON"} and \
+                text[last.end:span.start] == " ":
+            firm = last if last.label == "COMPANY" else span
+            if " " not in firm.text and firm.text.casefold() in known_names():
+                out[-1] = Span(last.start, span.end, "PERSON", text[last.start:span.end],
+                               max(last.score, span.score), span.source)
+                continue
+        out.append(span)
+    return out
 
 
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
