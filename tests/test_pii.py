@@ -932,6 +932,18 @@ def test_a_name_split_into_a_firm_and_a_person_is_one_person():
         ("Ann", "PERSON"), ("Kite Motors", "COMPANY"), ("Lee", "PERSON")]
 
 
+def test_a_name_written_surname_first_is_a_person_not_a_firm():
+    """"Miller, Brandon" and "Hermansen, Ib" are people; "Bull, Nolan and Bailey" and
+    "Skadden, Arps" (no given name second) are firms."""
+    from bertforge.pii.tidy import tidy
+
+    text = "| Miller, Brandon | Hermansen, Ib | Bull, Nolan and Bailey | Skadden, Arps |"
+    values = ["Miller, Brandon", "Hermansen, Ib", "Bull, Nolan and Bailey", "Skadden, Arps"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+                        for v in values])
+    assert [s.label for s in found] == ["PERSON", "PERSON", "COMPANY", "COMPANY"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

@@ -311,7 +311,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    out = _with_legal_forms(text, _one_person(text, [_firm(s) for s in out]))
+    out = _with_legal_forms(text, _one_person(text, [_inverted_name(_firm(s)) for s in out]))
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]
@@ -360,6 +360,19 @@ FIRM_ENDS = {*LEGAL_FORMS, *(f[:-1] for f in LEGAL_FORMS if f.endswith(".")), "G
              "Capital", "Academy", "Foundation", "Associates", "Bancorp", "Insurance",
              "Securities", "Investments", "Industries"}
 FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca"}
+
+
+INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)")
+
+
+def _inverted_name(span: Span) -> Span:
+    """A model COMPANY span "Surname, Given" ("Miller, Brandon") as PERSON: the second
+    word a given name, the first a name (`given_names`, `known_names`)."""
+    found = INVERTED.fullmatch(span.text) if span.label == "COMPANY" else None
+    if found and span.source == "model" and found.group(2).casefold() in given_names() \
+            and found.group(1).casefold() in known_names():
+        return replace(span, label="PERSON")
+    return span
 
 
 def _firm(span: Span) -> Span:
@@ -448,10 +461,22 @@ def _could_be_a_name(value: str) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=1)
 def known_names() -> frozenset[str]:
     """The given names and surnames of every locale of Faker's person providers, in
     lower case (about 56,000 words)."""
+    return _faker_names(GIVEN + ("last_names",))
+
+
+def given_names() -> frozenset[str]:
+    """The given names alone, as `known_names`."""
+    return _faker_names(GIVEN)
+
+
+GIVEN = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
+
+
+@functools.lru_cache(maxsize=2)
+def _faker_names(kinds: tuple[str, ...]) -> frozenset[str]:
     require("faker", "telling a lower-case name from a word")
     import faker.providers.person as providers
 
@@ -461,8 +486,7 @@ def known_names() -> frozenset[str]:
             provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
         except (ImportError, AttributeError):
             continue
-        for kind in ("first_names", "first_names_male", "first_names_female",
-                     "first_names_nonbinary", "last_names"):
+        for kind in kinds:
             listed = vars(provider).get(kind)  # a class attribute, not a locale's property
             if isinstance(listed, (list, tuple, dict)):
                 names.update(n.casefold() for n in listed if isinstance(n, str))
