@@ -13,6 +13,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   firm-words      a model person whose name ends in a firm's word is a firm (`_firm`)
   split-names     a name split into a "firm" and a person is one person (`_one_person`)
   inverted-names  "Surname, Given" read as a firm is a person (`_inverted_name`)
+  auth-codes      a payment's authorisation code is no card data (`_auth_code`)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
@@ -43,7 +44,8 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "legal-forms": ("_with_legal_forms", lambda text, spans: spans),
            "firm-words": ("_firm", lambda span: span),
            "split-names": ("_one_person", lambda text, spans: spans),
-           "inverted-names": ("_inverted_name", lambda span: span)}
+           "inverted-names": ("_inverted_name", lambda span: span),
+           "auth-codes": ("_auth_code", lambda text, span: False)}
 
 
 # each recognizer's rule: the registry's name of the recognizer left out without it

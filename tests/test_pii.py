@@ -944,6 +944,18 @@ def test_a_name_written_surname_first_is_a_person_not_a_firm():
     assert [s.label for s in found] == ["PERSON", "PERSON", "COMPANY", "COMPANY"]
 
 
+def test_a_payments_authorisation_code_is_not_masked_as_card_data():
+    """"AUTH CODE 154" on a receipt is no security code; the card number above it and a
+    CVV after its own keyword are masked."""
+    from bertforge.pii.tidy import tidy
+
+    text = "CARD 4111 1111 1111 1111\nAUTH CODE 154\nAuthorization #: 883921\nCVV 123"
+    values = ["4111 1111 1111 1111", "154", "883921", "123"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "CARD", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["4111 1111 1111 1111", "123"]
+
+
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
     quote is not, nor a sentence's full stop or the brackets around a user name."""

@@ -312,6 +312,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     out = _with_legal_forms(text, _one_person(text, [_inverted_name(_firm(s)) for s in out]))
+    out = [s for s in out if not _auth_code(text, s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]
@@ -373,6 +374,21 @@ def _inverted_name(span: Span) -> Span:
             and found.group(1).casefold() in known_names():
         return replace(span, label="PERSON")
     return span
+
+
+# what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
+AUTH_KEY = re.compile(r"(?i)\b(?:auth(?:ori[sz]ation)?\.?(?:\s*(?:code|no\.?|number|#))?|"
+                      r"approval\s+code)\s*[:#]?\s*$")
+NUMBER_GROUPS = ("CARD", "ACCOUNT", "GOV_ID", "BANK", "PHONE")
+
+
+def _auth_code(text: str, span: Span) -> bool:
+    """Whether a model number span is a payment's authorisation code ("AUTH CODE 154"),
+    the acquirer's approval of one payment, which names no one."""
+    if span.label not in NUMBER_GROUPS or span.source != "model":
+        return False
+    line = text[text.rfind("\n", max(0, span.start - 60), span.start) + 1:span.start]
+    return bool(AUTH_KEY.search(line[-40:]))
 
 
 def _firm(span: Span) -> Span:
