@@ -14,6 +14,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   split-names     a name split into a "firm" and a person is one person (`_one_person`)
   inverted-names  "Surname, Given" read as a firm is a person (`_inverted_name`)
   auth-codes      a payment's authorisation code is no card data (`_auth_code`)
+  firm-tails      a firm's name runs on over its firm words (`_firm_tail`)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
@@ -45,7 +46,8 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "firm-words": ("_firm", lambda span: span),
            "split-names": ("_one_person", lambda text, spans: spans),
            "inverted-names": ("_inverted_name", lambda span: span),
-           "auth-codes": ("_auth_code", lambda text, span: False)}
+           "auth-codes": ("_auth_code", lambda text, span: False),
+           "firm-tails": ("_firm_tail", lambda text, span, following: span)}
 
 
 # each recognizer's rule: the registry's name of the recognizer left out without it

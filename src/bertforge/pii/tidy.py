@@ -361,6 +361,19 @@ FIRM_ENDS = {*LEGAL_FORMS, *(f[:-1] for f in LEGAL_FORMS if f.endswith(".")), "G
              "Capital", "Academy", "Foundation", "Associates", "Bancorp", "Insurance",
              "Securities", "Investments", "Industries"}
 FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca"}
+FIRM_WORDS = FIRM_ENDS - set(LEGAL_FORMS) - {f[:-1] for f in LEGAL_FORMS}
+FIRM_TAIL = re.compile(r"(?: (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
+
+
+def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
+    """A model COMPANY span with the firm words after it ("Davis" + " Academy",
+    "Hellwig" + " Academy"), up to where another span starts."""
+    if span.label != "COMPANY" or span.source != "model":
+        return span
+    tail = FIRM_TAIL.match(text, span.end)
+    if tail is None or (following is not None and following.start < tail.end()):
+        return span
+    return replace(span, end=tail.end(), text=text[span.start:tail.end()])
 
 
 INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)")
@@ -438,13 +451,14 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             out.pop()
             span = Span(last.start, span.end, "COMPANY", text[last.start:span.end],
                         max(last.score, span.score), span.source)
+        following = spans[k + 1] if k + 1 < len(spans) else None
+        span = _firm_tail(text, span, following)
         end = span.end
         form = LEGAL_FORM.match(text, end)
         if form:
             end = form.end()
         elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
             end += 1
-        following = spans[k + 1] if k + 1 < len(spans) else None
         if end > span.end and (following is None or following.start >= end):
             span = replace(span, end=end, text=text[span.start:end])
         out.append(span)
