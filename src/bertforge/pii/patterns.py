@@ -206,14 +206,17 @@ EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.
 # "@" and a user name: nothing glued on the left (an email, "git@host"), and on the right
 # a space, the text's end or punctuation that ends a word ("@app.route", "@types/node",
 # "@y2bv*nBT" go on, so they are no handle); `recognizers.Handles` drops code
-# A bank named "Bank of …": the words a bank's name puts before it, "Bank of", capitalised
-# words ("the" may lead them: "Bank of the West"), and ", N.A." or "plc" after them.
-# Case as written: "the bank of the river" is no bank.
+# A bank named "Bank of …": the words a bank's name puts before it, "Bank of", up to four
+# capitalised words ("the" may lead them: "Bank of the West") that are not a contract's
+# terms after a bank's name ("Bank of England Base Rate"), and ", N.A." or "plc" after
+# them. Case as written: "the bank of the river" is no bank.
+_NOT_BANK = r"(?!(?:Base|Rate|Rates|Prime|Plaza|Tower|Building|Centre|Center|Branch|Account|" \
+            r"Accounts|Loan|Loans|Agreement|Card|Cards|Arena|Stadium)\b)"
 BANK_OF = re.compile(
     r"\b(?:(?:Royal|National|Commonwealth|Federal|Reserve|Central|First|State|Savings|"
     r"Development|Export-Import|Industrial|Agricultural|Merchants|Co-operative|Mutual|"
-    r"Investment|People's) )*Bank of (?:the )?[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*"
-    r"(?:,? (?:N\.A\.|plc|PLC))?")
+    r"Investment|People's) )*Bank of (?:the )?" + _NOT_BANK + r"[A-Z][\w'&-]*"
+    r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?:,? (?:N\.A\.|plc|PLC))?")
 HANDLE = re.compile(r"(?<![\w@.+\-/])@([A-Za-z_][A-Za-z0-9_]{0,29})"
                     r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
 # names after "@" that are code, markup or everyone in a channel, not a user
