@@ -8,7 +8,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   hashtag-names   a name written as a hashtag taken with its "#" (`_hashtag_start`)
   name-tail       lower-case words at the end of a name left out of it (`_name_tail`)
   name-pairs      two people's names read as one firm are two names (`_name_pair`)
-  name-underscores  a name without the underscores around it (`_name_rule`)
+  name-underscores  a name without the underscores around it (`_without_underscores`)
   legal-forms     a firm's legal form part of its span (`_with_legal_forms`)
   firm-words      a model person whose name ends in a firm's word is a firm (`_firm`)
   split-names     a name split into a "firm" and a person is one person (`_one_person`)
@@ -25,6 +25,7 @@ generator's groups, and every span the rule changed.
 from __future__ import annotations
 
 import argparse
+import copy
 from unittest import mock
 
 from mentions import SETS
@@ -40,8 +41,8 @@ from bertforge.pii.evaluate import scored
 WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a),
            "name-tail": ("_name_tail", lambda span: span),
-           "name-pairs": ("_name_pair", lambda text, span: None),
-           "name-underscores": ("_name_rule", lambda text, a, b: (a, b)),
+           "name-pairs": ("_name_pair", lambda span: None),
+           "name-underscores": ("_without_underscores", lambda text, a, b: (a, b)),
            "legal-forms": ("_with_legal_forms", lambda text, spans: spans),
            "firm-words": ("_firm", lambda span: span),
            "split-names": ("_one_person", lambda text, spans: spans),
@@ -83,7 +84,7 @@ def main() -> None:
 
 def replace_recognizers(redactor: Redactor, name: str) -> Redactor:
     """A copy of the redactor without the recognizer `name`."""
-    other = redactor.running_in("fp32")
+    other = copy.copy(redactor)
     other.recognizers = [r for r in redactor.recognizers if r.name != name]
     return other
 

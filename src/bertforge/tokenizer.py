@@ -32,8 +32,8 @@ SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 
 class Encoding:
     """One encoded text (or pair of texts). Each field becomes a Python list when it is
-    first read: the redactor reads only ids and offsets, and converting the rest cost
-    as much as a tenth of tokenizing."""
+    first read: the redactor reads only ids and offsets, and converting every field of
+    every token is work on its hot path."""
 
     def __init__(self, encoding):
         self._encoding = encoding

@@ -175,7 +175,17 @@ def _whole_secret(text: str, a: int, b: int) -> tuple[int, int]:
     return (a + 1, b - 1) if _in_brackets(text, a, b) else (a, b)
 
 
-def _name_rule(text: str, a: int, b: int) -> tuple[int, int]:
+def _joined(text: str, first: Span, second: Span, label: str) -> Span:
+    """One span from the start of `first` to the end of `second`, the surer score."""
+    return Span(first.start, second.end, label, text[first.start:second.end],
+                max(first.score, second.score), second.source)
+
+
+def _ending_at(text: str, span: Span, end: int) -> Span:
+    return replace(span, end=end, text=text[span.start:end])
+
+
+def _without_underscores(text: str, a: int, b: int) -> tuple[int, int]:
     """A name without the underscores of the line it is written on ("Signature
     _____J. Kowalczyk______")."""
     while a < b and text[a] == "_":
@@ -192,7 +202,7 @@ _FULL_NAME = rf"{_NAME_WORD}(?: (?:[A-Z]\.|{_NAME_WORD})){{1,2}}"
 NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|&) ({_FULL_NAME})")
 
 
-def _name_pair(text: str, span: Span) -> list[Span] | None:
+def _name_pair(span: Span) -> list[Span] | None:
     """Two PERSON spans for a model COMPANY span that is two people's full names joined
     by "and" or "&" ("Rafael Ortiz and Lena Ortiz": the generator's firms joined by
     "and" taught the model that shape), every word of two letters or more a given name
@@ -214,7 +224,7 @@ def _apart(text: str, span: Span) -> list[Span]:
     stays one), names by "and" or "or" ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more; two people's names that the
     model read as one firm are two names (`_name_pair`). Other labels pass unchanged."""
-    pair = _name_pair(text, span)
+    pair = _name_pair(span)
     if pair is not None:
         return pair
     join = JOINED.get(span.label)
@@ -297,7 +307,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                 a += 1
         a, b = _whole_words(text, a, b)
         if span.label in TITLED:
-            a, b = _name_rule(text, a, b)
+            a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
             a, b = _whole_secret(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
@@ -308,15 +318,16 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             last = out.pop()
             label = last.label if last.end - last.start >= b - a else span.label
             a, b = last.start, max(b, last.end)
-            span = Span(a, b, label, text[a:b], max(last.score, span.score), span.source)
+            span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     out = _with_legal_forms(text, _one_person(text, [_inverted_name(_firm(s)) for s in out]))
     out = [s for s in out if not _auth_code(text, s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
-    cut = [_name_tail(s) for s in out]
-    if (cut != out or any(_lower_case(s) for s in out)) and written_with_capitals(text):
+    cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
+    if (any(c is not s for c, s in zip(cut, out)) or any(_lower_case(s) for s in out)) \
+            and written_with_capitals(text):
         out = [s for s in cut if not _lower_case(s) or
                (s.label == "PERSON" and _could_be_a_name(s.text))]
     return out
@@ -329,7 +340,7 @@ def _name_tail(span: Span) -> Span:
     tweets "Donald trump" is a name). Leading ones stay: "de la Cruz" is a surname."""
     if span.label != "PERSON" or span.source != "model":
         return span
-    words = list(re.finditer(r"\S+", span.text))
+    words = list(NONSPACE.finditer(span.text))
     keep = len(words)
     while keep > 1 and words[keep - 1].group().isalpha() and words[keep - 1].group().islower() \
             and words[keep - 1].group() not in NAME_ENDS:
@@ -351,17 +362,17 @@ LEGAL_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "C
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
 # the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
-DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(
-    re.escape(f[:-1]) for f in sorted(LEGAL_FORMS, key=len, reverse=True) if f.endswith(".")))
+UNDOTTED_FORMS = sorted((f[:-1] for f in LEGAL_FORMS if f.endswith(".")), key=len, reverse=True)
+DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(map(re.escape, UNDOTTED_FORMS)))
 
 
-# a firm's words: a model "person" whose name ends in one (or starts with a bank's) is a firm
-FIRM_ENDS = {*LEGAL_FORMS, *(f[:-1] for f in LEGAL_FORMS if f.endswith(".")), "Group", "Groep",
-             "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque", "Banco", "Trust",
-             "Capital", "Academy", "Foundation", "Associates", "Bancorp", "Insurance",
-             "Securities", "Investments", "Industries"}
+# a firm's words, which end its name (a model "person" whose name ends in one, or in a
+# legal form, or starts with a bank's, is a firm) and run it on ("Davis" + " Academy")
+FIRM_WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque",
+              "Banco", "Trust", "Capital", "Academy", "Foundation", "Associates", "Bancorp",
+              "Insurance", "Securities", "Investments", "Industries"}
+FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca"}
-FIRM_WORDS = FIRM_ENDS - set(LEGAL_FORMS) - {f[:-1] for f in LEGAL_FORMS}
 FIRM_TAIL = re.compile(r"(?: (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
@@ -373,7 +384,7 @@ def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
     tail = FIRM_TAIL.match(text, span.end)
     if tail is None or (following is not None and following.start < tail.end()):
         return span
-    return replace(span, end=tail.end(), text=text[span.start:tail.end()])
+    return _ending_at(text, span, tail.end())
 
 
 INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)")
@@ -428,8 +439,7 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 text[last.end:span.start] == " ":
             firm = last if last.label == "COMPANY" else span
             if " " not in firm.text and firm.text.casefold() in known_names():
-                out[-1] = Span(last.start, span.end, "PERSON", text[last.start:span.end],
-                               max(last.score, span.score), span.source)
+                out[-1] = _joined(text, last, span, "PERSON")
                 continue
         out.append(span)
     return out
@@ -449,8 +459,7 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         if last is not None and last.label == "COMPANY" and last.source == "model" \
                 and text[last.end:span.start] == " & ":
             out.pop()
-            span = Span(last.start, span.end, "COMPANY", text[last.start:span.end],
-                        max(last.score, span.score), span.source)
+            span = _joined(text, last, span, "COMPANY")
         following = spans[k + 1] if k + 1 < len(spans) else None
         span = _firm_tail(text, span, following)
         end = span.end
@@ -460,7 +469,7 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
             end += 1
         if end > span.end and (following is None or following.start >= end):
-            span = replace(span, end=end, text=text[span.start:end])
+            span = _ending_at(text, span, end)
         out.append(span)
     return out
 
