@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from bertforge.cli import main
 from bertforge.errors import BertforgeError
@@ -15,7 +15,7 @@ from bertforge.pii import patterns
 from bertforge.pii.merge import merge
 from bertforge.pii.recognizers import default_recognizers, find
 from bertforge.pii.labels import FINE_LABELS, GROUP_OF, GROUPS, MULTILINE, group
-from bertforge.pii.redact import fake_value, html, redact
+from bertforge.pii.redact import STYLES, Entities, _replacement, fake_value, html, redact
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -228,24 +228,25 @@ def text_and_spans(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(text_and_spans(), st.sampled_from(["group", "numbered", "mask", "fake"]))
+@example(("000:", [Span(0, 1, "PERSON", "0"), Span(2, 4, "PERSON", "0:")]), "fake")
 def test_redaction_keeps_every_character_outside_the_spans(case, style):
     text, spans = case
-    out = redact(text, spans, style)
-    # walk the output: the pieces between spans come back in order, untouched
+    key = b"k" * 32
+    out = redact(text, spans, style, key=key)
+    # each span's replacement depends on the spans before it (a later mention of an
+    # entity, "0" then "0:", shares its number and fake), never on the text around them:
+    # replay the spans alone, in order, through one document's entities
+    entities = Entities()
     position = 0
     last = 0
     for span in sorted(spans, key=lambda s: s.start):
         between = text[last:span.start]
         assert out[position:position + len(between)] == between
         position += len(between)
-        replacement = redact(text[span.start:span.end],
-                             [Span(0, span.end - span.start, span.label)], style) \
-            if style != "numbered" else None
-        if replacement is not None:
-            assert out[position:position + len(replacement)] == replacement
-            position += len(replacement)
-        else:
-            position = out.index("]", position) + 1
+        replacement = _replacement(STYLES[style], span.label, text[span.start:span.end],
+                                   entities, None, {"key": key, "shift_days": None})
+        assert out[position:position + len(replacement)] == replacement
+        position += len(replacement)
         last = span.end
     assert out[position:] == text[last:]
     if style == "mask":
