@@ -15,6 +15,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   inverted-names  "Surname, Given" read as a firm is a person (`_inverted_name`)
   auth-codes      a payment's authorisation code is no card data (`_auth_code`)
   firm-tails      a firm's name runs on over its firm words (`_firm_tail`)
+  comma-lists     names in a list written "A , B" are apart (`JOINED`)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
@@ -25,6 +26,7 @@ generator's groups, and every span the rule changed.
 from __future__ import annotations
 
 import argparse
+import re
 import copy
 from unittest import mock
 
@@ -48,7 +50,9 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "split-names": ("_one_person", lambda text, spans: spans),
            "inverted-names": ("_inverted_name", lambda span: span),
            "auth-codes": ("_auth_code", lambda text, span: False),
-           "firm-tails": ("_firm_tail", lambda text, span, following: span)}
+           "firm-tails": ("_firm_tail", lambda text, span, following: span),
+           "comma-lists": ("JOINED", {**tidy.JOINED,
+                                      "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")})}
 
 
 # each recognizer's rule: the registry's name of the recognizer left out without it

@@ -778,8 +778,8 @@ def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
 
 def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them():
     """"- " and "/ " before a value separate it from its field; two dates joined by "and"
-    are two dates, unless a side is no date by itself, and two names joined by "and" or
-    "or" two names; "tomorrow" names no date."""
+    are two dates, unless a side is no date by itself, and two names joined by "and",
+    "or" or " , " two names; "tomorrow" names no date."""
     from bertforge.pii.tidy import tidy
 
     text = ("User ID - batch_ledger, IBAN GB96 / RUEPGBL35GU. Despite our letters of "
@@ -801,6 +801,11 @@ def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them(
                         span("Tom and jerry", "PERSON"), span("Jones, Romero and Pena LLP", "COMPANY")])
     assert [s.text for s in found] == ["I Dewa Gede Budjana", "Dewa Budjana", "Tom and jerry",
                                        "Jones, Romero and Pena LLP"]
+    # a list written with a space before each comma is names apart; "Miller, Brandon" is one
+    text = "guitarists such as Tohpati , Ridho and Abdee Negara ; signed Miller, Brandon"
+    found = tidy(text, [span("Tohpati , Ridho", "PERSON"), span("Abdee Negara", "PERSON"),
+                        span("Miller, Brandon", "PERSON")])
+    assert [s.text for s in found] == ["Tohpati", "Ridho", "Abdee Negara", "Miller, Brandon"]
 
 
 def test_a_sentences_full_stop_is_not_part_of_a_name():

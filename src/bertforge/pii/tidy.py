@@ -157,7 +157,11 @@ def _hashtag_start(text: str, a: int, b: int, label: str) -> int:
 
 
 RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
-JOINED = {"DATE": re.compile(r"\s+and\s+"), "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")}
+# what joins two values that are two spans; for names also a comma with a space before
+# it, as text split into words writes a list ("Tohpati , Ridho and Abdee Negara"), which
+# "Miller, Brandon" is not
+JOINED = {"DATE": re.compile(r"\s+and\s+"),
+          "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 KEY_STOPS = set("=:,;\"'<>{}[]|`")  # what parts a value from its key or its neighbours
 
@@ -221,7 +225,7 @@ def _name_pair(span: Span) -> list[Span] | None:
 def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
-    stays one), names by "and" or "or" ("I Dewa Gede Budjana or Dewa Budjana"), each
+    stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more; two people's names that the
     model read as one firm are two names (`_name_pair`). Other labels pass unchanged."""
     pair = _name_pair(span)
