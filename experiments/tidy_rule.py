@@ -15,6 +15,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   inverted-names  "Surname, Given" read as a firm is a person (`_inverted_name`)
   auth-codes      a payment's authorisation code is no card data (`_auth_code`)
   firm-tails      a firm's name runs on over its firm words (`_firm_tail`)
+  loose-full-stop  a full stop after a space is no part of a name (`_name_end`)
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
@@ -39,6 +40,11 @@ from bertforge.pii.detector import Redactor
 from bertforge.pii.evaluate import scored
 
 
+def _without_loose_full_stop(text, a, b, label, _rule=tidy._name_end):
+    """`_name_end` as it was before loose-full-stop: "Thomas A ." kept whole."""
+    return b if b - a > 1 and text[b - 1] == "." and text[b - 2].isspace() else _rule(text, a, b, label)
+
+
 # each rule's function in `tidy`, and what it returns when the rule is off
 WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "hashtag-names": ("_hashtag_start", lambda text, a, b, label: a),
@@ -51,6 +57,7 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "inverted-names": ("_inverted_name", lambda span: span),
            "auth-codes": ("_auth_code", lambda text, span: False),
            "firm-tails": ("_firm_tail", lambda text, span, following: span),
+           "loose-full-stop": ("_name_end", _without_loose_full_stop),
            "comma-lists": ("JOINED", {**tidy.JOINED,
                                       "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")})}
 

@@ -810,17 +810,19 @@ def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them(
 
 def test_a_sentences_full_stop_is_not_part_of_a_name():
     """"Witness: Harold Fenwick-Lowe." masks the name, not the full stop; an initial's,
-    "Jr."'s and "Esq."'s are the name's; a company's "Inc." is the company's."""
+    "Jr."'s and "Esq."'s are the name's; a company's "Inc." is the company's; one after
+    a space is nobody's."""
     from bertforge.pii.tidy import tidy
 
     text = ("Witness: Harold Fenwick-Lowe. Signed: John A. Copy: Sam Reed Jr. For: Ann Lee "
-            "Esq. Seller: Keel Holdings Inc.")
+            "Esq. Seller: Keel Holdings Inc. Chair: Thomas A .")
     values = {"Harold Fenwick-Lowe.": "PERSON", "John A.": "PERSON", "Sam Reed Jr.": "PERSON",
-              "Ann Lee Esq.": "PERSON", "Keel Holdings Inc.": "COMPANY"}
+              "Ann Lee Esq.": "PERSON", "Keel Holdings Inc.": "COMPANY", "Thomas A .": "PERSON"}
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v)
                         for v, label in values.items()])
+    # a full stop standing apart ("Thomas A ." in text split into words) is nobody's
     assert [s.text for s in found] == ["Harold Fenwick-Lowe", "John A.", "Sam Reed Jr.",
-                                       "Ann Lee Esq.", "Keel Holdings Inc."]
+                                       "Ann Lee Esq.", "Keel Holdings Inc.", "Thomas A"]
 
 
 def test_a_name_written_as_a_hashtag_is_masked_with_its_hash():

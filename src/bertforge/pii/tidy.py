@@ -140,7 +140,10 @@ LAST_WORD = re.compile(r"[^\W\d_]+$")
 
 def _name_end(text: str, a: int, b: int, label: str) -> int:
     """A sentence's full stop after a name is not part of it ("Witness: Harold
-    Fenwick-Lowe.")."""
+    Fenwick-Lowe."), nor one standing apart after a space ("Thomas A ." in text split
+    into words), whoever's initial it closes."""
+    if label == "PERSON" and b - a > 1 and text[b - 1] == "." and text[b - 2].isspace():
+        return len(text[a:b - 1].rstrip()) + a
     if label == "PERSON" and b - a > 1 and text[b - 1] == ".":
         word = LAST_WORD.search(text, a, b - 1)
         if word and len(word.group()) >= 3 and word.group().casefold() not in NAME_ENDS:
