@@ -916,6 +916,14 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     found = tidy(text, [Span(0, 11, "COMPANY", "Kite Motors", 0.9, "model"),
                         Span(12, 15, "ACCOUNT", "Ltd", 0.9, "model")])
     assert [s.text for s in found] == ["Kite Motors", "Ltd"]
+    # unless that span is the model's firm of the form itself (as the model gives
+    # "JPMorgan Chase Bank" and "N.A."); "National Association" is a bank's form
+    text = "JPMorgan Chase Bank, N.A. and U.S. Bank National Association, agents"
+    values = [("JPMorgan Chase Bank", "COMPANY"), ("N.A.", "COMPANY"), ("U.S. Bank", "COMPANY")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [s.text for s in found] == ["JPMorgan Chase Bank, N.A.",
+                                       "U.S. Bank National Association"]
 
 
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():

@@ -365,7 +365,8 @@ LEGAL_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "C
                "GmbH", "AG", "KG", "KGaA", "S.A.", "SA", "S.A.S.", "SAS", "SARL", "S.A.R.L.",
                "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
                "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
-               "Ltda.", "Lda.", "K.K.", "N.A.", "A.Ş.", "Tic.", "Şti.", "Sp. z o.o.", "& Co.")
+               "Ltda.", "Lda.", "K.K.", "N.A.", "National Association", "A.Ş.", "Tic.", "Şti.",
+               "Sp. z o.o.", "& Co.")
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
 # the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
@@ -456,9 +457,13 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     """Model COMPANY spans with the legal form written after them ("Atlas Renard" +
     " Inc.", "Alder Creek Title & Escrow" + ", LLC"), with the full stop of a form that
     has one ("Tevetoğlu Tic" + "."), and two joined by " & " as one ("Title & Escrow");
-    a form another span starts inside of stays out."""
+    a form another span starts inside of stays out, unless that span is the model's
+    COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm)."""
     out: list[Span] = []
+    skip = -1
     for k, span in enumerate(spans):
+        if k == skip:
+            continue
         if span.label != "COMPANY" or span.source != "model":
             out.append(span)
             continue
@@ -475,6 +480,10 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             end = form.end()
         elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
             end += 1
+        if form and following is not None and following.start < end \
+                and following.end <= end and following.label == "COMPANY" \
+                and following.source == "model":
+            skip, following = k + 1, None  # the form, found apart: one firm with it
         if end > span.end and (following is None or following.start >= end):
             span = _ending_at(text, span, end)
         out.append(span)
