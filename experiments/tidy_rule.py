@@ -16,6 +16,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   auth-codes      a payment's authorisation code is no card data (`_auth_code`)
   firm-tails      a firm's name runs on over its firm words (`_firm_tail`)
   loose-full-stop  a full stop after a space is no part of a name (`_name_end`)
+  listed-names    a numbered name in a line-up is a name, not an address (`_listed_name`)
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
@@ -58,6 +59,7 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "auth-codes": ("_auth_code", lambda text, span: False),
            "firm-tails": ("_firm_tail", lambda text, span, following: span),
            "loose-full-stop": ("_name_end", _without_loose_full_stop),
+           "listed-names": ("_listed_name", lambda span: span),
            "comma-lists": ("JOINED", {**tidy.JOINED,
                                       "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")})}
 

@@ -926,6 +926,33 @@ def test_a_firms_legal_form_is_masked_with_its_name():
                                        "U.S. Bank National Association"]
 
 
+def test_a_numbered_name_in_a_line_up_is_a_name_not_an_address():
+    """The model's spans of a football line-up as the bundled model gives them: "5 -
+    Norio Omura" read as an address is the player's name; "5 - 7 High Street" and "12 -
+    Baker Street" stay addresses."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Japan : 19 - Kenichi Shimokawa , 2 - Hiroshige Yanagimoto , 3 - Naoki Soma , "
+            "4 - Masami Ihara , 5 - Norio Omura , 6 - Motohiro Yamaguchi , 8 - Masakiyo "
+            "Maezono ( 7 - Yasuto Honda 71 ) , 9 - Takuya Takagi . Office: 5 - 7 High "
+            "Street , 12 - Baker Street")
+    given = [("Kenichi Shimokawa", "PERSON"), ("2 - Hiroshige Yanagimoto", "PERSON"),
+             ("3 -", "ADDRESS"), ("Naoki Soma", "PERSON"), ("4 -", "ADDRESS"),
+             ("Masami Ihara", "PERSON"), ("5 - Norio Omura", "ADDRESS"),
+             ("6 - Motohiro Yamaguchi", "ADDRESS"), ("8 - Masakiyo Maezono", "ADDRESS"),
+             ("7 - Yasuto Honda 71", "ADDRESS"), ("9 - Takuya Takagi", "ADDRESS"),
+             ("5 - 7 High Street", "ADDRESS"), ("12 - Baker Street", "ADDRESS")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.99, "model")
+                        for v, label in given])
+    assert [(s.text, s.label) for s in found] == [
+        ("Kenichi Shimokawa", "PERSON"), ("Hiroshige Yanagimoto", "PERSON"),
+        ("Naoki Soma", "PERSON"), ("Masami Ihara", "PERSON"), ("Norio Omura", "PERSON"),
+        ("Motohiro Yamaguchi", "PERSON"), ("Masakiyo Maezono", "PERSON"),
+        ("Yasuto Honda", "PERSON"), ("Takuya Takagi", "PERSON"),
+        ("5 - 7 High Street", "ADDRESS"), ("12 - Baker Street", "ADDRESS")]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
     """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms; "Ann
     Banks" and "Jordan Capitalo" are people."""

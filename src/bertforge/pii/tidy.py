@@ -328,7 +328,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    out = _with_legal_forms(text, _one_person(text, [_inverted_name(_firm(s)) for s in out]))
+    out = _with_legal_forms(text, _one_person(text, [_listed_name(_inverted_name(_firm(s)))
+                                                     for s in out]))
     out = [s for s in out if not _auth_code(text, s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -393,6 +394,30 @@ def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
     if tail is None or (following is not None and following.start < tail.end()):
         return span
     return _ending_at(text, span, tail.end())
+
+
+# a player in a news line-up ("5 - Norio Omura", "7 - Yasuto Honda 71"): a number, a
+# spaced dash, two or three capitalised words and perhaps a minute; the model reads the
+# shape as a street address, which never has a spaced dash before its street's name
+LISTED = re.compile(r"\d{1,3} - ((?:[A-Z][^\W\d_]+ ){1,2}[A-Z][^\W\d_]+)(?: \d{1,3})?")
+STREET_WORDS = {"street", "st", "road", "rd", "avenue", "ave", "av", "lane", "ln", "drive",
+                "dr", "way", "close", "court", "ct", "place", "pl", "square", "sq",
+                "boulevard", "blvd", "terrace", "crescent", "gardens", "hill", "park", "row",
+                "walk", "highway", "hwy", "parkway", "pkwy", "circle", "trail", "alley",
+                "grove", "mews", "green", "rise", "view", "strasse", "straße", "rue", "via",
+                "calle", "avenida", "platz", "weg", "apt", "suite", "unit", "flat", "floor",
+                "box", "building"}
+
+
+def _listed_name(span: Span) -> Span:
+    """A model ADDRESS span that is a numbered name of a line-up (`LISTED`), none of its
+    words a street's, as a PERSON span over the name alone."""
+    found = LISTED.fullmatch(span.text) if span.label == "ADDRESS" else None
+    if found is None or span.source != "model" or \
+            any(w.casefold() in STREET_WORDS for w in found.group(1).split()):
+        return span
+    return Span(span.start + found.start(1), span.start + found.end(1), "PERSON",
+                found.group(1), span.score, span.source)
 
 
 INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)")
