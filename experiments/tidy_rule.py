@@ -18,6 +18,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   loose-full-stop  a full stop after a space is no part of a name (`_name_end`)
   listed-names    a numbered name in a line-up is a name, not an address (`_listed_name`)
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
+  uk-addresses    UK addresses found by their postcode (the `uk_addresses` recognizer)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
@@ -65,7 +66,7 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
 
 
 # each recognizer's rule: the registry's name of the recognizer left out without it
-RECOGNIZERS = {"bank-names": "banks"}
+RECOGNIZERS = {"bank-names": "banks", "uk-addresses": "uk_addresses"}
 
 
 def main() -> None:

@@ -183,3 +183,19 @@ def test_banks_named_bank_of_are_found_by_their_shape():
     assert found == [(name, "COMPANY") for name in (
         "Bank of America, N.A.", "Bank of New York Mellon", "Bank of Montreal", "Bank of Scotland",
         "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England")]
+
+
+def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
+    """A house number, a flat, studio or PO box, the street and town runs, the postcode:
+    each address whole, as ADDRESS (the README's table row among them); a postcode alone,
+    a number without a street and a sentence that only mentions a town are not found."""
+    addresses = ["12 Harbour Road, Leeds LS1 4AB", "Flat 12, Marlowe Court, 4 Station Approach, "
+                 "Woking GU22 7AP", "Studio 1, Jack Harbors, West Deborahton, L9 6DN",
+                 "639 Brookes Well\nEast Albertport\nE0S 9LX", "PO Box 812, Leeds LS1 4BZ",
+                 "27 ORMSKIRK ROAD, AUGHTON L39 5HE"]
+    text = ("Send it to " + "; then to ".join(addresses) + ". Postcode SE8 3QT only; we met "
+            "in Leeds on 12 May; 12 items, ref LS1 4AB-7; room 4, code W1 2AB.")
+    found = [(s.text, s.label) for s in
+             Redactor(None, recognizers=[REGISTRY["uk_addresses"]("GB")]).detect(text)]
+    assert found == [(a, "ADDRESS") for a in addresses]
+    assert REGISTRY["uk_addresses"]("GB").find("12 Harbour Road, Leeds") == []

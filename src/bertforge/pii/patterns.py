@@ -217,6 +217,21 @@ BANK_OF = re.compile(
     r"Development|Export-Import|Industrial|Agricultural|Merchants|Co-operative|Mutual|"
     r"Investment|People's) )*Bank of (?:the )?" + _NOT_BANK + r"[A-Z][\w'&-]*"
     r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?:,? (?:N\.A\.|plc|PLC))?")
+# A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
+# 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
+# building and a house number after it); the street and up to three more runs of
+# capitalised words (building, town, county), each after a comma, a space or a line
+# break; the postcode. A word with a digit is no word of it.
+UK_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
+_ADDRESS_WORD = r"[A-Z][A-Za-z'\u2019-]*\.?(?![\w'\u2019-])"
+_ADDRESS_RUN = rf"{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,3}}"
+_ADDRESS_SEP = r"(?:,?[ \t]+|,?[ \t]*\n[ \t]*)"
+_HOUSE = r"\d{1,4}[A-Za-z]?"
+UK_ADDRESS = re.compile(
+    rf"(?<![\w/.,-])(?:(?:Flat|Unit|Studio|Apartment|Apt\.?|Suite|Room|P\.?O\.? Box) {_HOUSE}{_ADDRESS_SEP}"
+    rf"(?:{_ADDRESS_RUN}{_ADDRESS_SEP}{_HOUSE},?[ \t]+|{_HOUSE},?[ \t]+)?|{_HOUSE},?[ \t]+)"
+    rf"{_ADDRESS_RUN}(?:{_ADDRESS_SEP}{_ADDRESS_RUN}){{0,3}}"
+    rf"{_ADDRESS_SEP}{UK_POSTCODE.pattern}")
 HANDLE = re.compile(r"(?<![\w@.+\-/])@([A-Za-z_][A-Za-z0-9_]{0,29})"
                     r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
 # names after "@" that are code, markup or everyone in a channel, not a user

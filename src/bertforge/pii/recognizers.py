@@ -413,6 +413,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "handles": lambda region: Handles(),
     "banks": lambda region: Pattern("banks", "company", p.BANK_OF, "shape",
                                     check='a bank\'s name of the shape "Bank of …"'),
+    "uk_addresses": lambda region: UkAddresses(),
 }
 
 
@@ -432,6 +433,19 @@ def find(text: str, recognizers: Sequence[Recognizer] | None = None) -> list[Pat
     if where is None:
         return found
     return [replace(m, start=where[m.start], end=where[m.end - 1] + 1) for m in found]
+
+
+class UkAddresses(Pattern):
+    """UK addresses written inline, up to their postcode (`patterns.UK_ADDRESS`: "12
+    Harbour Road, Leeds LS1 4AB"), which the model reads in part or not at all; only
+    texts that hold a postcode are read further."""
+
+    def __init__(self):
+        super().__init__("uk_addresses", "street_address", p.UK_ADDRESS, "shape",
+                         check="a UK address ending in its postcode")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        return super().find(text) if p.UK_POSTCODE.search(text) else []
 
 
 class ModelRecognizer:
