@@ -112,7 +112,9 @@ PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-
           "\uff0b44 20 7946 0958", " [+1] 202 555 0143 ",
           # runs glued to what comes before them, whose numbers are all pieces of it
           "GB29NWBK60161331926819", "INV-2125550187", "V2024-39006", "ref_02079460958",
-          "x2125550187", "ext2125550187", "A2125550187 2125550187", " 02079460958 "]
+          "x2125550187", "ext2125550187", "A2125550187 2125550187", " 02079460958 ",
+          # and runs that extend a glued run before them ("82" + "WEST" + "1234…")
+          "GB82WEST12345698765432", "DE12x2125550187", "INV-12 ext 2125550187"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -121,6 +123,7 @@ PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-
 @example(["   x 12#", "020 7946 0958"], "US")
 @example([" 12 May 2025 ", "; ext=7", ", ext. 204", "555-0199", ":30"], "US")
 @example(["ref ", "INV-2125550187", " or ", "2125550187", " ", "GB29NWBK60161331926819"], "US")
+@example(["IBAN GB82WEST12345698765432", " or ", "DE12x2125550187", "INV-12 ext 2125550187"], "US")
 def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
     """Only the stretches around runs that hold enough digits go to `phonenumbers`; they
     find exactly the numbers that reading the whole text finds."""

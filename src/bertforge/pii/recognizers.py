@@ -255,7 +255,7 @@ class Phones(Recognizer):
             run = m.group()
             if sum(c.isdigit() for c in run) < (plus if "+" in run or "\uff0b" in run else plain):
                 continue
-            if chain == m.start() and _all_glued(text, m.start(), run):
+            if _all_glued(text, chain, text[chain:m.end()]):  # with the runs it extends
                 continue
             a, b = max(0, chain - 1), m.end()
             extension = self.EXTENSION.match(text, b)
