@@ -330,7 +330,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     out = _with_legal_forms(text, _one_person(text, [_listed_name(_inverted_name(_firm(s)))
                                                      for s in out]))
-    out = [s for s in out if not _auth_code(text, s)]
+    out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
@@ -446,6 +446,27 @@ def _auth_code(text: str, span: Span) -> bool:
         return False
     line = text[text.rfind("\n", max(0, span.start - 60), span.start) + 1:span.start]
     return bool(AUTH_KEY.search(line[-40:]))
+
+
+# interest-rate benchmarks, which a loan agreement names before "Loan" or "Borrowing"
+# the way it names a lender ("each Term SOFR Loan", "ABR Borrowings"), and the words
+# that qualify one; none is anybody's name
+RATE_BENCHMARKS = {"SOFR", "LIBOR", "EURIBOR", "SONIA", "SARON", "TONA", "TONAR", "ESTR",
+                   "€STR", "CDOR", "CORRA", "BBSY", "BKBM", "TIBOR", "HIBOR", "SIBOR",
+                   "Eurodollar", "Eurocurrency", "ABR"}
+RATE_QUALIFIERS = {"Term", "Daily", "Simple", "Compounded", "Adjusted", "Rate", "Rates",
+                   "Spread", "Margin", "Loan", "Loans", "Borrowing", "Borrowings", "Advance",
+                   "Advances", "Tranche"}
+
+
+def _rate_benchmark(span: Span) -> bool:
+    """Whether a model COMPANY span is an interest-rate benchmark ("Term SOFR",
+    "Eurodollar Spread"): every word one or a word of its terms, and one at least a
+    benchmark."""
+    if span.label != "COMPANY" or span.source != "model":
+        return False
+    words = set(span.text.split())
+    return bool(words & RATE_BENCHMARKS) and words <= RATE_BENCHMARKS | RATE_QUALIFIERS
 
 
 def _firm(span: Span) -> Span:
