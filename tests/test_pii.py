@@ -953,6 +953,27 @@ def test_a_numbered_name_in_a_line_up_is_a_name_not_an_address():
     assert all(text[s.start:s.end] == s.text for s in found)
 
 
+def test_an_interest_rate_benchmark_is_nobodys_name():
+    """The model's COMPANY spans of a loan agreement's interest clauses ("each Term SOFR
+    Loan", "ABR Borrowings", the caption "Eurodollar Spread") are dropped; a firm with
+    such a word among others ("Eurodollar Partners LLC") stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Each Term SOFR Loan bears interest at Term SOFR; each Eurodollar Borrowing at "
+            "the Adjusted Eurodollar Rate; ABR Borrowings at the Prime Rate; the caption "
+            "\"Eurodollar Spread\". Agent: Eurodollar Partners LLC.")
+
+    def at(value, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(value, start + 1)
+        return Span(start, start + len(value), "COMPANY", value, 0.6, "model")
+
+    found = tidy(text, [at("SOFR"), at("Term SOFR", 1), at("Eurodollar"), at("ABR"),
+                        at("Eurodollar Spread"), at("Eurodollar Partners LLC")])
+    assert [s.text for s in found] == ["Eurodollar Partners LLC"]
+
+
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
     """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms; "Ann
     Banks" and "Jordan Capitalo" are people."""
