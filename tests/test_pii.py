@@ -3,6 +3,7 @@ property over arbitrary text and spans), the generator, the JSONL contract, long
 documents, and the bundled model."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -1155,3 +1156,53 @@ def test_the_hand_written_sets_parse():
     for name, least in (("pii_handwritten.txt", 13), ("pii_heldout.txt", 10), ("pii_fresh.txt", 10)):
         documents = read_documents(str(EXAMPLES.parent / "bench" / name))
         assert len(documents) >= least and all(d["spans"] for d in documents)
+
+
+# ------------------------------------------------------------------ tidy, any spans
+TIDY_PIECES = ["Tohpati , Ridho", " and ", "Abdee Negara", " . ", "Thomas A .", " ", ", ",
+               "JPMorgan Chase Bank", ", N.A.", " National Association", "Kite Motors Ltd",
+               "5 - Norio Omura", " ( 7 - Yasuto Honda 71 ) ", "Term SOFR Loan", "Miller, Brandon",
+               "Rafael Ortiz and Lena Ortiz", "____J. Kowalczyk___", "#PaulMckenna", "@ann_lee",
+               "2024-05-12 and 2024-06-01", " tomorrow", "AUTH CODE 154", "DB_USER=svc_etl",
+               "GB82WEST12345698765432", "(+44 20 7946 0958)", "Davis Academy Inc.", " & ",
+               "requested that Bailey devise", "\n", "Eurodollar Spread", "x", "."]
+
+
+@st.composite
+def text_and_model_spans(draw):
+    pieces = draw(st.lists(st.sampled_from(TIDY_PIECES), min_size=1, max_size=8))
+    text = "".join(pieces)
+    starts = [sum(map(len, pieces[:k])) for k in range(len(pieces) + 1)]
+    if draw(st.booleans()):  # whole pieces, as the model reads a value whole
+        bounds = [(starts[k], starts[k + 1]) for k in range(len(pieces)) if draw(st.booleans())]
+    else:  # cuts at words' edges, or anywhere
+        edges = sorted(set(starts) | {m.start() for m in re.finditer(r"\b", text)})
+        place = st.one_of(st.sampled_from(edges), st.integers(0, len(text)))
+        cuts = sorted(draw(st.lists(place, max_size=10, unique=True)))
+        bounds = list(zip(cuts[::2], cuts[1::2]))
+    label = st.sampled_from(["PERSON", "COMPANY", "ADDRESS", *GROUPS])  # the names' groups
+    return text, [Span(a, b, draw(label), text[a:b], draw(st.sampled_from([0.55, 0.9, 1.0])),
+                       "model") for a, b in bounds if b > a]
+
+
+@settings(max_examples=500, deadline=None)
+@given(text_and_model_spans())
+# a legal form the model found as a span of its own, joined to the firm before it
+@example(("U.S. Bank National Association", [Span(0, 9, "COMPANY", "U.S. Bank", 0.9, "model"),
+          Span(10, 30, "COMPANY", "National Association", 0.9, "model")]))
+# a line-up's player read as an address; a list, a full stop standing apart
+@example(("5 - Norio Omura", [Span(0, 15, "ADDRESS", "5 - Norio Omura", 0.9, "model")]))
+@example(("Tohpati , Ridho . Thomas A .", [Span(0, 15, "PERSON", "Tohpati , Ridho", 0.9, "model"),
+          Span(18, 28, "PERSON", "Thomas A .", 0.9, "model")]))
+def test_tidy_gives_ordered_disjoint_spans_of_the_text_whatever_the_model_gives(case):
+    """Every rule of `tidy` together, on any model spans over text built from the shapes
+    the rules look for: the spans that come out lie inside the text, say what they
+    cover, keep a known group and never overlap, in order."""
+    from bertforge.pii.tidy import tidy
+
+    text, spans = case
+    found = tidy(text, spans)
+    for s in found:
+        assert 0 <= s.start < s.end <= len(text) and s.text == text[s.start:s.end], (s, text)
+        assert s.label in GROUPS
+    assert all(a.end <= b.start for a, b in zip(found, found[1:])), (found, text)
