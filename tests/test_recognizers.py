@@ -188,6 +188,17 @@ def test_banks_named_bank_of_are_found_by_their_shape():
         "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England")]
 
 
+def test_us_national_banks_are_found_by_their_legal_form():
+    """The national-banks record's probe: each bank whole, as COMPANY, "Fifth Third Bank,
+    National Association" (which the model misses) among them; "the Bank, N.A." names no
+    bank."""
+    banks = ["Wells Fargo Bank, N.A.", "U.S. Bank National Association",
+             "JPMorgan Chase Bank, N.A.", "Citibank, N.A.", "Fifth Third Bank, National Association"]
+    text = ("Trustee: " + "; agent: ".join(banks) + ". Notices to the Bank, N.A. office. "
+            "The Bank, National Association, agrees.")
+    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["banks"]("US")]).detect(text)]
+    assert found == [(name, "COMPANY") for name in banks]
+
 def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
     """A house number, a flat, studio or PO box, the street and town runs, the postcode:
     each address whole, as ADDRESS (the README's table row among them); a postcode alone,

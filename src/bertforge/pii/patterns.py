@@ -212,11 +212,17 @@ EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.
 # them. Case as written: "the bank of the river" is no bank.
 _NOT_BANK = r"(?!(?:Base|Rate|Rates|Prime|Plaza|Tower|Building|Centre|Center|Branch|Account|" \
             r"Accounts|Loan|Loans|Agreement|Card|Cards|Arena|Stadium)\b)"
+# Or a US national bank by its legal form: capitalised words ending in "Bank" (one at
+# least before it: "the Bank, N.A." names none) or a name ending in "bank" ("Citibank"),
+# then ", N.A." or "National Association" ("Fifth Third Bank, National Association").
+_NATIONAL = r",? (?:N\.A\.|National Association)"
 BANK_OF = re.compile(
     r"\b(?:(?:Royal|National|Commonwealth|Federal|Reserve|Central|First|State|Savings|"
     r"Development|Export-Import|Industrial|Agricultural|Merchants|Co-operative|Mutual|"
     r"Investment|People's) )*Bank of (?:the )?" + _NOT_BANK + r"[A-Z][\w'&-]*"
-    r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?:,? (?:N\.A\.|plc|PLC))?")
+    r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?:,? (?:N\.A\.|plc|PLC))?"
+    r"|\b(?:(?!The\b)[A-Z][\w'&.-]* ){1,3}Bank" + _NATIONAL +
+    r"|\b[A-Z][\w'&-]*bank" + _NATIONAL)
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
 # building and a house number after it); the street and up to three more runs of
