@@ -18,7 +18,6 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   loose-full-stop  a full stop after a space is no part of a name (`_name_end`)
   listed-names    a numbered name in a line-up is a name, not an address (`_listed_name`)
   rate-benchmarks  an interest-rate benchmark is nobody's name (`_rate_benchmark`)
-  firm-heads      a firm's name starts where its capitalised words start (`_firm_head`)
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
   uk-addresses    UK addresses found by their postcode (the `uk_addresses` recognizer)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
@@ -64,7 +63,6 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "loose-full-stop": ("_name_end", _without_loose_full_stop),
            "listed-names": ("_listed_name", lambda span: span),
            "rate-benchmarks": ("_rate_benchmark", lambda span: False),
-           "firm-heads": ("_firm_head", lambda text, span, floor: span),
            "comma-lists": ("JOINED", {**tidy.JOINED,
                                       "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")})}
 

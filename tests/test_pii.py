@@ -954,27 +954,6 @@ def test_a_numbered_name_in_a_line_up_is_a_name_not_an_address():
     assert all(text[s.start:s.end] == s.text for s in found)
 
 
-def test_a_firms_name_starts_where_its_capitalised_words_start():
-    """A model firm ending in a legal form or firm word takes in the capitalised words
-    before it on its line ("South Robinfurt" + "Bank & Trust GmbH", "U.S." + "Steel
-    Corporation"), not a lower-case word, a label's colon, a number, another span or a
-    word that opens a sentence or a line ("Pay", "Summit")."""
-    from bertforge.pii.tidy import tidy
-
-    text = ("acts for South Robinfurt Bank & Trust GmbH.\nSummit Kwapień & Co. paid U.S. "
-            "Steel Corporation; Customer: Kite Motors Ltd; ref 2024 Acme Group; Ann Lee "
-            "Holdings Ltd")
-    values = [("Bank & Trust GmbH", "COMPANY"), ("Kwapień & Co.", "COMPANY"),
-              ("Steel Corporation", "COMPANY"), ("Kite Motors Ltd", "COMPANY"),
-              ("Acme Group", "COMPANY"), ("Ann Lee", "PERSON"), ("Holdings Ltd", "COMPANY")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
-    assert [s.text for s in found] == [
-        "South Robinfurt Bank & Trust GmbH", "Kwapień & Co.", "U.S. Steel Corporation",
-        "Kite Motors Ltd", "Acme Group", "Ann Lee", "Holdings Ltd"]
-    assert all(text[s.start:s.end] == s.text for s in found)
-
-
 def test_an_interest_rate_benchmark_is_nobodys_name():
     """The model's COMPANY spans of a loan agreement's interest clauses ("each Term SOFR
     Loan", "ABR Borrowings", the caption "Eurodollar Spread") are dropped; a firm with

@@ -532,40 +532,8 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             skip, following = k + 1, None  # the form, found apart: one firm with it
         if end > span.end and (following is None or following.start >= end):
             span = _ending_at(text, span, end)
-        out.append(_firm_head(text, span, out[-1].end if out else 0))
+        out.append(span)
     return out
-
-
-# up to three capitalised words ("South Robinfurt", "U.S.") that end just before a
-# firm's name, after a space, a bracket or a quote
-FIRM_HEAD = re.compile(r"(?<![^\s(\"'\u201c])((?:[A-Z][^\W\d_]*(?:['\u2019.-][^\W\d_]+)*\.? ){1,3})$")
-
-
-def _firm_head(text: str, span: Span, floor: int) -> Span:
-    """A model COMPANY span ending in a legal form or a firm's word ("Bank & Trust
-    GmbH") with the capitalised words before it on its line ("South Robinfurt"), after
-    `floor` (where the span before ends), up to a word that opens a sentence."""
-    words = span.text.split()
-    if span.label != "COMPANY" or span.source != "model" or not words \
-            or words[-1] not in FIRM_ENDS:
-        return span
-    head = FIRM_HEAD.search(text, max(floor, text.rfind("\n", 0, span.start) + 1), span.start)
-    if head is None:
-        return span
-    start = span.start
-    for word in reversed(list(NONSPACE.finditer(text, head.start(1), span.start))):
-        if _opens_sentence(text, word.start()):  # capitalised for its place ("Pay Atlas …")
-            break
-        start = word.start()
-    if start == span.start:
-        return span
-    return Span(start, span.end, span.label, text[start:span.end], span.score, span.source)
-
-
-def _opens_sentence(text: str, at: int) -> bool:
-    """Whether the word at `at` is the text's, a line's or a sentence's first."""
-    return at == 0 or text[at - 1] == "\n" or (
-        at > 1 and text[at - 1].isspace() and text[at - 2] in ".?!")
 
 
 def _phone_not_card(span: Span) -> Span:
