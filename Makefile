@@ -8,12 +8,13 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench bench-redact clean
 
+# no pip cache: on a fresh machine it only doubles the disk the install needs
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --no-cache-dir --upgrade pip
 	# the CPU build of torch on local disk goes in first; the project's range accepts it
-	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --no-cache-dir torch==2.13.0
+	$(PY) -m pip install --quiet --no-cache-dir -e '.[test]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -33,7 +34,7 @@ bench: $(STAMP)
 	$(PY) bench/encoder_speed.py
 
 bench-redact: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet --no-cache-dir -e '.[test,bench]'
 	$(PY) bench/redact_speed.py
 
 clean:

@@ -46,9 +46,14 @@ def pytest_addoption(parser):
                           "means fp32 (make test runs the model-output tests so once)")
 
 
+def pytest_unconfigure(config):
+    shutil.rmtree(getattr(config, "bertforge_cache", ""), ignore_errors=True)
+
+
 def pytest_configure(config):
     # the redactor's measured precision choice is cached here, not in the user's cache
-    os.environ["BERTFORGE_CACHE"] = tempfile.mkdtemp(prefix="bertforge-cache-")
+    config.bertforge_cache = tempfile.mkdtemp(prefix="bertforge-cache-")
+    os.environ["BERTFORGE_CACHE"] = config.bertforge_cache
     if config.getoption("--precision") == "fp32":
         from bertforge import training
         from bertforge.pii.precision import PINNED, candidates
