@@ -213,3 +213,50 @@ def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
              Redactor(None, recognizers=[REGISTRY["uk_addresses"]("GB")]).detect(text)]
     assert found == [(a, "ADDRESS") for a in addresses]
     assert REGISTRY["uk_addresses"]("GB").find("12 Harbour Road, Leeds") == []
+
+
+GUARDED_PIECES = ["CVV: 123", "cVc2 4417", "Card Security Code 9981", "CID 1234", "csc: 777",
+                  "security  code 555", "Bank of America, N.A.", "Citibank, N.A.",
+                  "Wells Fargo Bank National Association", "bank of the river", "BANK OF X",
+                  "ann.lee@example.com", "@sallykohn", "a@b", " ", "\n", ", ", "Pay ", "ref 42",
+                  "Bank of", " Montreal", "N.A", "\u212aCVV 321"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(GUARDED_PIECES), min_size=1, max_size=10))
+def test_a_recognizer_that_skips_texts_without_its_words_finds_what_its_regex_finds(parts):
+    """`needs` lets a recognizer skip a text that holds none of the words every match
+    holds; it must find exactly what searching every text finds."""
+    text = "".join(parts)
+    for name in ("email", "cvv", "banks", "handles"):
+        guarded = REGISTRY[name]("US")
+        unguarded = REGISTRY[name]("US")
+        if isinstance(unguarded, Pattern):
+            unguarded.needs = ()
+            assert guarded.needs, name
+        else:  # Handles: its "@" test is in its `find`; the regex alone can only find more
+            assert guarded.find(text) == [m for m in Handles().find(text)]
+            assert not guarded.find(text.replace("@", "")), text
+            continue
+        assert guarded.find(text) == unguarded.find(text), (name, text)
+
+
+IBAN_GROUPS = ["DE89", "3704", "0044", "0532", "0130", "00", "GB82", "WEST", "1234", "5698",
+               "7654", "32", "12", "X", "A1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(IBAN_GROUPS), min_size=1, max_size=9), st.data())
+@example(["DE89", "3704", "0044", "0532", "0130", "00", "12"], None)
+@example(["GB82", "WEST", "1234", "5698", "7654", "32"], None)
+def test_iban_in_is_the_longest_start_cut_at_a_space_that_is_valid(groups, data):
+    """`patterns.iban_in` checks one start (the one of the country's length); it must
+    give what trying every start cut at a space, longest first, gives."""
+    from bertforge.pii.patterns import iban_in, valid_iban
+
+    joins = [data.draw(st.sampled_from([" ", ""])) for _ in groups[1:]] if data else [" "] * (len(groups) - 1)
+    value = groups[0] + "".join(j + g for j, g in zip(joins, groups[1:]))
+    expected = value
+    while expected and not valid_iban(expected) and " " in expected:
+        expected = expected[:expected.rindex(" ")]
+    assert iban_in(value) == (expected if valid_iban(expected) else None), value

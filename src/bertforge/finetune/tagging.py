@@ -25,6 +25,8 @@ it opens a span), each with a confidence: the mean probability of its words' tag
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import re
 from dataclasses import dataclass, replace
@@ -115,25 +117,46 @@ def words(text: str, offsets: Sequence[tuple[int, int]], by: str = "text") -> Wo
     words are joined by single spaces: "@jack" and "U.S." are one word each)."""
     if by not in WORDS:
         raise BertforgeError(f"words are read by one of {', '.join(WORDS)}, not {by!r}")
-    n = len(offsets)
+    return _words(text, *_bounds(offsets), by)
+
+
+def _words(text: str, starts: np.ndarray, ends: np.ndarray, by: str = "text") -> Words:
+    n = len(starts)
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return Words(empty, empty, empty)
-    starts, ends = _bounds(offsets)
     glued = np.zeros(n, dtype=bool)  # token i continues the word of token i-1
     glued[1:] = (starts[1:] == ends[:-1]) & (ends[:-1] > starts[:-1])
-    if by == "text":  # only where tokens touch: most are apart, and this loop is Python's
+    if by == "text":  # where tokens touch, the characters on both sides of the join
         touching = np.flatnonzero(glued)
-        glued[touching] = [0 < a < len(text) and text[a - 1].isalnum() and text[a].isalnum()
-                           for a in starts[touching].tolist()]
+        if len(touching):
+            at = starts[touching]
+            alnum = _alnum(text)
+            glued[touching] = (at > 0) & (at < len(text)) & alnum[at - 1] & alnum[np.minimum(at, len(text) - 1)]
     index = np.cumsum(~glued) - 1
     first = np.searchsorted(index, np.arange(int(index[-1]) + 1))
     return Words(first, np.append(first[1:], n), index)
 
 
+_ASCII_ALNUM = np.array([chr(c).isalnum() for c in range(128)])
+
+
+def _alnum(text: str) -> np.ndarray:
+    """str.isalnum of each character of the text, as an array (ASCII by table, the rest
+    one by one: tokens touch at thousands of places a document, not in a Python loop)."""
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    out = _ASCII_ALNUM[np.minimum(codes, 127)]
+    wide = np.flatnonzero(codes > 127)
+    if len(wide):
+        out[wide] = [text[i].isalnum() for i in wide.tolist()]
+    return out
+
+
 def _bounds(offsets: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-    """(starts, ends) of the tokens as arrays, in one conversion."""
-    both = np.array(offsets, dtype=np.int64).reshape(-1, 2)
+    """(starts, ends) of the tokens as arrays, in one conversion (from a flat iterator:
+    twice as fast as np.array on a list of pairs)."""
+    both = np.fromiter(itertools.chain.from_iterable(offsets), dtype=np.int64,
+                       count=2 * len(offsets)).reshape(-1, 2)
     return both[:, 0], both[:, 1]
 
 
@@ -190,30 +213,30 @@ def _breaks(gap: str, before: str, after: str, multiline: Collection[str]) -> bo
 
 def _runs(inside: np.ndarray, broken) -> list[tuple[int, int]]:
     """Maximal runs [a, b) of inside words that `broken(v)` does not cut before word v."""
-    runs, k, count = [], 0, len(inside)
-    while k < count:
-        if not inside[k]:
-            k += 1
-            continue
-        v = k + 1
-        while v < count and inside[v] and not broken(v):
-            v += 1
-        runs.append((k, v))
-        k = v
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], inside.astype(np.int8), [0]))))
+    runs = []
+    for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):  # runs of inside words
+        for v in range(a + 1, b):
+            if broken(v):
+                runs.append((a, v))
+                a = v
+        runs.append((a, b))
     return runs
 
 
-def _smoothed(lab: np.ndarray, ends_new: bool) -> np.ndarray:
+def _smoothed(lab: list[int], ends_new: bool) -> list[int]:
     """A run's word labels with lone changes undone: a word between two of another label
     takes theirs, and so does a word at either end whose neighbour's label goes on for
     two words (the last one not when it starts a new entity, `ends_new`)."""
-    lab = lab.copy()
+    if len(lab) < 3:
+        return lab
+    lab = list(lab)
     for k in range(1, len(lab) - 1):
         if lab[k - 1] == lab[k + 1] != lab[k]:
             lab[k] = lab[k - 1]
-    if len(lab) >= 3 and lab[0] != lab[1] == lab[2]:
+    if lab[0] != lab[1] == lab[2]:
         lab[0] = lab[1]
-    if len(lab) >= 3 and lab[-1] != lab[-2] == lab[-3] and not ends_new:
+    if lab[-1] != lab[-2] == lab[-3] and not ends_new:
         lab[-1] = lab[-2]
     return lab
 
@@ -241,22 +264,23 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
     trade places inside one."""
     if len(offsets) == 0:
         return []
-    labels = sorted({t[2:] for t in tags if t != "O"})
-    b_cols = np.array([tags.index(f"B-{label}") for label in labels])
-    i_cols = np.array([tags.index(f"I-{label}") for label in labels])
+    labels, b_cols, i_cols = _columns(tuple(tags))
     entity = 1.0 - probs[:, 0]
     running = np.concatenate(([0.0], np.cumsum(entity, dtype=np.float64)))  # for the means
     starts, ends = _bounds(offsets)
-    w = words(text, offsets)
-    first, last = w.first, w.last
-    inside = np.add.reduceat((entity >= threshold).astype(int), first) > 0
-    b_mass = np.add.reduceat(probs[:, b_cols], first, axis=0)
-    i_mass = np.add.reduceat(probs[:, i_cols], first, axis=0)
-    label = (b_mass + i_mass).argmax(-1)
-    begins = b_mass.sum(-1) > i_mass.sum(-1)
+    w = _words(text, starts, ends)
+    inside = np.add.reduceat((entity >= threshold).astype(int), w.first) > 0
+    b_mass = np.add.reduceat(probs[:, b_cols], w.first, axis=0)
+    i_mass = np.add.reduceat(probs[:, i_cols], w.first, axis=0)
+    label = (b_mass + i_mass).argmax(-1).tolist()
+    begins = (b_mass.sum(-1) > i_mass.sum(-1)).tolist()
+    # each word's first and last character, as Python ints for the loops below
+    word_start = starts[w.first].tolist()
+    word_end = ends[w.last - 1].tolist()
+    token_first, token_last = w.first.tolist(), w.last.tolist()
 
     def gap(v):  # the text between word v-1 and word v
-        return text[ends[last[v - 1] - 1]:starts[first[v]]]
+        return text[word_end[v - 1]:word_start[v]]
 
     def broken(v):  # whether the text before word v ends a run (most gaps: one space)
         g = gap(v)
@@ -264,17 +288,25 @@ def threshold_spans(text: str, offsets: Sequence[tuple[int, int]], probs: np.nda
 
     spans = []
     for a, b in _runs(inside, broken):
-        lab = _smoothed(label[a:b], ends_new=bool(begins[b - 1]))
+        lab = _smoothed(label[a:b], ends_new=begins[b - 1])
         start = a
         for k in range(a + 1, b + 1):
             if k < b and lab[k - a] == lab[k - a - 1] and not (begins[k] and gap(k) != " "):
                 continue
-            t0, t1 = first[start], last[k - 1]
-            s0, s1 = int(starts[t0]), int(ends[t1 - 1])
-            spans.append(Span(s0, s1, labels[int(lab[start - a])], text[s0:s1],
+            t0, t1 = token_first[start], token_last[k - 1]
+            s0, s1 = word_start[start], word_end[k - 1]
+            spans.append(Span(s0, s1, labels[lab[start - a]], text[s0:s1],
                               float((running[t1] - running[t0]) / (t1 - t0))))
             start = k
     return spans
+
+
+@functools.lru_cache(maxsize=16)
+def _columns(tags: tuple[str, ...]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(the entity labels, sorted; the column of each one's B- tag; of its I- tag)."""
+    labels = sorted({t[2:] for t in tags if t != "O"})
+    return (labels, np.array([tags.index(f"B-{label}") for label in labels]),
+            np.array([tags.index(f"I-{label}") for label in labels]))
 
 
 # An uncased vocabulary cannot see capital letters, the first cue for a name in real
@@ -325,8 +357,7 @@ def paragraph_starts(text: str, offsets: Sequence[tuple[int, int]]) -> list[int]
     ends = [m.end() for m in BLANK_LINE.finditer(text)]
     if not ends or not len(offsets):
         return []
-    starts = np.asarray(offsets, dtype=np.int64).reshape(-1, 2)[:, 0]
-    return np.unique(np.searchsorted(starts, ends)).tolist()
+    return np.unique(np.searchsorted(_bounds(offsets)[0], ends)).tolist()
 
 
 def segment_ids(text: str, offsets, case: bool) -> list[int]:

@@ -304,7 +304,7 @@ class Redactor:
                     for span in spans:
                         start = span.start + a
                         if core_start <= start < core_end and (not kept or start >= kept[-1].end):
-                            kept.append(replace(span, start=start, end=span.end + a))
+                            kept.append(replace(span, start=start, end=span.end + a) if a else span)
                     bar.update(core_end - core_start)
                 if end < len(pieces):  # between groups (after the last, the next call reuses it)
                     _release_memory()

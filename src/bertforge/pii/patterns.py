@@ -114,15 +114,37 @@ IBAN_LENGTHS = {
 }
 
 
+_SPACE, _IBAN_SHAPE = re.compile(r"\s"), re.compile(r"[A-Z]{2}\d{2}[A-Z0-9]+")
+
+
 def valid_iban(value: str) -> bool:
     """Country length and the mod-97 check (ISO 13616)."""
-    iban = re.sub(r"\s", "", value).upper()
-    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", iban):
+    iban = _SPACE.sub("", value).upper()
+    if not _IBAN_SHAPE.fullmatch(iban):
         return False
     if IBAN_LENGTHS.get(iban[:2]) != len(iban):
         return False
     rearranged = iban[4:] + iban[:4]
     return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+
+
+def iban_in(value: str) -> str | None:
+    """The longest start of `value` (an IBAN written in groups, perhaps run into the next
+    group of characters) that ends at a space and is a valid IBAN, or None. Only one start
+    can have the country's length, so only that one is checked."""
+    length = IBAN_LENGTHS.get(value[:2].upper())
+    if length is None:
+        return None
+    count = 0
+    for end, c in enumerate(value, 1):
+        count += not c.isspace()
+        if count == length:
+            break
+    else:
+        return None
+    if end < len(value) and not value[end].isspace():
+        return None
+    return value[:end] if valid_iban(value[:end]) else None
 
 
 def valid_routing(digits: str) -> bool:
@@ -223,6 +245,7 @@ BANK_OF = re.compile(
     r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?:,? (?:N\.A\.|plc|PLC))?"
     r"|\b(?:(?!The\b)[A-Z][\w'&.-]* ){1,3}Bank" + _NATIONAL +
     r"|\b[A-Z][\w'&-]*bank" + _NATIONAL)
+BANK_OF_WORDS = ("Bank of ", "N.A.", "National Association")  # one is in every match
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
 # building and a house number after it); the street and up to three more runs of
@@ -257,6 +280,7 @@ IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b")
 CARD = re.compile(r"(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"
                  r"(?:\w+\W{1,3}){0,2}?(\d{3,4})\b")
+CVV_WORDS = ("cvv", "cvc", "cid", "security code", "csc")  # one is in every match, casefolded
 SSN = re.compile(r"(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
 NINE = re.compile(r"(?<![\d-])\d{9}(?![\d-])")
 SSN_CONTEXT = re.compile(r"(?i)\b(?:ssn|social security|soc\.? sec|taxpayer id|tin)\b")
