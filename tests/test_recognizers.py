@@ -246,16 +246,17 @@ IBAN_GROUPS = ["DE89", "3704", "0044", "0532", "0130", "00", "GB82", "WEST", "12
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(IBAN_GROUPS), min_size=1, max_size=9), st.data())
-@example(["DE89", "3704", "0044", "0532", "0130", "00", "12"], None)
-@example(["GB82", "WEST", "1234", "5698", "7654", "32"], None)
-def test_iban_in_is_the_longest_start_cut_at_a_space_that_is_valid(groups, data):
+@given(st.lists(st.tuples(st.sampled_from([" ", ""]), st.sampled_from(IBAN_GROUPS)), min_size=1,
+                max_size=9))
+@example([(" ", g) for g in ["DE89", "3704", "0044", "0532", "0130", "00", "12"]])
+@example([(" ", g) for g in ["DE89", "3704", "0044", "0532", "0130"]] + [(" ", "00"), ("", "12")])
+@example([(" ", g) for g in ["GB82", "WEST", "1234", "5698", "7654", "32"]])
+def test_iban_in_is_the_longest_start_cut_at_a_space_that_is_valid(groups):
     """`patterns.iban_in` checks one start (the one of the country's length); it must
     give what trying every start cut at a space, longest first, gives."""
     from bertforge.pii.patterns import iban_in, valid_iban
 
-    joins = [data.draw(st.sampled_from([" ", ""])) for _ in groups[1:]] if data else [" "] * (len(groups) - 1)
-    value = groups[0] + "".join(j + g for j, g in zip(joins, groups[1:]))
+    value = "".join(join + group for join, group in groups).lstrip()
     expected = value
     while expected and not valid_iban(expected) and " " in expected:
         expected = expected[:expected.rindex(" ")]
