@@ -84,13 +84,17 @@ def timed(function, texts):
 
 STAGES = {"model": "the model's forward", "phones": "phone numbers",
           "patterns": "the other patterns", "decoding": "decoding words into spans",
-          "tokenizing": "tokenizing"}
+          "tokenizing": "tokenizing", "tidy": "tidy's rules", "merge": "merging with the patterns",
+          "mentions": "other mentions of names"}
+# the stages that are functions of a module, timed where the detector calls them
+MODULE_STAGES = {"tidy": "tidy", "merge": "merge", "mentions": "every_mention"}
 
 
 def where_time_goes(redactor, detect, texts) -> tuple[float, dict[str, float]]:
     """(seconds of one pass of `detect`, seconds by stage of `STAGES`, each timed where
-    it is called; "the rest" is what is left: windows, batching, merging, mentions)."""
+    it is called; "the rest" is what is left: windows, batching, sorting spans back)."""
     from bertforge.finetune import tagging
+    from bertforge.pii import detector
 
     spent: dict[str, float] = dict.fromkeys(STAGES, 0.0)
 
@@ -106,10 +110,11 @@ def where_time_goes(redactor, detect, texts) -> tuple[float, dict[str, float]]:
     model, tokenizer = redactor.tagger.model, redactor.tagger.tokenizer
     wrapped = [(model, "forward", "model"), (tokenizer, "encode_batch", "tokenizing")] + \
         [(r, "find", "phones" if r.name == "phones" else "patterns") for r in redactor.recognizers or ()]
-    decode = tagging.threshold_spans
-    for owner, name, stage in wrapped:
+    functions = [(tagging, "threshold_spans", "decoding")] + \
+        [(detector, name, stage) for stage, name in MODULE_STAGES.items()]
+    originals = [getattr(module, name) for module, name, _ in functions]
+    for owner, name, stage in wrapped + functions:
         setattr(owner, name, timing(stage, getattr(owner, name)))
-    tagging.threshold_spans = timing("decoding", decode)
     try:
         started = time.perf_counter()
         detect(texts)
@@ -117,7 +122,8 @@ def where_time_goes(redactor, detect, texts) -> tuple[float, dict[str, float]]:
     finally:
         for owner, name, _ in wrapped:
             delattr(owner, name)  # the instance's wrapper; the class's method shows again
-        tagging.threshold_spans = decode
+        for (module, name, _), original in zip(functions, originals):
+            setattr(module, name, original)
 
 
 def main() -> None:
