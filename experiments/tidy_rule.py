@@ -21,6 +21,8 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
   uk-addresses    UK addresses found by their postcode (the `uk_addresses` recognizer)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
+  known-firms     well-known firms found by name, and read as firms where the model
+                  read a person (the `firms` recognizer and `_known_firm`)
 
 Prints, for each set, the score that decides (PERSON F1 on the real corpora, hybrid
 micro F1 on generated and hand-written documents) without and with the rule, the
@@ -69,11 +71,13 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
 
 # each recognizer's rule: the registry's name of the recognizer left out without it
 RECOGNIZERS = {"bank-names": "banks", "uk-addresses": "uk_addresses"}
+# rules that are a recognizer and a `tidy` rule together
+BOTH = {"known-firms": ("firms", ("_known_firm", lambda span: span))}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rule", choices=[*WITHOUT, *RECOGNIZERS])
+    parser.add_argument("rule", choices=[*WITHOUT, *RECOGNIZERS, *BOTH])
     parser.add_argument("--split", choices=SETS, default="validation")
     parser.add_argument("--model", default=None)
     args = parser.parse_args()
@@ -84,6 +88,10 @@ def main() -> None:
         with_ = redactor.detect_batch(texts)
         if args.rule in RECOGNIZERS:
             without = replace_recognizers(redactor, RECOGNIZERS[args.rule]).detect_batch(texts)
+        elif args.rule in BOTH:
+            recognizer, rule = BOTH[args.rule]
+            with mock.patch.object(tidy, *rule):
+                without = replace_recognizers(redactor, recognizer).detect_batch(texts)
         else:
             with mock.patch.object(tidy, *WITHOUT[args.rule]):
                 without = redactor.detect_batch(texts)

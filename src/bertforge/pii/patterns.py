@@ -246,6 +246,84 @@ BANK_OF = re.compile(
     r"|\b(?:(?!The\b)[A-Z][\w'&.-]* ){1,3}Bank" + _NATIONAL +
     r"|\b[A-Z][\w'&-]*bank" + _NATIONAL)
 BANK_OF_WORDS = ("Bank of ", "N.A.", "National Association")  # one is in every match
+# Well-known firms by name: banks, brokers, asset managers, insurers, auditors,
+# consultancies, rating agencies, exchanges, law firms and large companies that financial
+# text names again and again, and whose names read like people's or like words (the
+# known-firms record). A name that is also a person's in ordinary use, or an ordinary word,
+# is listed only with the word that makes it a firm ("Raymond James Financial", "Apollo
+# Global Management"); a name that is also a common surname is not listed alone. Case as
+# written. A match takes in a legal form and firm words after the name.
+KNOWN_FIRMS = (
+    # banks and brokers
+    "Goldman Sachs", "Morgan Stanley", "JPMorgan Chase", "JPMorgan", "J.P. Morgan",
+    "J. P. Morgan", "Citigroup", "Citibank", "Wells Fargo", "Merrill Lynch", "BofA Securities",
+    "Lehman Brothers", "Bear Stearns", "Salomon Brothers", "Smith Barney", "PaineWebber",
+    "Paine Webber", "Kidder Peabody", "Kidder, Peabody", "Drexel Burnham Lambert",
+    "Dean Witter Reynolds", "Brown Brothers Harriman", "Credit Suisse", "UBS", "Deutsche Bank", "Dresdner Bank",
+    "Commerzbank", "Barclays", "HSBC", "Lloyds Banking Group", "Lloyds Bank", "NatWest",
+    "Standard Chartered", "BNP Paribas", "Société Générale", "Societe Generale",
+    "Crédit Agricole", "Credit Agricole", "Natixis", "Banco Santander", "Santander UK",
+    "BBVA", "UniCredit", "Intesa Sanpaolo", "ABN AMRO", "Rabobank", "ING Groep", "ING Group",
+    "ING Bank", "Nomura Holdings", "Nomura Securities", "Nomura International",
+    "Mizuho Financial Group", "Mizuho Bank", "Mizuho Securities", "MUFG", "Mitsubishi UFJ",
+    "Sumitomo Mitsui", "SMBC", "RBC Capital Markets", "TD Securities", "Scotiabank",
+    "BMO Capital Markets", "CIBC", "Macquarie Group", "Macquarie Bank", "Macquarie Capital",
+    "Jefferies", "Lazard", "Evercore", "Houlihan Lokey", "Moelis", "PJT Partners",
+    "Perella Weinberg", "Centerview Partners", "Guggenheim Partners", "Cantor Fitzgerald",
+    "Stifel", "Piper Sandler", "Raymond James Financial", "Raymond James & Associates",
+    "Charles Schwab Corporation", "Charles Schwab & Co.", "Edward Jones Investments",
+    "Fannie Mae", "Freddie Mac", "Ginnie Mae", "Sallie Mae", "American Express", "Mastercard",
+    "MasterCard", "Visa Inc.", "Capital One", "Discover Financial", "PayPal", "Ally Financial",
+    "Western Union", "MoneyGram", "Coinbase", "Revolut", "Klarna",
+    # asset managers and investors
+    "BlackRock", "Vanguard Group", "Fidelity Investments", "State Street Corporation",
+    "State Street Bank", "State Street Global Advisors", "Northern Trust", "BNY Mellon",
+    "Invesco", "Franklin Templeton", "T. Rowe Price", "PIMCO", "Wellington Management",
+    "AllianceBernstein", "Blackstone", "KKR", "Kohlberg Kravis Roberts", "Carlyle Group",
+    "Apollo Global Management", "TPG Capital", "Bain Capital", "Warburg Pincus",
+    "Bridgewater Associates", "Citadel Securities", "Renaissance Technologies", "Two Sigma",
+    "D. E. Shaw", "Elliott Management", "Berkshire Hathaway",
+    # insurers and brokers of insurance
+    "Allianz", "AXA", "Aviva plc", "Prudential Financial", "Prudential plc", "MetLife", "AIG",
+    "American International Group", "Zurich Insurance", "Munich Re", "Swiss Re",
+    "Lloyd's of London", "Marsh & McLennan", "Marsh McLennan", "Willis Towers Watson",
+    # ratings, data and exchanges
+    "Moody's Investors Service", "Moody's Corporation", "Standard & Poor's", "S&P Global",
+    "Fitch Ratings", "Morningstar", "Bloomberg L.P.", "Bloomberg LP", "Thomson Reuters",
+    "Refinitiv", "Dow Jones", "Nasdaq", "New York Stock Exchange", "London Stock Exchange",
+    "Deutsche Börse", "Euronext", "Intercontinental Exchange", "CME Group",
+    # auditors and consultancies
+    "Deloitte & Touche", "Deloitte", "PricewaterhouseCoopers", "PwC", "KPMG", "Ernst & Young",
+    "Grant Thornton", "BDO", "Arthur Andersen", "McKinsey & Company", "Boston Consulting Group",
+    "Bain & Company", "Accenture", "Booz Allen Hamilton", "Oliver Wyman",
+    # law firms
+    "Sullivan & Cromwell", "Skadden, Arps, Slate, Meagher & Flom", "Skadden",
+    "Davis Polk & Wardwell", "Davis Polk", "Simpson Thacher & Bartlett", "Simpson Thacher",
+    "Cleary Gottlieb Steen & Hamilton", "Cleary Gottlieb", "Wachtell, Lipton, Rosen & Katz",
+    "Cravath, Swaine & Moore", "Debevoise & Plimpton", "Paul, Weiss, Rifkind, Wharton & Garrison",
+    "Weil, Gotshal & Manges", "Shearman & Sterling", "White & Case", "Clifford Chance",
+    "Linklaters", "Freshfields Bruckhaus Deringer", "Slaughter and May", "Herbert Smith Freehills",
+    "Allen & Overy", "Baker McKenzie", "Baker & McKenzie", "DLA Piper", "Norton Rose Fulbright",
+    "Hogan Lovells", "Mayer Brown", "Sidley Austin", "Jones Day", "Ropes & Gray",
+    "Gibson, Dunn & Crutcher", "Morgan, Lewis & Bockius", "Covington & Burling",
+    "Latham & Watkins", "Kirkland & Ellis", "Willkie Farr & Gallagher", "Proskauer Rose",
+    "Akin Gump Strauss Hauer & Feld", "Fried, Frank, Harris, Shriver & Jacobson",
+    "Cahill Gordon & Reindel", "Goodwin Procter", "Wilson Sonsini Goodrich & Rosati",
+    "Fenwick & West", "Orrick, Herrington & Sutcliffe", "Vinson & Elkins", "Dechert",
+    # companies named after people, or after words
+    "Johnson & Johnson", "Procter & Gamble", "Marks & Spencer", "Hewlett-Packard",
+    "Hewlett Packard Enterprise", "Walt Disney Company", "Ford Motor Company",
+    "General Electric", "General Motors", "Philip Morris International", "Philip Morris USA",
+    "Eli Lilly and Company", "Merck & Co.", "Bristol-Myers Squibb", "Abbott Laboratories",
+    "John Lewis Partnership",
+)
+_FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
+              r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|Corp\.|Corporation|Company|& Co\.|Co\.)"
+              r"| (?:Group|Holdings|Securities|Capital Markets|Asset Management|Investments|"
+              r"Financial|Bank|International|Partners|Advisors|Advisers|Associates|Ratings|"
+              r"USA|UK|Europe))")
+FIRMS = re.compile(r"(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&'-])" % (
+    "|".join(re.escape(f) for f in sorted(KNOWN_FIRMS, key=len, reverse=True)), _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
 # building and a house number after it); the street and up to three more runs of

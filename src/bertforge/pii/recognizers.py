@@ -422,6 +422,8 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                     check='a bank\'s name of the shape "Bank of …"',
                                     needs=p.BANK_OF_WORDS),
     "uk_addresses": lambda region: UkAddresses(),
+    "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
+                                    check="a name on the list of well-known firms"),
 }
 
 

@@ -19,6 +19,7 @@ from typing import Sequence
 
 from ..optional import require
 from ..spans import Span
+from .patterns import FIRMS
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -328,7 +329,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    out = _with_legal_forms(text, _one_person(text, [_listed_name(_inverted_name(_firm(s)))
+    out = _with_legal_forms(text, _one_person(text, [_listed_name(_inverted_name(_firm(_known_firm(s))))
                                                      for s in out]))
     out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
@@ -467,6 +468,14 @@ def _rate_benchmark(span: Span) -> bool:
         return False
     words = set(span.text.split())
     return bool(words & RATE_BENCHMARKS) and words <= RATE_BENCHMARKS | RATE_QUALIFIERS
+
+
+def _known_firm(span: Span) -> Span:
+    """A model PERSON span that is a well-known firm's name, whole (`patterns.FIRMS`:
+    "Morgan Stanley", "Lazard"), as COMPANY."""
+    if span.label == "PERSON" and span.source == "model" and FIRMS.fullmatch(span.text):
+        return replace(span, label="COMPANY")
+    return span
 
 
 def _firm(span: Span) -> Span:
