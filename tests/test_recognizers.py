@@ -261,3 +261,40 @@ def test_iban_in_is_the_longest_start_cut_at_a_space_that_is_valid(groups):
     while expected and not valid_iban(expected) and " " in expected:
         expected = expected[:expected.rindex(" ")]
     assert iban_in(value) == (expected if valid_iban(expected) else None), value
+
+
+def test_well_known_firms_are_found_by_name_whole_with_their_legal_form():
+    """The known-firms record's probe: each firm whole, as COMPANY, its legal form and
+    firm words with it; an ordinary word that names a firm only with its firm's word, a
+    name in lower case, and a name glued into a longer word are left to the model."""
+    text = ("Goldman Sachs Group, Inc. hired her from Morgan Stanley & Co. LLC. Advisers: "
+            "Lazard and Evercore, with Merrill Lynch as lender; auditors Deloitte & Touche LLP "
+            "and Ernst & Young LLP. Counsel: Skadden, Arps, Slate, Meagher & Flom LLP. "
+            "Brown Brothers Harriman & Co. is custodian; Raymond James Financial placed it. "
+            "Orange juice, the vanguard group, Apollo and Fidelity are words here, and so is "
+            "Lazardian; Raymond James is a person.")
+    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["firms"]("US")]).detect(text)]
+    assert found == [(name, "COMPANY") for name in (
+        "Goldman Sachs Group, Inc.", "Morgan Stanley & Co. LLC", "Lazard", "Evercore",
+        "Merrill Lynch", "Deloitte & Touche LLP", "Ernst & Young LLP",
+        "Skadden, Arps, Slate, Meagher & Flom LLP", "Brown Brothers Harriman & Co.",
+        "Raymond James Financial")]
+
+
+def test_a_firm_the_model_read_as_a_person_is_a_firm():
+    """A model PERSON span that is a listed firm, whole, becomes COMPANY; a person whose
+    surname is in a firm's name, and a name the list holds only with its firm's word,
+    stay PERSON; the firms pattern does not relabel what the model marked whole."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Morgan Stanley hired Richard Jefferies from Lazard; Raymond James signed."
+    values = ["Morgan Stanley", "Richard Jefferies", "Lazard", "Raymond James"]
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model") for v in values]
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Morgan Stanley", "COMPANY"), ("Richard Jefferies", "PERSON"), ("Lazard", "COMPANY"),
+        ("Raymond James", "PERSON")]
+    matches = find(text, [REGISTRY["firms"]("US")])
+    assert [text[m.start:m.end] for m in matches] == ["Morgan Stanley", "Jefferies", "Lazard"]
+    merged = merge(spans[1:2], matches, text)  # the model's "Richard Jefferies" stands
+    assert [(s.text, s.label) for s in merged] == [
+        ("Morgan Stanley", "COMPANY"), ("Richard Jefferies", "PERSON"), ("Lazard", "COMPANY")]
