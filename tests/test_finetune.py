@@ -705,3 +705,25 @@ def test_examples_from_a_saved_dataset_in_gretels_schema(tmp_path):
     assert examples[3]["where"].endswith("ds[3]")
     with pytest.raises(BertforgeError, match="no such file, and not a dataset"):
         tagging_examples(str(tmp_path / "nothing-here"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["Ann", "Lee", "'s", ",", "-", "2", "ß", "é", "Ω", "日本", "٣",
+                                 "_", "\u00a0", " ", "x", "."]), min_size=1, max_size=20),
+       st.lists(st.booleans(), min_size=20, max_size=20))
+def test_words_join_touching_pieces_only_between_letters_or_digits(pieces, apart):
+    """Pieces that touch are one word when the characters either side of the join are
+    letters or digits (`str.isalnum`, any script), whatever array arithmetic computes it."""
+    from bertforge.finetune.tagging import words
+
+    text, offsets, at = "", [], 0
+    for piece, gap in zip(pieces, apart):
+        text += (" " if gap and text else "") + piece
+        offsets.append((len(text) - len(piece), len(text)))
+    w = words(text, offsets)
+    expected = [0]  # the word of each piece, by the rule in words' docstring
+    for (a0, b0), (a1, _) in zip(offsets, offsets[1:]):
+        glued = a1 == b0 and b0 > a0 and 0 < a1 < len(text) and text[a1 - 1].isalnum() \
+            and text[a1].isalnum()
+        expected.append(expected[-1] + (not glued))
+    assert w.index.tolist() == expected, (text, offsets)

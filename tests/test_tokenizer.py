@@ -195,6 +195,9 @@ def test_bad_input(tmp_path, directories):
         tok([ "fine", 3])
     with pytest.raises(TokenizerError, match="2 texts but 1 pairs"):
         tok(["a", "b"], pairs=["c"])
+    # the Rust tokenizer's own message names no input; ours names the text and the cause
+    with pytest.raises(TokenizerError, match=r"text 1: .*lone surrogate \(\\ud83d at character 4\)"):
+        tok.encode_batch(["fine", "bad \ud83d end"])
     (tmp_path / "novocab").mkdir()
     (tmp_path / "novocab" / "vocab.txt").write_text("hello\nworld\n")
     with pytest.raises(TokenizerError, match="lacks BERT's special tokens"):

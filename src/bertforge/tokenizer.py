@@ -226,7 +226,10 @@ class Tokenizer:
         try:
             raw = self.backend.encode_batch(inputs, add_special_tokens=add_special_tokens)
         except Exception as error:
-            raise TokenizerError(f"cannot encode: {error}") from None
+            # the Rust tokenizer names no input; a lone surrogate is the usual cause
+            why = next((f"text {i}: {problem}" for i, text in enumerate(texts)
+                        if (problem := text_error(text))), error)
+            raise TokenizerError(f"cannot encode: {why}") from None
         finally:
             self.backend.no_truncation()
         return [Encoding(e) for e in raw]
@@ -290,6 +293,17 @@ def _special_ids(backend: Backend) -> dict[str, int]:
         raise TokenizerError(f"the vocabulary lacks BERT's special tokens "
                              f"{', '.join(missing)}; is this a BERT vocabulary?")
     return ids
+
+
+def text_error(text: str) -> str | None:
+    """Why a string cannot be tokenized or redacted, or None: a lone surrogate is no
+    character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return (f"its text holds a lone surrogate (\\u{ord(text[error.start]):04x} at "
+                f"character {error.start}), which is not a character; fix the producer")
+    return None
 
 
 def _check_texts(texts, what: str, allow_none: bool = False) -> list:

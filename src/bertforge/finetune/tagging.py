@@ -132,7 +132,8 @@ def _words(text: str, starts: np.ndarray, ends: np.ndarray, by: str = "text") ->
         if len(touching):
             at = starts[touching]
             alnum = _alnum(text)
-            glued[touching] = (at > 0) & (at < len(text)) & alnum[at - 1] & alnum[np.minimum(at, len(text) - 1)]
+            inner = (at > 0) & (at < len(text))
+            glued[touching] = inner & alnum[at - 1] & alnum[np.minimum(at, len(text) - 1)]
     index = np.cumsum(~glued) - 1
     first = np.searchsorted(index, np.arange(int(index[-1]) + 1))
     return Words(first, np.append(first[1:], n), index)
@@ -144,7 +145,7 @@ _ASCII_ALNUM = np.array([chr(c).isalnum() for c in range(128)])
 def _alnum(text: str) -> np.ndarray:
     """str.isalnum of each character of the text, as an array (ASCII by table, the rest
     one by one: tokens touch at thousands of places a document, not in a Python loop)."""
-    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     out = _ASCII_ALNUM[np.minimum(codes, 127)]
     wide = np.flatnonzero(codes > 127)
     if len(wide):

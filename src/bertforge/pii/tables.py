@@ -32,6 +32,7 @@ from typing import Any, Iterator, Sequence
 
 from ..errors import BertforgeError
 from ..optional import require
+from ..tokenizer import text_error
 from ..options import setting
 from .labels import GROUPS
 
@@ -258,16 +259,6 @@ class Cells:
             out[name] = type(frame[name])(values, index=frame.index, dtype=frame[name].dtype,
                                           name=frame[name].name)
         return out
-
-
-def text_error(text: str) -> str | None:
-    """Why a string cannot be redacted, or None: a lone surrogate is no character."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        return (f"its text holds a lone surrogate (\\u{ord(text[error.start]):04x} at "
-                f"character {error.start}), which is not a character; fix the producer")
-    return None
 
 
 def arrow_cells(table, columns: Sequence[str], first: int) -> list[tuple[int, str, Any]]:
