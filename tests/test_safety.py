@@ -290,6 +290,31 @@ def test_absurd_configs_are_counted_without_allocation_and_refused_at_load(minil
         one_line_error(capsys.readouterr().err, "GiB; this machine has")
 
 
+def test_a_declared_model_draws_no_values_and_a_built_one_draws_berts(monkeypatch):
+    """On the meta device (the memory check, `inspect`, `save_model`'s list of weights)
+    a model is only declared: no initial values are drawn (drawing normal values there
+    took most of a second of every command's start). On the CPU the tables hold BERT's
+    normal(0, 0.02) values, the padding row zero."""
+    import torch
+
+    from bertforge import BertConfig
+    from bertforge.blueprint import count_config
+    from bertforge.model import Bert
+
+    config = BertConfig(num_hidden_layers=1, hidden_size=64, intermediate_size=128,
+                        num_attention_heads=2, vocab_size=4000)
+    model = Bert(config)
+    words = model.embeddings.words.weight.detach()
+    assert abs(words[1:].std().item() - config.initializer_range) < 0.002
+    assert not words[config.pad_token_id].any()
+
+    def drawn(*args, **kwargs):
+        raise AssertionError("a value was drawn for a declared model")
+
+    monkeypatch.setattr(torch.Tensor, "normal_", drawn)
+    assert count_config(config).parameters == sum(p.numel() for p in model.parameters())
+
+
 # ------------------------------------------------------------------ 9. mismatched tokenizer
 def test_a_tokenizer_that_does_not_fit_the_model_is_refused(tmp_path, capsys):
     import shutil
