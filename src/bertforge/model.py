@@ -109,15 +109,23 @@ class Dense(nn.Linear):
         return y if self.act is None else ACTIVATIONS[self.act](y)
 
 
+def _table(rows: int, d: int, padding_idx: int | None = None) -> nn.Embedding:
+    """An embedding table without PyTorch's own initial values: `Bert` draws BERT's, so
+    drawing them twice is wasted work, and on the meta device (where `bertforge inspect`
+    and the memory check only declare a model) drawing normal values takes most of a
+    second the first time."""
+    return nn.Embedding(rows, d, padding_idx=padding_idx, _weight=torch.empty(rows, d))
+
+
 class Embeddings(nn.Module):
     """A token's vector is its word's, plus its position's, plus its segment's."""
 
     def __init__(self, config: BertConfig):
         super().__init__()
         d = config.hidden_size
-        self.words = nn.Embedding(config.vocab_size, d, padding_idx=config.pad_token_id)
-        self.positions = nn.Embedding(config.max_position_embeddings, d)
-        self.segments = nn.Embedding(config.type_vocab_size, d)
+        self.words = _table(config.vocab_size, d, padding_idx=config.pad_token_id)
+        self.positions = _table(config.max_position_embeddings, d)
+        self.segments = _table(config.type_vocab_size, d)
         self.norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
         self.dropout = Dropout(config.hidden_dropout_prob)
 
@@ -249,7 +257,11 @@ class Bert(nn.Module):
         self.apply(self._init_weights)
 
     def _init_weights(self, module: nn.Module) -> None:
-        """BERT's initialisation: normal(0, 0.02) weights, zero biases, unit norms."""
+        """BERT's initialisation: normal(0, 0.02) weights, zero biases, unit norms.
+        Nothing on the meta device, where a model is only declared (drawing values there
+        goes through PyTorch's reference ops, whose first use takes most of a second)."""
+        if any(p.is_meta for p in module.parameters(recurse=False)):
+            return
         std = self.config.initializer_range
         if isinstance(module, nn.Linear):
             nn.init.normal_(module.weight, std=std)
