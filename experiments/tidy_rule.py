@@ -19,6 +19,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   listed-names    a numbered name in a line-up is a name, not an address (`_listed_name`)
   rate-benchmarks  an interest-rate benchmark is nobody's name (`_rate_benchmark`)
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
+  name-suffixes   a name's "Jr." or "III" is part of it (`_with_name_suffix`)
   uk-addresses    UK addresses found by their postcode (the `uk_addresses` recognizer)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
   known-firms     well-known firms found by name, and read as firms where the model
@@ -65,6 +66,7 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "loose-full-stop": ("_name_end", _without_loose_full_stop),
            "listed-names": ("_listed_name", lambda span: span),
            "rate-benchmarks": ("_rate_benchmark", lambda span: False),
+           "name-suffixes": ("_with_name_suffix", lambda text, spans: spans),
            "comma-lists": ("JOINED", {**tidy.JOINED,
                                       "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")})}
 

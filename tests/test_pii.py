@@ -1206,3 +1206,24 @@ def test_tidy_gives_ordered_disjoint_spans_of_the_text_whatever_the_model_gives(
         assert 0 <= s.start < s.end <= len(text) and s.text == text[s.start:s.end], (s, text)
         assert s.label in GROUPS
     assert all(a.end <= b.start for a, b in zip(found, found[1:])), (found, text)
+
+
+def test_a_names_generational_suffix_is_part_of_it():
+    """"Smith" + ", Jr." and "Hughes" + " Jr." are one name each, as every gold name with
+    a suffix is written; the model's lone "JR" after a name is part of it; "Esq." is a
+    title, a firm's "II" is no person's, and a span that runs on past the suffix is left
+    as it was."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("John A. Smith, Jr., of Houston; JOHN A. SMITH, JR., individually; Robert "
+            "Hughes Jr. and Carl Whitaker, Esq.; Fund II LP; Ann Lee III Capital.")
+    values = [("John A. Smith", "PERSON"), ("JOHN A. SMITH", "PERSON"), ("JR", "PERSON"),
+              ("Robert Hughes", "PERSON"), ("Carl Whitaker", "PERSON"), ("Fund", "COMPANY"),
+              ("Ann Lee", "PERSON"), ("III Capital", "COMPANY")]
+    found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                              for v, label in values))
+    assert [(s.text, s.label) for s in found] == [
+        ("John A. Smith, Jr.", "PERSON"), ("JOHN A. SMITH, JR.", "PERSON"),
+        ("Robert Hughes Jr.", "PERSON"), ("Carl Whitaker", "PERSON"), ("Fund", "COMPANY"),
+        ("Ann Lee", "PERSON"), ("III Capital", "COMPANY")]
+    assert all(text[s.start:s.end] == s.text for s in found)

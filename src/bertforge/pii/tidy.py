@@ -331,6 +331,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     out = _with_legal_forms(text, _one_person(text, [_listed_name(_inverted_name(_firm(_known_firm(s))))
                                                      for s in out]))
+    out = _with_name_suffix(text, out)
     out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -468,6 +469,31 @@ def _rate_benchmark(span: Span) -> bool:
         return False
     words = set(span.text.split())
     return bool(words & RATE_BENCHMARKS) and words <= RATE_BENCHMARKS | RATE_QUALIFIERS
+
+
+# a generational suffix after a name: "Jr." and "Sr." in any case, roman numerals in capitals
+NAME_SUFFIX = re.compile(r",? (?:(?i:jr|sr|jnr|snr)\.?|II|III|IV)(?![\w'-])")
+
+
+def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
+    """A model PERSON span followed by a generational suffix takes it in ("John A.
+    Smith" + ", Jr.", as every gold name with one holds it); a span that is only the
+    suffix ("JR" after "JOHN A. SMITH, ") is part of that name, not a name of its own. A
+    span that starts inside the suffix and runs on past it is left as it is."""
+    out: list[Span] = []
+    taken = (0, 0)  # the characters of the suffix the name before took in
+    for k, span in enumerate(spans):
+        if taken[0] <= span.start and span.end <= taken[1]:
+            continue
+        taken = (0, 0)
+        m = NAME_SUFFIX.match(text, span.end)
+        later = spans[k + 1] if k + 1 < len(spans) else None
+        if m and span.label == "PERSON" and span.source == "model" and \
+                (later is None or later.start >= m.end() or later.end <= m.end()):
+            taken = (span.end, m.end())
+            span = _ending_at(text, span, m.end())
+        out.append(span)
+    return out
 
 
 def _known_firm(span: Span) -> Span:
