@@ -298,3 +298,19 @@ def test_a_firm_the_model_read_as_a_person_is_a_firm():
     merged = merge(spans[1:2], matches, text)  # the model's "Richard Jefferies" stands
     assert [(s.text, s.label) for s in merged] == [
         ("Morgan Stanley", "COMPANY"), ("Richard Jefferies", "PERSON"), ("Lazard", "COMPANY")]
+
+
+def test_the_firms_of_a_filings_front_page_are_found_whole():
+    """The known-firms record's second probe: auditors, counsel, underwriters and agents,
+    many named after people, each whole as COMPANY with its legal form."""
+    text = ("Audited by Marcum LLP and, before 2022, by Moss Adams LLP. Ellenoff Grossman & "
+            "Schole LLP is counsel to the Company; Paul Hastings LLP to the underwriters. "
+            "EarlyBirdCapital, Inc. and William Blair & Company, L.L.C. are the "
+            "representatives. Continental Stock Transfer & Trust Company is transfer agent. "
+            "H.C. Wainwright & Co. placed it; Greenberg Traurig advised. Paul Hastings and "
+            "William Blair, two people, are not firms.")
+    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["firms"]("US")]).detect(text)]
+    assert found == [(name, "COMPANY") for name in (
+        "Marcum LLP", "Moss Adams LLP", "Ellenoff Grossman & Schole LLP", "Paul Hastings LLP",
+        "EarlyBirdCapital, Inc.", "William Blair & Company, L.L.C.",
+        "Continental Stock Transfer & Trust Company", "H.C. Wainwright & Co.", "Greenberg Traurig")]

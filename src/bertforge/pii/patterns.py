@@ -316,6 +316,40 @@ KNOWN_FIRMS = (
     "General Electric", "General Motors", "Philip Morris International", "Philip Morris USA",
     "Eli Lilly and Company", "Merck & Co.", "Bristol-Myers Squibb", "Abbott Laboratories",
     "John Lewis Partnership",
+    # filings: auditors of smaller companies
+    "Marcum LLP", "Moss Adams", "RSM US", "Baker Tilly", "Plante Moran", "CohnReznick",
+    "Eide Bailly", "Mazars", "Forvis", "Crowe LLP", "WithumSmith+Brown",
+    "Cherry Bekaert", "MaloneBailey", "Friedman LLP", "UHY LLP", "Haskell & White",
+    "BF Borgers", "Frazier & Deeter", "Weinberg & Company", "Grassi & Co.",
+    # filings: counsel
+    "Ellenoff Grossman & Schole", "Greenberg Traurig", "Paul Hastings LLP", "Holland & Knight",
+    "King & Spalding", "Alston & Bird", "Morrison & Foerster", "O'Melveny & Myers",
+    "Quinn Emanuel Urquhart & Sullivan", "Winston & Strawn", "Foley & Lardner",
+    "Squire Patton Boggs", "Arnold & Porter", "WilmerHale", "Wilmer Cutler Pickering Hale and Dorr",
+    "Haynes and Boone", "Baker Botts", "Nelson Mullins Riley & Scarborough",
+    "McDermott Will & Emery", "Seward & Kissel", "Schulte Roth & Zabel", "Loeb & Loeb",
+    "Mintz, Levin, Cohn, Ferris, Glovsky and Popeo", "Pillsbury Winthrop Shaw Pittman",
+    "Perkins Coie", "Dorsey & Whitney", "Faegre Drinker Biddle & Reath", "Blank Rome LLP",
+    "Duane Morris LLP", "Lowenstein Sandler", "Sheppard, Mullin, Richter & Hampton",
+    "Sheppard Mullin", "Munger, Tolles & Olson", "Katten Muchin Rosenman", "Mayer Brown LLP",
+    "Sichenzia Ross Ference Carmel", "Lucosky Brookman", "Olshan Frome Wolosky",
+    "Kramer Levin Naftalis & Frankel", "Cahill Gordon", "Hunton Andrews Kurth",
+    "Bryan Cave Leighton Paisner", "Eversheds Sutherland", "Venable LLP", "Goodwin Procter LLP",
+    # filings: underwriters, placement agents and brokers
+    "EarlyBirdCapital", "William Blair & Company", "Robert W. Baird & Co.", "Oppenheimer & Co.",
+    "Ladenburg Thalmann", "H.C. Wainwright & Co.", "Roth Capital Partners", "Maxim Group",
+    "ThinkEquity", "Cowen and Company", "KeyBanc Capital Markets", "Wedbush Securities",
+    "B. Riley Securities", "B. Riley Financial", "Janney Montgomery Scott", "D.A. Davidson & Co.",
+    "Needham & Company", "Canaccord Genuity", "Craig-Hallum Capital Group", "Chardan Capital Markets",
+    "Aegis Capital Corp.", "Joseph Gunnar & Co.", "Spartan Capital Securities",
+    "Boustead Securities", "Benchmark Company", "Cantor Fitzgerald & Co.", "Truist Securities",
+    "Citizens JMP Securities", "Stephens Inc.", "Siebert Williams Shank", "Loop Capital Markets",
+    "Academy Securities", "Mischler Financial Group", "CastleOak Securities",
+    # filings: transfer agents and trustees
+    "Continental Stock Transfer & Trust", "American Stock Transfer & Trust", "Computershare",
+    "Equiniti Trust", "Broadridge Financial Solutions", "VStock Transfer", "Transhare",
+    "Wilmington Trust", "Wilmington Savings Fund Society", "U.S. Bank Trust Company",
+    "UMB Bank", "Delaware Trust Company",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|Corp\.|Corporation|Company|& Co\.|Co\.)"
