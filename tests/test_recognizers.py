@@ -314,3 +314,23 @@ def test_the_firms_of_a_filings_front_page_are_found_whole():
         "Marcum LLP", "Moss Adams LLP", "Ellenoff Grossman & Schole LLP", "Paul Hastings LLP",
         "EarlyBirdCapital, Inc.", "William Blair & Company, L.L.C.",
         "Continental Stock Transfer & Trust Company", "H.C. Wainwright & Co.", "Greenberg Traurig")]
+
+
+def test_trustees_are_masked_with_every_form_after_their_name():
+    """The company-forms record's probe: a firm's name runs on over "Trust Company" and
+    the forms after it, in the model's spans and in the `banks` and `firms` patterns."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("The Bank of New York Mellon Trust Company, N.A., as trustee; Wilmington Savings "
+            "Fund Society, FSB, as collateral agent; U.S. Bank Trust Company, National "
+            "Association, as trustee.")
+    patterns = [REGISTRY["banks"]("US"), REGISTRY["firms"]("US")]
+    found = [s.text for s in Redactor(None, recognizers=patterns).detect(text)]
+    assert found == ["Bank of New York Mellon Trust Company, N.A.",
+                     "Wilmington Savings Fund Society, FSB",
+                     "U.S. Bank Trust Company, National Association"]
+    text = "Computershare Trust Company, N.A., as warrant agent, and Keel Ltd. plc."
+    spans = [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+             for v in ("Computershare Trust", "Keel")]
+    assert [s.text for s in tidy(text, spans)] == ["Computershare Trust Company, N.A.",
+                                                   "Keel Ltd. plc"]

@@ -242,7 +242,8 @@ BANK_OF = re.compile(
     r"\b(?:(?:Royal|National|Commonwealth|Federal|Reserve|Central|First|State|Savings|"
     r"Development|Export-Import|Industrial|Agricultural|Merchants|Co-operative|Mutual|"
     r"Investment|People's) )*Bank of (?:the )?" + _NOT_BANK + r"[A-Z][\w'&-]*"
-    r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?:,? (?:N\.A\.|plc|PLC))?"
+    r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?: Company)?"
+    r"(?:,? (?:N\.A\.|National Association|plc|PLC))?"
     r"|\b(?:(?!The\b)[A-Z][\w'&.-]* ){1,3}Bank" + _NATIONAL +
     r"|\b[A-Z][\w'&-]*bank" + _NATIONAL)
 BANK_OF_WORDS = ("Bank of ", "N.A.", "National Association")  # one is in every match
@@ -352,10 +353,11 @@ KNOWN_FIRMS = (
     "UMB Bank", "Delaware Trust Company",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
-              r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|Corp\.|Corporation|Company|& Co\.|Co\.)"
+              r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
+              r"Corporation|Company|& Co\.|Co\.)"
               r"| (?:Group|Holdings|Securities|Capital Markets|Asset Management|Investments|"
-              r"Financial|Bank|International|Partners|Advisors|Advisers|Associates|Ratings|"
-              r"USA|UK|Europe))")
+              r"Financial|Bank|Trust Company|Trust|International|Partners|Advisors|Advisers|"
+              r"Associates|Ratings|USA|UK|Europe))")
 FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&'-])" % (
     "|".join(re.escape(f) for f in sorted(KNOWN_FIRMS, key=len, reverse=True)), _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1

@@ -369,9 +369,10 @@ LEGAL_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "C
                "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
                "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
                "Ltda.", "Lda.", "K.K.", "N.A.", "National Association", "A.Ş.", "Tic.", "Şti.",
-               "Sp. z o.o.", "& Co.")
+               "Sp. z o.o.", "& Co.", "Company", "FSB")
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
+LEGAL_FORM_RUN = re.compile(r"(?:%s)+" % LEGAL_FORM.pattern)  # "Company" + ", N.A."
 # the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
 UNDOTTED_FORMS = sorted((f[:-1] for f in LEGAL_FORMS if f.endswith(".")), key=len, reverse=True)
 DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(map(re.escape, UNDOTTED_FORMS)))
@@ -535,8 +536,9 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
 
 
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
-    """Model COMPANY spans with the legal form written after them ("Atlas Renard" +
-    " Inc.", "Alder Creek Title & Escrow" + ", LLC"), with the full stop of a form that
+    """Model COMPANY spans with the legal forms written after them ("Atlas Renard" +
+    " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
+    N.A."), with the full stop of a form that
     has one ("Tevetoğlu Tic" + "."), and two joined by " & " as one ("Title & Escrow");
     a form another span starts inside of stays out, unless that span is the model's
     COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm)."""
@@ -556,7 +558,7 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         following = spans[k + 1] if k + 1 < len(spans) else None
         span = _firm_tail(text, span, following)
         end = span.end
-        form = LEGAL_FORM.match(text, end)
+        form = LEGAL_FORM_RUN.match(text, end)
         if form:
             end = form.end()
         elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
