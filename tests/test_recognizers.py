@@ -234,9 +234,10 @@ def test_a_recognizer_that_skips_texts_without_its_words_finds_what_its_regex_fi
         if isinstance(unguarded, Pattern):
             unguarded.needs = ()
             assert guarded.needs, name
-        else:  # Handles: its "@" test is in its `find`; the regex alone can only find more
-            assert guarded.find(text) == [m for m in Handles().find(text)]
-            assert not guarded.find(text.replace("@", "")), text
+        else:  # Handles tests for "@" in its `find`: exact only if no match lacks one
+            from bertforge.pii.patterns import HANDLE
+
+            assert not HANDLE.search(text.replace("@", "")), text
             continue
         assert guarded.find(text) == unguarded.find(text), (name, text)
 

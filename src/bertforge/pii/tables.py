@@ -175,9 +175,8 @@ class Cells:
             elif isinstance(value, Unreadable):
                 problems.append(Problem(row, f"{value.reason}; masked whole as {WHOLE}", column))
                 done[i] = Done(WHOLE)
-            elif isinstance(value, str) and text_error(value):
-                problems.append(Problem(row, f"{text_error(value)}; masked whole as {WHOLE}",
-                                        column))
+            elif isinstance(value, str) and (problem := text_error(value)):
+                problems.append(Problem(row, f"{problem}; masked whole as {WHOLE}", column))
                 done[i] = Done(WHOLE)
             elif not isinstance(value, str):
                 problems.append(Problem(row, f"not text ({type(value).__name__}); written as "

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ... import __version__
 from ...card import ModelCard
 from ...errors import BertforgeError
-from ..batch import text_error
+from ...tokenizer import text_error
 from ..labels import presidio_entity
 from ..redact import redact
 from .batcher import Batcher
