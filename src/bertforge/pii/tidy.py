@@ -329,8 +329,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    out = _with_legal_forms(text, _one_person(text, [_listed_name(_inverted_name(_firm(_known_firm(s))))
-                                                     for s in out]))
+    relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
+    out = _with_legal_forms(text, _one_person(text, relabelled))
     out = _with_name_suffix(text, out)
     out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
@@ -538,8 +538,8 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     """Model COMPANY spans with the legal forms written after them ("Atlas Renard" +
     " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
-    N.A."), with the full stop of a form that
-    has one ("Tevetoğlu Tic" + "."), and two joined by " & " as one ("Title & Escrow");
+    N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), and two
+    joined by " & " as one ("Title & Escrow");
     a form another span starts inside of stays out, unless that span is the model's
     COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm)."""
     out: list[Span] = []
