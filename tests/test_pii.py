@@ -1194,6 +1194,10 @@ def text_and_model_spans(draw):
 @example(("5 - Norio Omura", [Span(0, 15, "ADDRESS", "5 - Norio Omura", 0.9, "model")]))
 @example(("Tohpati , Ridho . Thomas A .", [Span(0, 15, "PERSON", "Tohpati , Ridho", 0.9, "model"),
           Span(18, 28, "PERSON", "Thomas A .", 0.9, "model")]))
+# a legal form ("National Association") the model read as two spans of its own
+@example(("Thomas A . National Association", [
+    Span(0, 10, "COMPANY", "Thomas A .", 0.55, "model"), Span(11, 19, "COMPANY", "National", 0.55, "model"),
+    Span(20, 31, "COMPANY", "Association", 0.55, "model")]))
 def test_tidy_gives_ordered_disjoint_spans_of_the_text_whatever_the_model_gives(case):
     """Every rule of `tidy` together, on any model spans over text built from the shapes
     the rules look for: the spans that come out lie inside the text, say what they

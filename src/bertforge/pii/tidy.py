@@ -541,11 +541,12 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), and two
     joined by " & " as one ("Title & Escrow");
     a form another span starts inside of stays out, unless that span is the model's
-    COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm)."""
+    COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm), or the
+    model's spans of the forms ("Company" + "N.A.")."""
     out: list[Span] = []
-    skip = -1
+    taken = 0  # spans before this one are forms a firm before them took in
     for k, span in enumerate(spans):
-        if k == skip:
+        if k < taken:
             continue
         if span.label != "COMPANY" or span.source != "model":
             out.append(span)
@@ -563,12 +564,15 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             end = form.end()
         elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
             end += 1
-        if form and following is not None and following.start < end \
-                and following.end <= end and following.label == "COMPANY" \
-                and following.source == "model":
-            skip, following = k + 1, None  # the form, found apart: one firm with it
+        after = k + 1  # past the model's spans of the forms, found apart: one firm with them
+        while form and after < len(spans) and spans[after].start < end \
+                and spans[after].end <= end and spans[after].label == "COMPANY" \
+                and spans[after].source == "model":
+            after += 1
+        following = spans[after] if after < len(spans) else None
         if end > span.end and (following is None or following.start >= end):
             span = _ending_at(text, span, end)
+            taken = after
         out.append(span)
     return out
 
