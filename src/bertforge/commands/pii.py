@@ -29,6 +29,9 @@ def register_generate(steps) -> None:
     p.add_argument("--legal", type=int, metavar="N",
                    help="also write OUT/legal.jsonl: N documents of contract prose (defined "
                         "terms such as \"the Servicer\", which are nobody's name) to train on")
+    p.add_argument("--listings", type=int, metavar="N",
+                   help="also write OUT/listings.jsonl: N news listings (results, scorecards, "
+                        "scorers, credits: names between numbers and brackets) to train on")
     p.add_argument("--seed", type=int, default=default_of(write_splits, "seed"))
     p.set_defaults(run=generate)
 
@@ -110,6 +113,11 @@ def generate(args) -> int:
         from ..pii.legal import write_legal
 
         paths["legal"] = write_legal(Path(args.out) / "legal.jsonl", args.legal, args.seed)
+    if args.listings:
+        from ..pii.listings import write_listings
+
+        paths["listings"] = write_listings(Path(args.out) / "listings.jsonl", args.listings,
+                                           args.seed)
     for path in paths.values():
         print(f"wrote {path}")
     return 0
