@@ -106,14 +106,42 @@ def test_contract_prose_marks_parties_and_signatories_and_no_defined_term():
     assert sum(words.count(term) for term in ("Servicer", "Liens", "Indenture")) > 60
 
 
+def test_listings_mark_every_name_between_numbers_and_no_country_or_score():
+    from bertforge.pii.listings import COUNTRIES, LAYOUTS, generate_listings
+
+    rows = generate_listings(40, seed=0)
+    assert rows == generate_listings(40, seed=0) and rows != generate_listings(40, seed=1)
+    assert {r["template"] for r in rows} == {f"listings/{f.__name__}" for f in LAYOUTS}
+    labels = Counter()
+    for row in rows:
+        text, spans = row["generated_text"], json.loads(row["pii_spans"])
+        assert all(a["end"] <= b["start"] for a, b in zip(spans, spans[1:]))  # apart, in order
+        for span in spans:
+            value = text[span["start"]:span["end"]]
+            labels[span["label"]] += 1
+            assert value.strip() == value and value not in COUNTRIES, value
+            if span["label"] != "date":
+                assert not any(c.isdigit() for c in value), value
+        # the names a scorecard line holds: batsman, fielder and bowler all marked
+        for line in text.splitlines():
+            if " c " in line and " b " in line and "Bowling" not in line:
+                start = len(text.split(line)[0])
+                inside = [s for s in spans if start <= s["start"] < start + len(line)]
+                assert len(inside) == 3, line
+    assert {"name", "last_name", "first_name", "date"} <= set(labels)
+    assert sum(r["generated_text"].count(" ( ") > 0 for r in rows) > 5  # the spaced style
+    assert sum("(" in r["generated_text"] and " ( " not in r["generated_text"]
+               for r in rows) > 5                                       # and running text's
+
+
 def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dirs, tmp_path,
                                                                capsys):
     from bertforge.cli import main
 
     data = tmp_path / "data"
     assert main(["pii", "generate", "--out", str(data), "--train", "20", "--validation", "0",
-                 "--test", "0", "--legal", "10"]) == 0
-    assert (data / "legal.jsonl").is_file()
+                 "--test", "0", "--legal", "10", "--listings", "4"]) == 0
+    assert (data / "legal.jsonl").is_file() and (data / "listings.jsonl").is_file()
     model = tmp_path / "model"
     assert main(["pii", "train", str(data / "train.jsonl"), str(data / "legal.jsonl"),
                  "wikigold:train", "--weights", "2,1,1", "--out", str(model), "--base",
