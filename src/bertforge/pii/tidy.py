@@ -313,6 +313,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
             while a < b and text[a] in ". ":
                 a += 1
+        if span.label == "PERSON":
+            a = _without_title(text, a, b)
         a, b = _whole_words(text, a, b)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
@@ -341,6 +343,18 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out = [s for s in cut if not _lower_case(s) or
                (s.label == "PERSON" and _could_be_a_name(s.text))]
     return out
+
+
+# a courtesy title and the space after it, before more of a name
+TITLE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|MR|MRS|MS|MISS|MX|DR|PROF)\.?[ \t]+(?=[^\W\d_])")
+
+
+def _without_title(text: str, a: int, b: int) -> int:
+    """Where a PERSON span starts once a courtesy title before the name is left out ("Mr.
+    [Tomasz Nowak]"): a title is nobody's personal data, and the gold convention of the
+    generator, the hand-written sets and wikigold puts it outside the name."""
+    m = TITLE.match(text, a, b)
+    return m.end() if m else a
 
 
 def _name_tail(span: Span) -> Span:
