@@ -1253,3 +1253,28 @@ def test_a_courtesy_title_is_left_out_of_a_name():
         ("Sam Lee", "PERSON"), ("Dr. Pepper Ltd", "COMPANY"), ("Mr.", "PERSON"),
         ("Drummond Hale", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
+
+
+def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
+    """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the
+    name before it on its line comes in, with the form's full stop; a joining word, a
+    field's colon or a span before it stop the name; "the Company" is no firm's name."""
+    from bertforge.pii.tidy import tidy
+
+    def tidied(text, values):
+        return [(s.label, s.text) for s in tidy(text, sorted(
+            Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+            for v, label in values))]
+
+    assert tidied("Agreement. BORROWER: ACME WIDGETS, INC. By: ROBERT J. HALVORSEN",
+                  [("INC", "COMPANY"), ("ROBERT J. HALVORSEN", "PERSON")]) == [
+        ("COMPANY", "ACME WIDGETS, INC."), ("PERSON", "ROBERT J. HALVORSEN")]
+    assert tidied("Notices to THE SERVICER AND HARBOR WIDGETS LLC shall be sent",
+                  [("LLC", "COMPANY")]) == [("COMPANY", "HARBOR WIDGETS LLC")]
+    assert tidied("Ann Lee Acme Inc", [("Ann Lee", "PERSON"), ("Inc", "COMPANY")]) == [
+        ("PERSON", "Ann Lee"), ("COMPANY", "Acme Inc")]
+    assert tidied("Consents: the Company shall deliver", [("Company", "COMPANY")]) == []
+    assert tidied("was filed.\nLLC records", [("LLC", "COMPANY")]) == []
+    # a firm the model found whole is left as it was
+    assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
+        ("COMPANY", "Acme Widgets, Inc.")]

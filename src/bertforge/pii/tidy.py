@@ -332,7 +332,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
-    out = _with_legal_forms(text, _one_person(text, relabelled))
+    out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _with_name_suffix(text, out)
     out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
@@ -546,6 +546,45 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 out[-1] = _joined(text, last, span, "PERSON")
                 continue
         out.append(span)
+    return out
+
+
+FORMS_FOLDED = {f.casefold().rstrip(".") for f in LEGAL_FORMS}
+DOTTED_FOLDED = {f.casefold() for f in LEGAL_FORMS if f.endswith(".")}
+# words that end the name a lone legal form belongs to, looking back from it
+BEFORE_NAME = {"and", "or", "the", "by", "between", "to", "for", "with", "from"}
+WORD_BEFORE = re.compile(r"(?:^|(?<=[ \t]))([A-Z0-9][^\s,:;()\"]*)$")
+
+
+def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
+    """A model COMPANY span that is only a legal form ("INC" of "ACME WIDGETS, INC.")
+    with the name before it on its line taken in: up to four words that start with a
+    capital or a digit, the last perhaps with a comma after it, stopping at a word that
+    ends a sentence or a field, at a joining word ("THE SERVICER AND"), and at the span
+    before; with no such word ("the Company") the span is dropped. Masking the form
+    alone would hide nothing and leave the firm in clear."""
+    out: list[Span] = []
+    for span in spans:
+        if span.label != "COMPANY" or span.source != "model" \
+                or span.text.casefold().rstrip(".") not in FORMS_FOLDED:
+            out.append(span)
+            continue
+        floor = out[-1].end if out else 0
+        head = text[floor:span.start]
+        head = head[:-2] if head.endswith(", ") else head[:-1] if head.endswith(" ") else ""
+        start = None
+        for _ in range(4):
+            m = WORD_BEFORE.search(head)
+            if m is None or m.group(1).endswith(".") or m.group(1).casefold() in BEFORE_NAME:
+                break
+            start, head = floor + m.start(1), head[:m.start(1)]
+            if not head.endswith(" "):
+                break
+            head = head[:-1]
+        if start is not None:
+            end = span.end + (text[span.end:span.end + 1] == "." and
+                              span.text.casefold() + "." in DOTTED_FOLDED)  # "INC" + "."
+            out.append(Span(start, end, "COMPANY", text[start:end], span.score, span.source))
     return out
 
 
