@@ -22,6 +22,7 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   name-suffixes   a name's "Jr." or "III" is part of it (`_with_name_suffix`)
   titles-out      a courtesy title is no part of a name (`_without_title`; 2026-12-04)
   lone-forms      a legal form alone takes in the firm's name before it (`_lone_forms`)
+  hyphen-names    a hyphenated name is one name (`_hyphen_whole`)
   uk-addresses    UK addresses found by their postcode (the `uk_addresses` recognizer)
   bank-names      banks named "Bank of …" found by their shape (the `banks` recognizer)
   known-firms     well-known firms found by name, and read as firms where the model
@@ -71,6 +72,7 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "name-suffixes": ("_with_name_suffix", lambda text, spans: spans),
            "titles-out": ("_without_title", lambda text, a, b: a),
            "lone-forms": ("_lone_forms", lambda text, spans: spans),
+           "hyphen-names": ("_hyphen_whole", lambda text, spans: spans),
            "comma-lists": ("JOINED", {**tidy.JOINED,
                                       "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+")})}
 

@@ -1278,3 +1278,22 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]
+
+
+def test_a_hyphenated_name_is_masked_whole():
+    """"Fatima Al" of "Fatima Al-Sayed" leaves half a surname readable: the word after a
+    glued hyphen comes in when it is capitalised, and so does the start of one before;
+    "Merkel-led", a reference's digits and two names both found stay as they were."""
+    from bertforge.pii.tidy import tidy
+
+    def tidied(text, values):
+        return [s.text for s in tidy(text, sorted(
+            Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+            for v in values))]
+
+    assert tidied("I escalated to Fatima Al-Sayed in disputes.", ["Fatima Al"]) == [
+        "Fatima Al-Sayed"]
+    assert tidied("Contact Sarah Smith-Jones now", ["Jones"]) == ["Smith-Jones"]
+    assert tidied("the Trump-Biden debate", ["Trump", "Biden"]) == ["Trump", "Biden"]
+    assert tidied("a Merkel-led coalition", ["Merkel"]) == ["Merkel"]
+    assert tidied("ref Smith-4410 filed", ["Smith"]) == ["Smith"]

@@ -333,7 +333,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
-    out = _with_name_suffix(text, out)
+    out = _hyphen_whole(text, _with_name_suffix(text, out))
     out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -585,6 +585,30 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
             end = span.end + (text[span.end:span.end + 1] == "." and
                               span.text.casefold() + "." in DOTTED_FOLDED)  # "INC" + "."
             out.append(Span(start, end, "COMPANY", text[start:end], span.score, span.source))
+    return out
+
+
+# the rest of a name after a hyphen glued to it ("Al" + "-Sayed"), and its start before one
+HYPHEN_TAIL = re.compile(r"(?:-[A-Z][^\W\d_]*)+(?![\w-])")
+HYPHEN_HEAD = re.compile(r"(?<![\w-])(?:[A-Z][^\W\d_]*-)+$")
+
+
+def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
+    """Model PERSON spans that stop or start at a hyphen glued between two capitalised
+    words ("Fatima Al" of "Fatima Al-Sayed") widened to the whole word, unless another
+    span starts or ends inside it ("Trump-Biden", both found, stays two)."""
+    out: list[Span] = []
+    for k, span in enumerate(spans):
+        if span.label == "PERSON" and span.source == "model":
+            tail = HYPHEN_TAIL.match(text, span.end)
+            following = spans[k + 1] if k + 1 < len(spans) else None
+            if tail and (following is None or following.start >= tail.end()):
+                span = _ending_at(text, span, tail.end())
+            head = HYPHEN_HEAD.search(text, max(0, span.start - 40), span.start)
+            if head and (not out or out[-1].end <= head.start()):
+                span = Span(head.start(), span.end, span.label, text[head.start():span.end],
+                            span.score, span.source)
+        out.append(span)
     return out
 
 
