@@ -317,6 +317,21 @@ def test_the_firms_of_a_filings_front_page_are_found_whole():
         "Continental Stock Transfer & Trust Company", "H.C. Wainwright & Co.", "Greenberg Traurig")]
 
 
+def test_the_companies_the_news_names_are_found_and_their_words_are_not():
+    """The known-firms record's third probe: large companies of every trade, whole with
+    the firm words after them; a name that is a word or a person's ("Apple", "Shell",
+    "Oracle", "Ford") is listed only with its firm's word, so prose keeps those words."""
+    text = ("Shares of Microsoft and Nvidia rose after Pfizer and AstraZeneca reported. "
+            "Toyota Motor, Volkswagen and Chrysler recalled cars; Boeing and Airbus did not. "
+            "Walmart beat Amazon.com, while Exxon Mobil cut output. Siemens AG and Ford Motor "
+            "Co. did not bid. The shell of an Apple is no Target; Oracle said nothing and Ford "
+            "Smith stayed home.")
+    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["firms"]("US")]).detect(text)]
+    assert found == [(name, "COMPANY") for name in (
+        "Microsoft", "Nvidia", "Pfizer", "AstraZeneca", "Toyota Motor", "Volkswagen", "Chrysler",
+        "Boeing", "Airbus", "Walmart", "Amazon.com", "Exxon Mobil", "Siemens AG", "Ford Motor Co.")]
+
+
 def test_trustees_are_masked_with_every_form_after_their_name():
     """The company-forms record's probe: a firm's name runs on over "Trust Company" and
     the forms after it, in the model's spans and in the `banks` and `firms` patterns."""

@@ -317,6 +317,36 @@ KNOWN_FIRMS = (
     "General Electric", "General Motors", "Philip Morris International", "Philip Morris USA",
     "Eli Lilly and Company", "Merck & Co.", "Bristol-Myers Squibb", "Abbott Laboratories",
     "John Lewis Partnership",
+    # companies the news names (a name that is a person's or a word: with its firm's word)
+    "Microsoft", "Alphabet Inc.", "Google", "Meta Platforms", "Facebook", "Amazon.com",
+    "Apple Inc.", "Nvidia", "NVIDIA", "Intel Corporation", "Advanced Micro Devices", "Qualcomm",
+    "Broadcom", "Texas Instruments", "Micron Technology", "Cisco Systems", "IBM",
+    "Oracle Corporation", "Salesforce", "Adobe Inc.", "SAP SE", "Dell Technologies",
+    "Hewlett Packard", "Lenovo", "Samsung Electronics", "Samsung", "Sony Group", "Sony",
+    "Panasonic", "Toshiba", "Hitachi", "Huawei", "Xiaomi", "Alibaba", "Tencent", "Baidu",
+    "ByteDance", "TikTok", "Foxconn", "TSMC", "Taiwan Semiconductor", "Nokia", "Netflix",
+    "Spotify", "Uber Technologies", "Lyft", "Airbnb", "eBay", "LinkedIn", "YouTube",
+    "Instagram", "WhatsApp", "OpenAI", "Anthropic", "SpaceX", "Tesla Inc.", "Tesla Motors",
+    "Toyota", "Volkswagen", "BMW", "Mercedes-Benz", "Daimler AG", "Stellantis", "Chrysler",
+    "Fiat Chrysler", "Renault SA", "Peugeot SA", "Nissan", "Honda Motor", "Hyundai Motor",
+    "Hyundai", "Kia Motors", "Volvo Cars", "Ford Motor", "Boeing", "Airbus", "Lockheed Martin",
+    "Raytheon", "Northrop Grumman", "BAE Systems", "Rolls-Royce", "Caterpillar Inc.",
+    "Honeywell International", "Siemens AG", "Philips", "ABB Ltd", "Exxon Mobil",
+    "ExxonMobil", "Chevron Corporation", "ConocoPhillips", "Royal Dutch Shell", "Shell plc",
+    "BP plc", "TotalEnergies", "Gazprom", "Rosneft", "Saudi Aramco", "Petrobras", "Pemex",
+    "Glencore", "Rio Tinto", "BHP", "ArcelorMittal", "Pfizer", "Moderna", "AstraZeneca",
+    "GlaxoSmithKline", "GSK plc", "Novartis", "Roche Holding", "Sanofi", "Bayer AG", "AbbVie",
+    "Amgen", "Gilead Sciences", "Biogen", "Medtronic", "Novo Nordisk", "UnitedHealth",
+    "CVS Health", "Walgreens", "Coca-Cola", "PepsiCo", "Nestlé", "Nestle", "Unilever",
+    "Danone", "Kraft Heinz", "Anheuser-Busch", "Heineken", "Diageo", "McDonald's",
+    "Starbucks", "Walmart", "Wal-Mart", "Costco", "Home Depot", "Best Buy", "Tesco",
+    "Sainsbury's", "Carrefour", "Aldi", "Lidl", "IKEA", "H&M", "Zara", "Inditex",
+    "Nike Inc.", "Adidas", "AT&T", "Verizon", "T-Mobile", "Vodafone", "Deutsche Telekom",
+    "BT Group", "Telefónica", "Telefonica", "Comcast", "Warner Bros", "Time Warner",
+    "Viacom", "News Corp", "Delta Air Lines", "United Airlines", "American Airlines",
+    "Southwest Airlines", "Lufthansa", "British Airways", "Air France", "Ryanair", "easyJet",
+    "Qantas", "FedEx", "DHL", "UPS", "Maersk", "Enron", "WorldCom", "Stripe Inc.",
+    "Robinhood Markets", "Wealthfront", "Square Inc.",
     # filings: auditors of smaller companies
     "Marcum LLP", "Moss Adams", "RSM US", "Baker Tilly", "Plante Moran", "CohnReznick",
     "Eide Bailly", "Mazars", "Forvis", "Crowe LLP", "WithumSmith+Brown",
@@ -357,7 +387,7 @@ _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|
               r"Corporation|Company|& Co\.|Co\.)"
               r"| (?:Group|Holdings|Securities|Capital Markets|Asset Management|Investments|"
               r"Financial|Bank|Trust Company|Trust|International|Partners|Advisors|Advisers|"
-              r"Associates|Ratings|USA|UK|Europe))")
+              r"Associates|Ratings|USA|UK|Europe|Motor|Motors))")
 FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&'-])" % (
     "|".join(re.escape(f) for f in sorted(KNOWN_FIRMS, key=len, reverse=True)), _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
