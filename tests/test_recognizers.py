@@ -1,6 +1,8 @@
 """The redactor as a pipeline of recognizers: each declares its kinds and its trust, a
 registry lists them, and a user's own recognizer goes through the same merge."""
 
+import re
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -350,3 +352,20 @@ def test_trustees_are_masked_with_every_form_after_their_name():
              for v in ("Computershare Trust", "Keel")]
     assert [s.text for s in tidy(text, spans)] == ["Computershare Trust Company, N.A.",
                                                    "Keel Ltd. plc"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("ab .&", min_size=1, max_size=5), min_size=1, max_size=8),
+       st.text("ab .&x", max_size=30))
+@example(["Nomura", "Nomura Holdings", "Nomura Securities"], "Nomura Holdings. Nomura Sec")
+def test_a_trie_of_strings_matches_as_their_longest_first_alternation(words, text):
+    """`patterns.trie_pattern`, which `firms` is built from, finds what the plain
+    alternation of the same strings, longest first, finds: the same places, the same
+    lengths, with and without a boundary after them."""
+    from bertforge.pii.patterns import trie_pattern
+
+    plain = "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+    for after in ("", r"(?![\w&])"):
+        a = [m.span() for m in re.finditer(f"(?:{plain}){after}", text)]
+        b = [m.span() for m in re.finditer(f"(?:{trie_pattern(words)}){after}", text)]
+        assert a == b

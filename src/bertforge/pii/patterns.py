@@ -388,8 +388,35 @@ _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|
               r"| (?:Group|Holdings|Securities|Capital Markets|Asset Management|Investments|"
               r"Financial|Bank|Trust Company|Trust|International|Partners|Advisors|Advisers|"
               r"Associates|Ratings|USA|UK|Europe|Motor|Motors))")
+
+
+def trie_pattern(words) -> str:
+    """One regular expression for a set of literal strings, shaped as the tree of their
+    shared beginnings ("Nomura(?: (?:Holdings|Securities))?"): it tries each position's
+    few candidates instead of every string in turn, and, being greedy, prefers the
+    longest string that matches, as an alternation sorted by length would."""
+    tree: dict = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a string ends here
+
+    def pattern(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(char) + pattern(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:%s)" % "|".join(branches)
+        if ends:
+            return "(?:%s)?" % body
+        return body
+
+    return pattern(tree)
+
+
 FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&'-])" % (
-    "|".join(re.escape(f) for f in sorted(KNOWN_FIRMS, key=len, reverse=True)), _FIRM_TAIL))
+    trie_pattern(KNOWN_FIRMS), _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
 # building and a house number after it); the street and up to three more runs of
