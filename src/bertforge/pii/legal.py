@@ -11,12 +11,11 @@ deterministic by seed.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from pathlib import Path
 
-from ..files import atomic_file
+from .synth import write_rows
 from .synth.layouts import fill
 from .synth.values import LOCALES, Doc, Values
 
@@ -170,18 +169,10 @@ def generate_legal(n: int, seed: int = 0) -> list[dict]:
         v = Values(rng, rng.choice(LOCALES))
         doc = Doc()
         agreement(doc, v)
-        rows.append({"generated_text": doc.text,
-                     "pii_spans": json.dumps(sorted(doc.spans, key=lambda s: s["start"])),
-                     "document_type": "contract prose", "language": "English",
-                     "split": "train", "template": "legal/agreement"})
+        rows.append(doc.row("contract prose", "train", "legal/agreement"))
     return rows
 
 
 def write_legal(path: str | os.PathLike, n: int, seed: int = 0) -> Path:
     """Write `generate_legal(n, seed)` as JSONL (atomically)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_file(path) as f:
-        for row in generate_legal(n, seed):
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return path
+    return write_rows(path, generate_legal(n, seed))

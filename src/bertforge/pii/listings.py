@@ -14,12 +14,11 @@ like `synth.generate`, and as deterministic by seed.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from pathlib import Path
 
-from ..files import atomic_file
+from .synth import write_rows
 from .synth.values import LOCALES, Doc, Values
 
 # more of the world's names than the documents' locales: sport is international
@@ -185,18 +184,10 @@ def generate_listings(n: int, seed: int = 0) -> list[dict]:
         doc = Doc()
         layout = LAYOUTS[i % len(LAYOUTS)]
         layout(doc, v, _Style(spaced=rng.random() < 0.5))
-        rows.append({"generated_text": doc.text,
-                     "pii_spans": json.dumps(sorted(doc.spans, key=lambda s: s["start"])),
-                     "document_type": "news listing", "language": "English",
-                     "split": "train", "template": f"listings/{layout.__name__}"})
+        rows.append(doc.row("news listing", "train", f"listings/{layout.__name__}"))
     return rows
 
 
 def write_listings(path: str | os.PathLike, n: int, seed: int = 0) -> Path:
     """Write `generate_listings(n, seed)` as JSONL (atomically)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_file(path) as f:
-        for row in generate_listings(n, seed):
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return path
+    return write_rows(path, generate_listings(n, seed))

@@ -119,24 +119,23 @@ def generate(n: int, seed: int = 0, split: str | None = None) -> list[dict]:
         if doc_type.long and rng.random() < 0.25:  # some run on: more rows, more clauses
             doc.add("\n")
             doc_type.make(doc, values, layout)
-        text = doc.text
-        spans = sorted(doc.spans, key=lambda s: s["start"])
-        rows.append({"generated_text": text, "pii_spans": json.dumps(spans),
-                     "document_type": doc_type.name, "language": "English",
-                     "split": split_of(doc_type.name), "template": f"{doc_type.name}/{layout}"})
+        rows.append(doc.row(doc_type.name, split_of(doc_type.name), f"{doc_type.name}/{layout}"))
     return rows
+
+
+def write_rows(path: str | os.PathLike, rows) -> Path:
+    """Write rows of Gretel's schema as JSONL, atomically (a half-written file is never
+    left behind); its folder is made if missing."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_file(path) as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
 
 
 def write_splits(out: str | os.PathLike, train: int = 2500, validation: int = 300,
                  test: int = 600, seed: int = 0) -> dict[str, Path]:
     """Write train.jsonl, validation.jsonl and test.jsonl (atomically) to `out`."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = {}
-    for split, n in (("train", train), ("validation", validation), ("test", test)):
-        path = out / f"{split}.jsonl"
-        with atomic_file(path) as f:
-            for row in generate(n, seed, split):
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        paths[split] = path
-    return paths
+    return {split: write_rows(Path(out) / f"{split}.jsonl", generate(n, seed, split))
+            for split, n in (("train", train), ("validation", validation), ("test", test))}

@@ -4,6 +4,7 @@ they draw from."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import string
@@ -47,6 +48,14 @@ class Doc:
     @property
     def text(self) -> str:
         return "".join(self.parts)
+
+    def row(self, document_type: str, split: str, template: str) -> dict:
+        """The document as a row of Gretel's schema (spans as a JSON string, in order),
+        with the split and template it came from."""
+        return {"generated_text": self.text,
+                "pii_spans": json.dumps(sorted(self.spans, key=lambda s: s["start"])),
+                "document_type": document_type, "language": "English", "split": split,
+                "template": template}
 
 
 def _faker(locale: str):
