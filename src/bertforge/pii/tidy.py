@@ -301,8 +301,10 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`),
     markup names and values of the wrong shape (`_plausible`), names without
-    digits or a sentence's full stop (`_name_end`), a hashtag name with its "#"
-    (`_hashtag_start`); a "card number" of a phone number's length is a phone number
+    digits, a sentence's full stop (`_name_end`) or a courtesy title (`_without_title`),
+    a hashtag name with its "#" (`_hashtag_start`), a hyphenated name whole
+    (`_hyphen_whole`), a firm with its legal forms (`_with_legal_forms`) and a legal form
+    found alone with its firm (`_lone_forms`); a "card number" of a phone number's length is a phone number
     (`_phone_not_card`); and, in a text written with capitals
     (`written_with_capitals`), companies without a capital, lower-case persons no one
     is called (`_could_be_a_name`) and the lower-case words at a name's end
