@@ -1275,6 +1275,10 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
         ("PERSON", "Ann Lee"), ("COMPANY", "Acme Inc")]
     assert tidied("Consents: the Company shall deliver", [("Company", "COMPANY")]) == []
     assert tidied("was filed.\nLLC records", [("LLC", "COMPANY")]) == []
+    # a firm at the start of its line, on the line under a name
+    assert tidied("Signed: Ann Lee\nACME WIDGETS, INC.\nBy its officer",
+                  [("Ann Lee", "PERSON"), ("INC", "COMPANY")]) == [
+        ("PERSON", "Ann Lee"), ("COMPANY", "ACME WIDGETS, INC.")]
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]

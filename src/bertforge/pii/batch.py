@@ -27,9 +27,9 @@ from typing import Sequence
 
 from ..errors import BertforgeError
 from ..files import check_writable, write_text
+from ..tokenizer import text_error
 from .tables import (Cells, Jsonl, Part, Problem, TableSettings, column_list, format_of,
                      json_line, mask_map, open_table)
-from ..tokenizer import text_error
 
 STDIN = "-"
 

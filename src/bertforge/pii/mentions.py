@@ -23,13 +23,14 @@ import re
 from typing import Callable, Sequence
 
 from ..spans import Span
+from .tidy import COURTESY_TITLES
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
 NEXT = re.compile(r"(\W{1,8}?)([^\W\d_]+)")  # what separates a name's words, and the next
 SPACE = re.compile(r"\s+")
-TITLES = {"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "lord", "lady",
-          "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
+TITLES = {t.casefold() for t in COURTESY_TITLES} | {  # never a name alone
+    "sir", "dame", "lord", "lady", "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
 
 
 def _pieces(text: str, start: int, end: int) -> tuple[str, ...]:

@@ -408,9 +408,7 @@ def trie_pattern(words) -> str:
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:%s)" % "|".join(branches)
-        if ends:
-            return "(?:%s)?" % body
-        return body
+        return "(?:%s)?" % body if ends else body
 
     return pattern(tree)
 

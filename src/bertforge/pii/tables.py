@@ -32,8 +32,8 @@ from typing import Any, Iterator, Sequence
 
 from ..errors import BertforgeError
 from ..optional import require
-from ..tokenizer import text_error
 from ..options import setting
+from ..tokenizer import text_error
 from .labels import GROUPS
 
 WHOLE = "[REDACTED]"           # a cell masked whole without a group to name

@@ -299,16 +299,15 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
     widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
-    masked whole), and without scraps too short to be personal data (`_enough`),
-    markup names and values of the wrong shape (`_plausible`), names without
-    digits, a sentence's full stop (`_name_end`) or a courtesy title (`_without_title`),
-    a hashtag name with its "#" (`_hashtag_start`), a hyphenated name whole
-    (`_hyphen_whole`), a firm with its legal forms (`_with_legal_forms`) and a legal form
-    found alone with its firm (`_lone_forms`); a "card number" of a phone number's length is a phone number
-    (`_phone_not_card`); and, in a text written with capitals
-    (`written_with_capitals`), companies without a capital, lower-case persons no one
-    is called (`_could_be_a_name`) and the lower-case words at a name's end
-    (`_name_tail`)."""
+    masked whole), and without scraps too short to be personal data (`_enough`), markup
+    names and values of the wrong shape (`_plausible`), names without digits, a
+    sentence's full stop (`_name_end`) or a courtesy title (`_without_title`), a hashtag
+    name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
+    firm with its legal forms (`_with_legal_forms`) and a legal form found alone with
+    its firm (`_lone_forms`); a "card number" of a phone number's length is a phone
+    number (`_phone_not_card`); and, in a text written with capitals
+    (`written_with_capitals`), companies without a capital, lower-case persons no one is
+    called (`_could_be_a_name`) and the lower-case words at a name's end (`_name_tail`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -347,8 +346,11 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-# a courtesy title and the space after it, before more of a name
-TITLE = re.compile(r"(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|MR|MRS|MS|MISS|MX|DR|PROF)\.?[ \t]+(?=[^\W\d_])")
+# courtesy titles, written before a name and no part of it; and one with the space after
+# it, capitalised or in capitals, before more of a name
+COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")
+TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(
+    COURTESY_TITLES + tuple(t.upper() for t in COURTESY_TITLES)))
 
 
 def _without_title(text: str, a: int, b: int) -> int:
@@ -571,7 +573,8 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
                 or span.text.casefold().rstrip(".") not in FORMS_FOLDED:
             out.append(span)
             continue
-        floor = out[-1].end if out else 0
+        line = text.rfind("\n", 0, span.start) + 1  # the name is on the form's line
+        floor = max(out[-1].end if out else 0, line)
         head = text[floor:span.start]
         head = head[:-2] if head.endswith(", ") else head[:-1] if head.endswith(" ") else ""
         start = None
