@@ -178,6 +178,97 @@ def test_sorted_pools_cut_padding_and_random_batches_do_not():
     assert sorted_pad < 0.1 < 0.5 < random_pad
 
 
+@settings(max_examples=100, deadline=None)
+@given(lengths=st.lists(st.integers(1, 40), min_size=1, max_size=24))
+def test_packed_rows_hold_each_window_once_counting_from_zero_and_seeing_only_itself(lengths):
+    from bertforge.finetune.fit import pack
+
+    features = [{"input_ids": [1000 + i] * n, "token_type_ids": [i % 2] * n,
+                 "labels": list(range(n))} for i, n in enumerate(lengths)]
+    batch = pack(features, pad_id=0)
+    ids, mask, tokens = batch["input_ids"], batch["attention_mask"], batch["tokens"]
+    assert ids.shape[1] == max(lengths) and ids.shape[0] <= len(lengths)
+    assert int(tokens.sum()) == sum(lengths) and (ids[~tokens] == 0).all()
+    for i, n in enumerate(lengths):
+        row, cols = (ids == 1000 + i).nonzero(as_tuple=True)
+        assert len(cols) == n and (row == row[0]).all()  # whole, in one row, contiguous
+        assert cols.tolist() == list(range(int(cols[0]), int(cols[0]) + n))
+        r, at = int(row[0]), int(cols[0])
+        assert batch["position_ids"][r, at:at + n].tolist() == list(range(n))
+        assert batch["labels"][r, at:at + n].tolist() == list(range(n))
+        assert (batch["token_type_ids"][r, at:at + n] == i % 2).all()
+        seen = mask[r, at]  # the window's first token sees exactly the window
+        assert seen.nonzero().flatten().tolist() == list(range(at, at + n))
+    # first fit, longest first: no two rows could have been one
+    used = sorted(int(t.sum()) for t in tokens)
+    assert len(used) == 1 or used[0] + used[1] > max(lengths)
+
+
+def test_packed_batches_give_the_padded_batches_logits_loss_and_gradients(tiny_dirs):
+    """Several windows laid end to end in a row compute what one window a row does:
+    the block mask and the positions from 0 are what keep them apart (drop either and
+    this fails)."""
+    import torch.nn.functional as F
+
+    from bertforge.finetune.fit import IGNORE, collate, pack
+
+    rng = np.random.default_rng(3)
+    features = [{"input_ids": [101] + rng.integers(1000, 5000, n).tolist() + [102],
+                 "token_type_ids": [0] * (n + 2),
+                 "labels": [IGNORE] + rng.integers(0, 3, n).tolist() + [IGNORE]}
+                for n in (30, 3, 7, 12, 5, 20, 1, 9)]
+    model = load_model(tiny_dirs["token-classification"]).eval()  # no dropout: comparable
+
+    def run(batch):
+        model.zero_grad()
+        labels, real = batch.pop("labels"), batch.pop("tokens", None)
+        logits = model(**batch).logits
+        loss = F.cross_entropy(logits.reshape(-1, 3), labels.reshape(-1), ignore_index=IGNORE)
+        loss.backward()
+        rows = real if real is not None else batch["attention_mask"].bool()
+        return logits[rows], loss, [p.grad.clone() for p in model.parameters()]
+
+    padded, packed = collate(features, pad_id=0), pack(features, pad_id=0)
+    assert packed["input_ids"].numel() <= padded["input_ids"].numel() / 2
+    order = [int(i) for i in packed["input_ids"][packed["tokens"]]]
+    by_row = [int(i) for i in padded["input_ids"][padded["attention_mask"].bool()]]
+    logits_a, loss_a, grads_a = run(padded)
+    logits_b, loss_b, grads_b = run(packed)
+    # the same tokens, in another order: compare each token's logits by its place
+    where_a = {}
+    for k, (tok, row) in enumerate(zip(by_row, logits_a)):
+        where_a.setdefault(tok, []).append(row)
+    for tok, row in zip(order, logits_b):
+        assert any(torch.allclose(row, other, atol=1e-5) for other in where_a[tok])
+    torch.testing.assert_close(loss_b, loss_a, atol=1e-6, rtol=1e-5)
+    for a, b in zip(grads_a, grads_b):
+        torch.testing.assert_close(b, a, atol=1e-5, rtol=1e-4)
+
+
+def test_fitting_packs_token_batches_only_where_the_model_reads_tokens(tiny_dirs):
+    """A tagger's batches are packed unless told not to; a classifier's never."""
+    from bertforge.finetune import fit as fitting
+
+    calls = []
+    original = fitting.pack
+    fitting_pack = lambda features, pad_id: calls.append(len(features)) or original(features, pad_id)
+    rng = np.random.default_rng(0)
+    tokens = [{"input_ids": [101] + rng.integers(1000, 5000, n).tolist() + [102],
+               "token_type_ids": [0] * (n + 2), "labels": [0] * (n + 2)} for n in (3, 9, 4, 2)]
+    classes = [dict(f, labels=1) for f in tokens]
+    quick = dict(steps=2, batch=4, progress=False, precision="fp32", device="cpu")
+    try:
+        fitting.pack = fitting_pack
+        fit(load_model(tiny_dirs["token-classification"]), tokens, FitSettings(**quick), 0)
+        assert calls == [4, 4]
+        fit(load_model(tiny_dirs["token-classification"]), tokens,
+            FitSettings(**quick, pack=False), 0)
+        fit(load_model(tiny_dirs["sequence-classification"]), classes, FitSettings(**quick), 0)
+        assert calls == [4, 4]
+    finally:
+        fitting.pack = original
+
+
 @settings(max_examples=200, deadline=None)
 @given(lengths=st.lists(st.integers(1, 600), max_size=60), tokens=st.integers(1, 5000),
        rows=st.none() | st.integers(1, 9), limit=st.none() | st.integers(600, 700))

@@ -85,6 +85,29 @@ def test_padding_does_not_change_real_positions(minilm):
     assert gap(a, b) <= TOL
 
 
+def test_packed_inputs_match_bertmodel(minilm):
+    """Two inputs in one row, each counting its positions from 0 and seeing only itself
+    (what `finetune.fit.pack` builds), read as `transformers`' BertModel reads a packed
+    row (it finds the inputs where the positions restart); positions that do not restart
+    read the same in both too."""
+    ours, theirs = load_model(minilm), hf_model(minilm, None)
+    torch.manual_seed(0)
+    ids = torch.randint(1000, 5000, (1, 13))
+    positions = torch.tensor([[0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7, 8]])
+    block = torch.tensor([[0] * 4 + [1] * 9])
+    alone = block[:, :, None] == block[:, None, :]
+    with torch.no_grad():
+        packed = ours(ids, position_ids=positions, attention_mask=alone).last_hidden_state
+        reference = theirs(input_ids=ids, position_ids=positions).last_hidden_state
+        unmasked = ours(ids, position_ids=positions).last_hidden_state
+        shifted = [m(ids, position_ids=torch.arange(2, 15)[None]).last_hidden_state
+                   for m in (ours, theirs)]
+        first = ours(ids[:, :4]).last_hidden_state  # the first input alone
+    assert gap(packed, reference) <= TOL and gap(packed[:, :4], first) <= TOL
+    assert gap(unmasked, reference) > 1e-2  # without the block mask the inputs mix
+    assert gap(*shifted) <= TOL
+
+
 def test_causal_mask_hides_the_right(tiny_dirs):
     """With the causal mask a token's vector does not depend on any later token; without
     it, it does (BERT reads both ways)."""

@@ -129,9 +129,11 @@ class Embeddings(nn.Module):
         self.norm = nn.LayerNorm(d, eps=config.layer_norm_eps)
         self.dropout = Dropout(config.hidden_dropout_prob)
 
-    def forward(self, input_ids: torch.Tensor, token_type_ids: torch.Tensor) -> torch.Tensor:
-        positions = torch.arange(input_ids.shape[1], device=input_ids.device)
-        x = self.words(input_ids) + self.segments(token_type_ids) + self.positions(positions)
+    def forward(self, input_ids: torch.Tensor, token_type_ids: torch.Tensor,
+                position_ids: torch.Tensor | None = None) -> torch.Tensor:
+        if position_ids is None:
+            position_ids = torch.arange(input_ids.shape[1], device=input_ids.device)
+        x = self.words(input_ids) + self.segments(token_type_ids) + self.positions(position_ids)
         return self.dropout(self.norm(x))
 
 
@@ -283,18 +285,21 @@ class Bert(nn.Module):
         output_attentions: bool = False,
         output_hidden_states: bool = False,
         mlm_positions: torch.Tensor | None = None,
+        position_ids: torch.Tensor | None = None,
     ) -> BertOutput:
         """input_ids: (batch, length). attention_mask, as in `transformers`: 1 for a real
         token, 0 for padding, shape (batch, length); or (batch, length, length) to say
         which key each query may see (`causal_mask` builds the left-to-right one).
         mlm_positions: (batch, length) bool; the masked LM then scores only there and
         its logits are (n, vocab). Pre-training predicts 15% of positions, so this
-        skips 85% of the largest matrix product."""
+        skips 85% of the largest matrix product. position_ids: (batch, length), each
+        token's position (default 0, 1, 2, ...): inputs laid end to end in one row
+        (`finetune.fit.pack`) each count from 0."""
         self._check_input(input_ids)
         if token_type_ids is None:
             token_type_ids = torch.zeros_like(input_ids)
         mask = self._attention_mask(attention_mask, input_ids.shape)
-        x = self.embeddings(input_ids, token_type_ids)
+        x = self.embeddings(input_ids, token_type_ids, position_ids)
         hidden_states, attentions = [x], []
         for layer in self.layers:
             x, weights = layer(x, mask, output_attentions)
@@ -317,6 +322,12 @@ class Bert(nn.Module):
         elif self.head == "sequence-classification":
             out.logits = self.classifier(self.classifier_dropout(out.pooler_output))
         return out
+
+    @property
+    def packs(self) -> bool:
+        """Whether inputs may share a row (`finetune.fit.pack`): true where the head reads
+        each token on its own, not a row's first token (the pooler's)."""
+        return self.head in (None, "token-classification", "masked-lm")
 
     def _check_input(self, input_ids: torch.Tensor) -> None:
         if input_ids.dim() != 2:

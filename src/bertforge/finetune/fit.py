@@ -4,9 +4,12 @@ A feature is one model input: {"input_ids", "token_type_ids", "labels"} where la
 is a list (a tag id per token, -100 where nothing is predicted) or one class id.
 Training batches are drawn at random by default, as `transformers`' Trainer draws
 them; `sort_pool=N` sorts them by length within shuffled pools of N batches instead (a
-batch of similar lengths wastes little on padding, 1.6-1.9x faster here, but trained
-worse on validation: docs/experiments/2026-12-02-trainer-gap.md). AdamW, 10% warm-up then linear decay, gradients clipped at
-1.0, bf16 autocast where the CPU or GPU has it (`training.py`).
+batch of similar lengths wastes little on padding, but trained worse on validation:
+docs/experiments/2026-12-02-trainer-gap.md). A batch of token-labelled windows is
+packed (`pack`): several windows share a row, each with its own positions and seeing
+only itself, so a random batch costs little more than a sorted one and computes the
+same. AdamW, 10% warm-up then linear decay, gradients clipped at 1.0, bf16 autocast
+where the CPU or GPU has it (`training.py`).
 """
 
 from __future__ import annotations
@@ -50,10 +53,13 @@ class FitSettings:
     warmup: float = setting(0.1, "share of the updates spent warming up (or updates, if >= 1)")
     weight_decay: float = setting(0.01, "AdamW's weight decay (none on norms and biases)")
     clip: float = setting(1.0, "gradient norm clipping")
-    # random batches trained better than length-sorted ones on validation, at the cost of
-    # padding (docs/experiments/2026-12-02-trainer-gap.md)
+    # random batches trained better than length-sorted ones on validation
+    # (docs/experiments/2026-12-02-trainer-gap.md); packing takes back most of their padding
     sort_pool: int = setting(1, "1: batches drawn at random; N: cut from pools of N batches "
-                                "sorted by length (less padding, faster)")
+                                "sorted by length (less padding)")
+    pack: bool = setting(True, "one window a row, padded to the batch's longest, instead of "
+                               "several windows laid end to end in a row (the same "
+                               "arithmetic on fewer positions)", negate="no-pack")
     precision: str = setting("auto", "auto: bf16 where the hardware has it, else fp32",
                        choices=training.PRECISIONS)
     seed: int = setting(0, "the same seed, the same model")
@@ -128,6 +134,41 @@ def collate(features: Sequence[dict], pad_id: int, width: int | None = None) -> 
     return out
 
 
+def pack(features: Sequence[dict], pad_id: int) -> dict[str, torch.Tensor]:
+    """Token-labelled features laid end to end in as few rows as fit the longest one
+    (first fit, longest first): each counts its positions from 0 and sees only itself
+    (attention_mask is (rows, width, width), block-diagonal), so every feature's logits
+    and loss are what `collate`'s padded rows give, on fewer positions (random batches
+    of sentences are about half padding). "tokens" marks the real tokens."""
+    lengths = [len(f["input_ids"]) for f in features]
+    width = max(lengths)
+    fill: list[int] = []            # positions used in each row
+    place = [(0, 0)] * len(features)  # (row, start) of each feature
+    for i in sorted(range(len(features)), key=lambda i: -lengths[i]):
+        row = next((r for r, used in enumerate(fill) if used + lengths[i] <= width), len(fill))
+        if row == len(fill):
+            fill.append(0)
+        place[i] = (row, fill[row])
+        fill[row] += lengths[i]
+    rows = len(fill)
+    ids = np.full((rows, width), pad_id, dtype=np.int64)
+    types = np.zeros((rows, width), dtype=np.int64)
+    positions = np.zeros((rows, width), dtype=np.int64)
+    labels = np.full((rows, width), IGNORE, dtype=np.int64)
+    block = np.full((rows, width), -1, dtype=np.int64)  # which feature holds each position
+    for i, (f, (row, at)) in enumerate(zip(features, place)):
+        end = at + lengths[i]
+        ids[row, at:end], types[row, at:end] = f["input_ids"], f["token_type_ids"]
+        labels[row, at:end], positions[row, at:end] = f["labels"], np.arange(lengths[i])
+        block[row, at:end] = i
+    block = torch.from_numpy(block)
+    # padding sees nothing (its rows of scores are all masked: uniform weights, no NaN)
+    mask = (block[:, :, None] == block[:, None, :]) & (block[:, :, None] >= 0)
+    return {"input_ids": torch.from_numpy(ids), "token_type_ids": torch.from_numpy(types),
+            "position_ids": torch.from_numpy(positions), "attention_mask": mask,
+            "labels": torch.from_numpy(labels), "tokens": block >= 0}
+
+
 @dataclass
 class FitReport:
     losses: list[float]   # per step
@@ -156,6 +197,8 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     rng = np.random.default_rng(settings.seed)
     torch.manual_seed(settings.seed)
     lengths = [len(f["input_ids"]) for f in features]
+    packed = settings.pack and getattr(model, "packs", False) and \
+        isinstance(features[0].get("labels"), list)
     per_epoch = math.ceil(len(features) / settings.batch)
     steps = settings.steps or max(1, math.ceil(settings.epochs * per_epoch))
     optimizer = adamw(model, settings.lr, settings.weight_decay,
@@ -170,9 +213,12 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     for _ in range(steps):
         if not queue:
             queue = length_batches(lengths, settings.batch, rng, settings.sort_pool)
-        batch = {k: v.to(device) for k, v in collate([features[i] for i in queue.pop()], pad_id).items()}
+        chosen = [features[i] for i in queue.pop()]
+        batch = pack(chosen, pad_id) if packed else collate(chosen, pad_id)
+        batch = {k: v.to(device) for k, v in batch.items()}
         labels = batch.pop("labels")
-        tokens += int(batch["attention_mask"].sum())
+        real = batch.pop("tokens") if packed else batch["attention_mask"].bool()
+        tokens += int(real.sum())
         with autocast():
             logits = model(**batch).logits
         if (labels == IGNORE).all():  # every token ignored: no loss, but the schedule moves on
@@ -183,9 +229,8 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
         if teacher is not None:
             with torch.no_grad(), autocast():
                 taught = teacher(**batch).logits
-            mask = batch["attention_mask"].bool() if logits.dim() == 3 else None
-            loss = (1 - weight) * loss + weight * distillation_loss(logits, taught, mask,
-                                                                    temperature)
+            loss = (1 - weight) * loss + weight * distillation_loss(
+                logits, taught, real if logits.dim() == 3 else None, temperature)
         (scaler.scale(loss) if scaler is not None else loss).backward()
         training.step(trainable, optimizer, scheduler, scaler, settings.clip)
         losses.append(loss.item())
