@@ -111,6 +111,21 @@ def mix(features: Sequence[dict], weights: dict, seed: int = 0) -> list[dict]:
     return mixed
 
 
+# A batch is padded to a multiple of WIDTH positions. Each new (rows, width) shape makes
+# oneDNN build and keep a kernel of its own for bf16 and int8: in prediction, windows of
+# every length (a long text's paragraphs, short documents) made hundreds of shapes, and
+# on a 4 MB document their kernels took 0.6 GB more memory than the text needed; in
+# training, where every random batch had a width of its own, building them took about
+# a quarter of a bf16 step.
+WIDTH = 32
+
+
+def padded_width(length: int, limit: int | None) -> int:
+    """The width a batch whose longest row has `length` positions is padded to: the next
+    multiple of WIDTH, not beyond `limit` (the model's positions; None: no rounding)."""
+    return length if limit is None else max(length, min(-(-length // WIDTH) * WIDTH, limit))
+
+
 def collate(features: Sequence[dict], pad_id: int, width: int | None = None) -> dict[str, torch.Tensor]:
     """The features as one padded batch, `width` positions wide (default: the longest)."""
     width = max([len(f["input_ids"]) for f in features] + [width or 0])
@@ -135,13 +150,15 @@ def collate(features: Sequence[dict], pad_id: int, width: int | None = None) -> 
 
 
 def pack(features: Sequence[dict], pad_id: int) -> dict[str, torch.Tensor]:
-    """Token-labelled features laid end to end in as few rows as fit the longest one
-    (first fit, longest first): each counts its positions from 0 and sees only itself
-    (attention_mask is (rows, width, width), block-diagonal), so every feature's logits
-    and loss are what `collate`'s padded rows give, on fewer positions (random batches
-    of sentences are about half padding). "tokens" marks the real tokens."""
+    """Token-labelled features laid end to end in as few rows as hold them (first fit,
+    longest first), each row as wide as the longest feature rounded up to a multiple of
+    WIDTH: each feature counts its positions from 0 (so a row may be wider than the
+    model's positions) and sees only itself (attention_mask is (rows, width, width),
+    block-diagonal), so every feature's logits and loss are what `collate`'s padded
+    rows give, on fewer positions (random batches of sentences are about half
+    padding). "tokens" marks the real tokens."""
     lengths = [len(f["input_ids"]) for f in features]
-    width = max(lengths)
+    width = -(-max(lengths) // WIDTH) * WIDTH
     fill: list[int] = []            # positions used in each row
     place = [(0, 0)] * len(features)  # (row, start) of each feature
     for i in sorted(range(len(features)), key=lambda i: -lengths[i]):
@@ -199,6 +216,7 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     lengths = [len(f["input_ids"]) for f in features]
     packed = settings.pack and getattr(model, "packs", False) and \
         isinstance(features[0].get("labels"), list)
+    limit = getattr(getattr(model, "config", None), "max_position_embeddings", None)
     per_epoch = math.ceil(len(features) / settings.batch)
     steps = settings.steps or max(1, math.ceil(settings.epochs * per_epoch))
     optimizer = adamw(model, settings.lr, settings.weight_decay,
@@ -214,7 +232,8 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
         if not queue:
             queue = length_batches(lengths, settings.batch, rng, settings.sort_pool)
         chosen = [features[i] for i in queue.pop()]
-        batch = pack(chosen, pad_id) if packed else collate(chosen, pad_id)
+        batch = pack(chosen, pad_id) if packed else \
+            collate(chosen, pad_id, padded_width(max(len(f["input_ids"]) for f in chosen), limit))
         batch = {k: v.to(device) for k, v in batch.items()}
         labels = batch.pop("labels")
         real = batch.pop("tokens") if packed else batch["attention_mask"].bool()
@@ -249,19 +268,6 @@ PREDICT_TOKENS = {"cpu": 4096, "cuda": 32 * 512}
 
 def _tokens_per_pass(device: torch.device) -> int:
     return PREDICT_TOKENS.get(device.type, PREDICT_TOKENS["cuda"])
-
-
-# A prediction batch is padded to a multiple of WIDTH positions. Each new (rows, width)
-# shape makes oneDNN build and keep a kernel of its own for bf16 and int8; windows of
-# every length (a long text's paragraphs, short documents) made hundreds of shapes, and
-# on a 4 MB document their kernels took 0.6 GB more memory than the text needed.
-WIDTH = 32
-
-
-def padded_width(length: int, limit: int | None) -> int:
-    """The width a batch whose longest row has `length` positions is padded to: the next
-    multiple of WIDTH, not beyond `limit` (the model's positions; None: no rounding)."""
-    return length if limit is None else max(length, min(-(-length // WIDTH) * WIDTH, limit))
 
 
 def prediction_batches(lengths: Sequence[int], tokens: int | None = None,
