@@ -245,28 +245,24 @@ def test_packed_batches_give_the_padded_batches_logits_loss_and_gradients(tiny_d
         torch.testing.assert_close(b, a, atol=1e-5, rtol=1e-4)
 
 
-def test_fitting_packs_token_batches_only_where_the_model_reads_tokens(tiny_dirs):
+def test_fitting_packs_token_batches_only_where_the_model_reads_tokens(tiny_dirs, monkeypatch):
     """A tagger's batches are packed unless told not to; a classifier's never."""
     from bertforge.finetune import fit as fitting
 
     calls = []
-    original = fitting.pack
-    fitting_pack = lambda features, pad_id: calls.append(len(features)) or original(features, pad_id)
+    pack = fitting.pack
+    monkeypatch.setattr(fitting, "pack", lambda features, pad_id: (
+        calls.append(len(features)), pack(features, pad_id))[1])
     rng = np.random.default_rng(0)
     tokens = [{"input_ids": [101] + rng.integers(1000, 5000, n).tolist() + [102],
                "token_type_ids": [0] * (n + 2), "labels": [0] * (n + 2)} for n in (3, 9, 4, 2)]
     classes = [dict(f, labels=1) for f in tokens]
     quick = dict(steps=2, batch=4, progress=False, precision="fp32", device="cpu")
-    try:
-        fitting.pack = fitting_pack
-        fit(load_model(tiny_dirs["token-classification"]), tokens, FitSettings(**quick), 0)
-        assert calls == [4, 4]
-        fit(load_model(tiny_dirs["token-classification"]), tokens,
-            FitSettings(**quick, pack=False), 0)
-        fit(load_model(tiny_dirs["sequence-classification"]), classes, FitSettings(**quick), 0)
-        assert calls == [4, 4]
-    finally:
-        fitting.pack = original
+    fit(load_model(tiny_dirs["token-classification"]), tokens, FitSettings(**quick), 0)
+    assert calls == [4, 4]
+    fit(load_model(tiny_dirs["token-classification"]), tokens, FitSettings(**quick, pack=False), 0)
+    fit(load_model(tiny_dirs["sequence-classification"]), classes, FitSettings(**quick), 0)
+    assert calls == [4, 4]
 
 
 @settings(max_examples=200, deadline=None)

@@ -15,6 +15,13 @@ from bertforge.pii.recognizers import (REGISTRY, TRUST, Handles, Pattern, Phones
 from bertforge.spans import Span
 
 
+def recognized(name: str, country: str, text: str) -> list[tuple[str, str]]:
+    """(text, label) of what one recognizer finds in `text` through the redactor's
+    merging, with no model."""
+    return [(s.text, s.label) for s in
+            Redactor(None, recognizers=[REGISTRY[name](country)]).detect(text)]
+
+
 def test_every_registered_recognizer_declares_known_kinds_and_a_trust():
     made = default_recognizers()
     assert [r.name for r in made] == list(REGISTRY)
@@ -184,7 +191,7 @@ def test_banks_named_bank_of_are_found_by_their_shape():
             "to Royal Bank of Canada; her brother works at the Bank of England. Lender: Bank "
             "of the West, a California banking corporation. We sat on the bank of the river. "
             "BANK OF AMERICA PAYMENT 42.00. Interest at the Bank of England Base Rate.")
-    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["banks"]("US")]).detect(text)]
+    found = recognized("banks", "US", text)
     assert found == [(name, "COMPANY") for name in (
         "Bank of America, N.A.", "Bank of New York Mellon", "Bank of Montreal", "Bank of Scotland",
         "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England")]
@@ -198,7 +205,7 @@ def test_us_national_banks_are_found_by_their_legal_form():
              "JPMorgan Chase Bank, N.A.", "Citibank, N.A.", "Fifth Third Bank, National Association"]
     text = ("Trustee: " + "; agent: ".join(banks) + ". Notices to the Bank, N.A. office. "
             "The Bank, National Association, agrees.")
-    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["banks"]("US")]).detect(text)]
+    found = recognized("banks", "US", text)
     assert found == [(name, "COMPANY") for name in banks]
 
 def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
@@ -211,8 +218,7 @@ def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
                  "27 ORMSKIRK ROAD, AUGHTON L39 5HE"]
     text = ("Send it to " + "; then to ".join(addresses) + ". Postcode SE8 3QT only; we met "
             "in Leeds on 12 May; 12 items, ref LS1 4AB-7; room 4, code W1 2AB.")
-    found = [(s.text, s.label) for s in
-             Redactor(None, recognizers=[REGISTRY["uk_addresses"]("GB")]).detect(text)]
+    found = recognized("uk_addresses", "GB", text)
     assert found == [(a, "ADDRESS") for a in addresses]
     assert REGISTRY["uk_addresses"]("GB").find("12 Harbour Road, Leeds") == []
 
@@ -276,7 +282,7 @@ def test_well_known_firms_are_found_by_name_whole_with_their_legal_form():
             "Brown Brothers Harriman & Co. is custodian; Raymond James Financial placed it. "
             "Orange juice, the vanguard group, Apollo and Fidelity are words here, and so is "
             "Lazardian; Raymond James is a person.")
-    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["firms"]("US")]).detect(text)]
+    found = recognized("firms", "US", text)
     assert found == [(name, "COMPANY") for name in (
         "Goldman Sachs Group, Inc.", "Morgan Stanley & Co. LLC", "Lazard", "Evercore",
         "Merrill Lynch", "Deloitte & Touche LLP", "Ernst & Young LLP",
@@ -312,7 +318,7 @@ def test_the_firms_of_a_filings_front_page_are_found_whole():
             "representatives. Continental Stock Transfer & Trust Company is transfer agent. "
             "H.C. Wainwright & Co. placed it; Greenberg Traurig advised. Paul Hastings and "
             "William Blair, two people, are not firms.")
-    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["firms"]("US")]).detect(text)]
+    found = recognized("firms", "US", text)
     assert found == [(name, "COMPANY") for name in (
         "Marcum LLP", "Moss Adams LLP", "Ellenoff Grossman & Schole LLP", "Paul Hastings LLP",
         "EarlyBirdCapital, Inc.", "William Blair & Company, L.L.C.",
@@ -328,7 +334,7 @@ def test_the_companies_the_news_names_are_found_and_their_words_are_not():
             "Walmart beat Amazon.com, while Exxon Mobil cut output. Siemens AG and Ford Motor "
             "Co. did not bid. The shell of an Apple is no Target; Oracle said nothing and Ford "
             "Smith stayed home.")
-    found = [(s.text, s.label) for s in Redactor(None, recognizers=[REGISTRY["firms"]("US")]).detect(text)]
+    found = recognized("firms", "US", text)
     assert found == [(name, "COMPANY") for name in (
         "Microsoft", "Nvidia", "Pfizer", "AstraZeneca", "Toyota Motor", "Volkswagen", "Chrysler",
         "Boeing", "Airbus", "Walmart", "Amazon.com", "Exxon Mobil", "Siemens AG", "Ford Motor Co.")]

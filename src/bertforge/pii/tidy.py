@@ -611,8 +611,7 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
                 span = _ending_at(text, span, tail.end())
             head = HYPHEN_HEAD.search(text, max(0, span.start - 40), span.start)
             if head and (not out or out[-1].end <= head.start()):
-                span = Span(head.start(), span.end, span.label, text[head.start():span.end],
-                            span.score, span.source)
+                span = replace(span, start=head.start(), text=text[head.start():span.end])
         out.append(span)
     return out
 
