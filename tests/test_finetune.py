@@ -204,6 +204,30 @@ def test_packed_rows_hold_each_window_once_counting_from_zero_and_seeing_only_it
     assert len(used) == 1 or used[0] + used[1] > ids.shape[1]
 
 
+@pytest.mark.parametrize("clip", [0.5, 1e3])
+def test_clipping_gives_clip_grad_norm_s_gradients_and_norm(clip):
+    """The step's clipping (which skips the multiply by 1 when the norm is under the
+    limit) leaves the gradients and returns the norm exactly as PyTorch's does, clipped
+    (0.5: the norm is about 2) or not (1e3)."""
+    from bertforge.training import clip_gradients
+
+    torch.manual_seed(0)
+    grads = [torch.randn(7, 5) * 0.3, torch.randn(11) * 0.3, None]
+    ours = [torch.nn.Parameter(torch.zeros(7, 5)), torch.nn.Parameter(torch.zeros(11)),
+            torch.nn.Parameter(torch.zeros(3))]
+    theirs = [torch.nn.Parameter(torch.zeros(7, 5)), torch.nn.Parameter(torch.zeros(11)),
+              torch.nn.Parameter(torch.zeros(3))]
+    for a, b, g in zip(ours, theirs, grads):
+        a.grad, b.grad = (None, None) if g is None else (g.clone(), g.clone())
+    norm = clip_gradients(ours, clip)
+    expected = torch.nn.utils.clip_grad_norm_(theirs, clip)
+    assert 1.5 < float(expected) < 3.0
+    assert torch.equal(norm, expected)
+    for a, b in zip(ours, theirs):
+        assert (a.grad is None and b.grad is None) or torch.equal(a.grad, b.grad)
+    assert (float(ours[0].grad.norm()) < 1.0) == (clip < 1.0)
+
+
 def test_packed_batches_give_the_padded_batches_logits_loss_and_gradients(tiny_dirs):
     """Several windows laid end to end in a row compute what one window a row does:
     the block mask and the positions from 0 are what keep them apart (drop either and

@@ -112,12 +112,24 @@ def autocast_for(precision: str, device: torch.device):
     return (lambda: torch.autocast(device.type, dtype=dtype)), scaler, precision
 
 
+def clip_gradients(parameters, clip: float) -> torch.Tensor:
+    """`clip_grad_norm_`'s result (gradients scaled by min(1, clip / (norm + 1e-6))), but
+    the gradients are only touched when that factor is below 1: a multiply by 1 is a
+    pass over every gradient for nothing, and most fine-tuning steps are not clipped.
+    Returns the norm before clipping."""
+    parameters = [p for p in parameters if p.grad is not None]
+    norm = torch.nn.utils.get_total_norm([p.grad for p in parameters], foreach=True)
+    if float(norm) + 1e-6 > clip:  # also when the norm is inf, as clip_grad_norm_ does
+        torch.nn.utils.clip_grads_with_norm_(parameters, clip, norm, foreach=True)
+    return norm
+
+
 def step(parameters, optimizer, scheduler, scaler, clip: float) -> torch.Tensor:
     """Clip the gradients (unscaled first under fp16), take the optimiser and schedule
     one step, clear the gradients; returns the norm before clipping."""
     if scaler is not None:
         scaler.unscale_(optimizer)
-    norm = torch.nn.utils.clip_grad_norm_(parameters, clip)
+    norm = clip_gradients(parameters, clip)
     if scaler is not None:
         scaler.step(optimizer)
         scaler.update()
