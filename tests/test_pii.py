@@ -596,9 +596,11 @@ def test_cli_generate_train_evaluate(tiny_dirs, tmp_path, capsys):
     model = tmp_path / "model"
     assert main(["pii", "train", str(data / "train.jsonl"), "--out", str(model), "--base",
                  str(tiny_dirs[None]), "--steps", "3", "--window", "62", "--stride", "48",
-                 "--layers", "1", "--ffn", "20", "--half", "--quiet"]) == 0
+                 "--layers", "1", "--ffn", "20", "--half", "--quiet", "--sort-pool", "1"]) == 0
     card = json.loads((model / "bertforge.json").read_text())
     assert card["recipe"]["steps"] == 3 and card["window"] == 62 and card["documents"] == 40
+    # the batching is part of the recipe: the card says how to draw the batches again
+    assert card["recipe"]["sort_pool"] == 1 and card["recipe"]["pack"] is True
     assert card["recipe"]["layers"] == 1 and card["recipe"]["ffn"] == 20
     assert card["recipe"]["device"] == (gpu_names()[0] if gpu_names() else "cpu")
     config = json.loads((model / "config.json").read_text())
