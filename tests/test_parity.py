@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from bertforge import load_model, load_tokenizer
+from bertforge.checkpoint import their_name
 from bertforge.compress import use_onednn
 from bertforge.model import SelfAttention, causal_mask, dropout, keep_mask
 from conftest import HF_CLASSES, TEXTS, hf_model
@@ -193,6 +194,18 @@ def test_training_forward_matches_bertmodel_in_training(minilm):
     mine = ours(**batch.model_inputs()).last_hidden_state
     ref = theirs(**batch.model_inputs()).last_hidden_state
     assert gap(mine[real], ref[real]) <= TOL
+    # and the gradients, those of the queries', keys' and values' weights among them
+    # (training makes the three in one product, their weights side by side)
+    (mine[real] ** 2).sum().backward()
+    (ref[real] ** 2).sum().backward()
+    theirs_by_name = dict(theirs.named_parameters())
+    compared = 0
+    for name, p in ours.named_parameters():
+        other = theirs_by_name.get(their_name(name, prefixed=False))
+        if other is not None and p.grad is not None and "pooler" not in name:
+            assert gap(p.grad, other.grad) <= 1e-4 * max(1.0, other.grad.abs().max().item()), name
+            compared += 1
+    assert compared >= 6 * 16  # every weight and bias of the six layers
 
 
 def test_dropout_drops_a_share_p_and_scales_the_rest():

@@ -154,8 +154,19 @@ class SelfAttention(nn.Module):
         batch, length, d = x.shape
         return x.view(batch, length, self.heads, d // self.heads).transpose(1, 2)
 
+    def project(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """Queries, keys and values. In training one product makes the three (their
+        weights side by side, which changes every step): one cast of x under autocast
+        and one kernel instead of three. Prediction keeps three layers, which `compress`
+        may have swapped for other kernels."""
+        parts = (self.q, self.k, self.v)
+        if not self.training or any(type(p) is not Dense for p in parts):
+            return tuple(p(x) for p in parts)
+        y = F.linear(x, torch.cat([p.weight for p in parts]), torch.cat([p.bias for p in parts]))
+        return y.split([p.out_features for p in parts], dim=-1)
+
     def forward(self, x: torch.Tensor, mask: torch.Tensor | None, keep_weights: bool):
-        q, k, v = self.split(self.q(x)), self.split(self.k(x)), self.split(self.v(x))
+        q, k, v = (self.split(t) for t in self.project(x))
         p = self.dropout if self.training else 0.0
         # The explicit path when someone wants to look at the weights, and for dropout on
         # a CPU: SDPA's CPU kernels have none, so it falls back to the same arithmetic
