@@ -116,10 +116,13 @@ def clip_gradients(parameters, clip: float) -> torch.Tensor:
     """`clip_grad_norm_`'s result (gradients scaled by min(1, clip / (norm + 1e-6))), but
     the gradients are only touched when that factor is below 1: a multiply by 1 is a
     pass over every gradient for nothing, and most fine-tuning steps are not clipped.
-    Returns the norm before clipping."""
+    Returns the norm before clipping. On a GPU it always multiplies: asking whether to
+    would wait for the GPU every step."""
     parameters = [p for p in parameters if p.grad is not None]
     norm = torch.nn.utils.get_total_norm([p.grad for p in parameters], foreach=True)
-    if float(norm) + 1e-6 > clip:  # also when the norm is inf, as clip_grad_norm_ does
+    # inf clips too (as clip_grad_norm_ does); the comparison is False for NaN, whose
+    # update the scaler skips (fp16) or which spoils the weights either way
+    if norm.device.type != "cpu" or float(norm) + 1e-6 > clip:
         torch.nn.utils.clip_grads_with_norm_(parameters, clip, norm, foreach=True)
     return norm
 
