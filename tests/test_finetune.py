@@ -213,12 +213,14 @@ def test_clipping_gives_clip_grad_norm_s_gradients_and_norm(clip):
 
     torch.manual_seed(0)
     grads = [torch.randn(7, 5) * 0.3, torch.randn(11) * 0.3, None]
-    ours = [torch.nn.Parameter(torch.zeros(7, 5)), torch.nn.Parameter(torch.zeros(11)),
-            torch.nn.Parameter(torch.zeros(3))]
-    theirs = [torch.nn.Parameter(torch.zeros(7, 5)), torch.nn.Parameter(torch.zeros(11)),
-              torch.nn.Parameter(torch.zeros(3))]
-    for a, b, g in zip(ours, theirs, grads):
-        a.grad, b.grad = (None, None) if g is None else (g.clone(), g.clone())
+
+    def parameters():  # one without a gradient, as a frozen weight has none
+        out = [torch.nn.Parameter(torch.zeros(3 if g is None else g.shape)) for g in grads]
+        for p, g in zip(out, grads):
+            p.grad = None if g is None else g.clone()
+        return out
+
+    ours, theirs = parameters(), parameters()
     norm = clip_gradients(ours, clip)
     expected = torch.nn.utils.clip_grad_norm_(theirs, clip)
     assert 1.5 < float(expected) < 3.0
