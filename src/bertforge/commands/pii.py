@@ -51,6 +51,10 @@ def register_train(steps) -> None:
     p.add_argument("--weights", type=weight_list, metavar="W1,W2,...",
                    help="each source's share of the training windows (one weight per DATA; "
                         "default: every window once)")
+    p.add_argument("--neighbours", type=float, default=0.0, metavar="SHARE",
+                   help="the share of CoNLL sentences trained next to a paragraph of a "
+                        "JSONL source (before or after, a blank line between), so that an "
+                        "unrelated paragraph nearby does not change how one is read")
     p.add_argument("--out", required=True, metavar="DIR")
     overwrite_option(p)
     p.add_argument("--base", default=pii_train.BASE,
@@ -131,7 +135,7 @@ def train(args) -> int:
         args.data, args.out, args.base, settings, args.window, args.stride, args.validation,
         half=args.half, layers=args.layers, ffn=args.ffn, teacher=args.teacher,
         overwrite=args.overwrite, labels=args.labels, conll_docs=args.conll_docs,
-        weights=args.weights, case=args.case)
+        weights=args.weights, case=args.case, neighbours=args.neighbours)
     print(f"wrote {args.out} ({card['training_minutes']} minutes of training)")
     return 0
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import copy
 import os
+import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -14,7 +15,8 @@ from ..checkpoint import save_model
 from ..errors import BertforgeError
 from ..files import check_new_directory
 from ..finetune.fit import BASE, FitSettings
-from ..finetune.tagging import Tagger, train_tagger
+from ..finetune.tagging import BLANK_LINE, Tagger, train_tagger
+from ..spans import Span
 from .dataset import read_documents
 from .labels import GROUPS
 
@@ -83,6 +85,61 @@ def corpora_of(sources: list[Source]) -> list[dict]:
              "citation": c.citation} for name, c in CORPORA.items() if name in named]
 
 
+def paragraphs(document: dict, shortest: int = 40, longest: int = 800
+               ) -> list[tuple[str, list[Span]]]:
+    """A document's paragraphs (split at blank lines) of `shortest` to `longest`
+    characters, each with its spans counted from its own start; a paragraph that a span
+    runs out of is left out."""
+    text, out, start = document["text"], [], 0
+    for end, after in [(m.start(), m.end()) for m in BLANK_LINE.finditer(text)] + \
+            [(len(text), len(text))]:
+        inside = [s for s in document["spans"] if s.start < end and s.end > start]
+        if shortest <= end - start <= longest and \
+                all(start <= s.start and s.end <= end for s in inside):
+            out.append((text[start:end], [replace(s, start=s.start - start, end=s.end - start)
+                                          for s in inside]))
+        start = after
+    return out
+
+
+def with_neighbours(documents: list[dict], share: float, seed: int = 0) -> list[dict]:
+    """The documents, with `share` of the partly annotated ones (CoNLL sources: those
+    with "ignore" ranges) read next to an unrelated paragraph of a fully annotated
+    document (Gretel's schema: the generator's, the legal prose), before or after it
+    with a blank line between, each keeping its own spans. A sentence or tweet is
+    otherwise always trained alone, and the model learns to read a paragraph's genre
+    from the whole window: after a formal paragraph it reads a tweet's user names and
+    "RT" as persons (docs/experiments/2026-12-04-neighbours.md)."""
+    if not 0 <= share <= 1:
+        raise BertforgeError(f"the share of sentences given a neighbour is in [0, 1], "
+                             f"not {share}")
+    if not share:
+        return documents
+    pool = [p for d in documents if "ignore" not in d for p in paragraphs(d)]
+    if not pool:
+        raise BertforgeError("giving sentences a neighbouring paragraph needs a source of "
+                             "whole documents in Gretel's schema (bertforge pii generate) "
+                             "to take the paragraphs from")
+    rng = random.Random(f"neighbours/{seed}")
+    out = []
+    for d in documents:
+        if "ignore" not in d or rng.random() >= share:
+            out.append(d)
+            continue
+        text, spans = rng.choice(pool)
+        if rng.random() < 0.5:  # the paragraph before the sentence
+            joined, mine, theirs = text + "\n\n" + d["text"], len(text) + 2, 0
+        else:
+            joined, mine, theirs = d["text"] + "\n\n" + text, 0, len(d["text"]) + 2
+        out.append(d | {"text": joined,
+                        "spans": sorted([replace(s, start=s.start + mine, end=s.end + mine)
+                                         for s in d["spans"]] +
+                                        [replace(s, start=s.start + theirs, end=s.end + theirs)
+                                         for s in spans]),
+                        "ignore": [(a + mine, b + mine) for a, b in d["ignore"]]})
+    return out
+
+
 def _validated(tagger: Tagger, documents: list[dict], say) -> dict:
     """The card's validation scores, and a warning when they show a model too weak to
     redact with (it is said now, and whenever the model is loaded)."""
@@ -106,11 +163,13 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                    teacher: str | None = None,
                    overwrite: bool = False, labels: str | dict | None = None,
                    conll_docs: bool = False, weights=None,
-                   case: bool = False) -> tuple[Tagger, dict]:
+                   case: bool = False, neighbours: float = 0.0) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
     per layer, if given) on the documents of `train` (one source, or several mixed by
     `weights`: see `Source`; `base` may be a redactor, whose head then goes on
-    learning; `case`: tell it each token's case shape, `tagging.add_case_types`),
+    learning; `case`: tell it each token's case shape, `tagging.add_case_types`;
+    `neighbours`: the share of CoNLL sentences read next to another source's paragraph,
+    `with_neighbours`),
     learning the probabilities of
     `teacher` (a tagger for the same groups) as well as the labels, if given; save to
     `out` (fp16 weights when `half`, which halves the size and loses nothing a tagger's
@@ -128,6 +187,7 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                           "labels": source.labels, "documents": len(read)})
         say(f"{len(read):,} training documents from {source.data}" +
             (f" (weight {source.weight:g})" if len(sources) > 1 else ""))
+    documents = with_neighbours(documents, neighbours, settings.seed)
     mixed = {k: s.weight for k, s in enumerate(sources)} if len(sources) > 1 else None
     started = time.perf_counter()
     tagger = train_tagger(documents, base, settings, labels=GROUPS, size=window, stride=stride,
@@ -143,7 +203,8 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                        "weight_decay": settings.weight_decay, "clip": settings.clip,
                        "sort_pool": settings.sort_pool, "pack": settings.pack,
                        "seed": settings.seed, "precision": settings.precision,
-                       "window": window, "stride": stride, "layers": layers, "ffn": ffn,
+                       "window": window, "stride": stride, "neighbours": neighbours,
+                       "layers": layers, "ffn": ffn,
                        "teacher": None if teacher is None else str(teacher), "case": tagger.case,
                        "device": _device_name(tagger.model)},
             "training_minutes": round(minutes, 1), "documents": len(documents)} | (card or {})

@@ -1,0 +1,41 @@
+"""The runs of `docs/experiments/2026-12-04-neighbours.md`: each model's records' row
+(`compare_models.row`) and the mean PERSON F1 of the real validation splits read after an
+unrelated paragraph (`paragraphs_alone.scores`).
+
+    python experiments/neighbours.py MODEL [MODEL ...] [--probe bench/pii_news_lists.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from compare_models import row
+from paragraphs_alone import scores
+
+from bertforge.pii.detector import Redactor
+
+AFTER = "mean real PERSON after a paragraph"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("models", nargs="+", metavar="MODEL")
+    parser.add_argument("--probe", default="bench/pii_news_lists.txt")
+    args = parser.parse_args()
+    bundled = Redactor.load(None, precision="fp32")
+    rows = {}
+    for model in args.models:
+        redactor = bundled if model == "bundled" else \
+            Redactor.load(model, threshold=bundled.threshold, precision="fp32")
+        rows[model] = row(redactor, "validation", args.probe) | {AFTER: scores(redactor)[AFTER]}
+        print(model, {k: (round(v, 4) if isinstance(v, float) else v)
+                      for k, v in rows[model].items()}, flush=True)
+    keys = list(next(iter(rows.values())))
+    print("\n| model | " + " | ".join(keys) + " |\n|---|" + "---:|" * len(keys))
+    for model, values in rows.items():
+        print(f"| {model} | " + " | ".join(f"{v:.4f}" if isinstance(v, float) else v
+                                          for v in values.values()) + " |")
+
+
+if __name__ == "__main__":
+    main()
