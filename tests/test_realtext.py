@@ -134,6 +134,50 @@ def test_listings_mark_every_name_between_numbers_and_no_country_or_score():
                for r in rows) > 5                                       # and running text's
 
 
+def test_sentences_are_given_an_unrelated_paragraph_beside_them_with_their_own_labels():
+    from bertforge.pii.train import paragraphs, with_neighbours
+
+    letter = "Dear Ann Lee,\n\nPlease pay invoice 4410 to Acme Corp by Friday.\n\n" \
+             "Address: 12 Oak Street,\n\nSpringfield\n\nRegards, Bo Park, Acme Corp"
+    found = {s: letter.index(s) for s in ("Ann Lee", "Acme Corp", "Bo Park")}
+    spans = sorted([Span(found["Ann Lee"], found["Ann Lee"] + 7, "PERSON", "Ann Lee"),
+                    Span(found["Acme Corp"], found["Acme Corp"] + 9, "COMPANY", "Acme Corp"),
+                    Span(letter.index("12 Oak"), letter.index("Springfield") + 11, "ADDRESS",
+                         "12 Oak Street,\n\nSpringfield"),
+                    Span(found["Bo Park"], found["Bo Park"] + 7, "PERSON", "Bo Park")])
+    generated = {"text": letter, "spans": spans, "source": 0}
+    # paragraphs of 20-800 characters; the address runs over a blank line: its two are left out
+    assert [(p, [s.text for s in ps]) for p, ps in paragraphs(generated, shortest=20)] == [
+        ("Please pay invoice 4410 to Acme Corp by Friday.", ["Acme Corp"]),
+        ("Regards, Bo Park, Acme Corp", ["Bo Park"])]
+    tweets = []
+    for k in range(400):
+        text = f"RT @ fan{k} : Cy Ray scored"
+        at = text.index("Cy Ray")
+        tweets.append({"text": text, "spans": [Span(at, at + 6, "PERSON", "Cy Ray")],
+                       "ignore": [(5, at - 3)], "source": 1})
+    documents = [generated] + tweets
+    out = with_neighbours(documents, 0.3, seed=0)
+    assert out[0] is generated and len(out) == len(documents)  # whole documents as they were
+    joined = [(d, t) for d, t in zip(out[1:], tweets) if d["text"] != t["text"]]
+    assert 90 <= len(joined) <= 150  # about 30% of the 400
+    assert all(d["source"] == 1 for d, _ in joined)  # a joined sentence counts for its source
+    before = sum(d["text"].startswith(t["text"]) for d, t in joined)
+    assert 0.3 < before / len(joined) < 0.7  # the paragraph before or after the sentence
+    for d, t in joined:
+        assert t["text"] in d["text"].split("\n\n")
+        assert all(d["text"][s.start:s.end] == s.text for s in d["spans"])
+        assert "Cy Ray" in [s.text for s in d["spans"]]
+        assert len(d["spans"]) == 2  # the sentence's name and the paragraph's own span
+        assert [d["text"][a:b] for a, b in d["ignore"]] == [t["text"][a:b] for a, b in t["ignore"]]
+    assert out == with_neighbours(documents, 0.3, seed=0) != with_neighbours(documents, 0.3, seed=1)
+    assert with_neighbours(documents, 0.0) is documents
+    with pytest.raises(BertforgeError, match="Gretel's schema"):
+        with_neighbours(tweets, 0.3)
+    with pytest.raises(BertforgeError, match="in \\[0, 1\\]"):
+        with_neighbours(documents, 1.5)
+
+
 def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dirs, tmp_path,
                                                                capsys):
     from bertforge.cli import main
@@ -146,12 +190,13 @@ def test_training_mixes_sources_and_the_card_names_the_corpora(corpora, tiny_dir
     assert main(["pii", "train", str(data / "train.jsonl"), str(data / "legal.jsonl"),
                  "wikigold:train", "--weights", "2,1,1", "--out", str(model), "--base",
                  str(tiny_dirs[None]), "--steps", "2", "--window", "62", "--stride", "48",
-                 "--quiet"]) == 0
+                 "--neighbours", "0.5", "--quiet"]) == 0
     printed = capsys.readouterr().out
     assert "8 training documents from wikigold:train (weight 1)" in printed
     card = json.loads((model / "bertforge.json").read_text())
     assert [(s["data"].split("/")[-1], s["weight"]) for s in card["sources"]] == [
         ("train.jsonl", 2.0), ("legal.jsonl", 1.0), ("wikigold:train", 1.0)]
+    assert card["recipe"]["neighbours"] == 0.5
     [corpus] = card["corpora"]
     assert corpus["name"] == "wikigold" and corpus["licence"] == "CC-BY 4.0"
     assert "Balasuriya" in corpus["citation"]
