@@ -51,7 +51,7 @@ def register_train(steps) -> None:
     p.add_argument("--weights", type=weight_list, metavar="W1,W2,...",
                    help="each source's share of the training windows (one weight per DATA; "
                         "default: every window once)")
-    p.add_argument("--neighbours", type=float, default=0.0, metavar="SHARE",
+    p.add_argument("--neighbours", type=float, default=pii_train.NEIGHBOURS, metavar="SHARE",
                    help="the share of CoNLL sentences trained next to a paragraph of a "
                         "JSONL source (before or after, a blank line between), so that an "
                         "unrelated paragraph nearby does not change how one is read")

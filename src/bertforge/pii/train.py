@@ -24,6 +24,10 @@ from .labels import GROUPS
 # length-sorted batches (the bundled model was chosen on validation trained that way)
 RECIPE = FitSettings(epochs=2.0, batch=16, lr=8e-5, sort_pool=50)
 WINDOW, STRIDE = 254, 192  # 256 positions with [CLS] and [SEP]: most documents fit in one
+# no sentence joined to another source's paragraph: doing so for 30% of them made the
+# model steadier next to unrelated text and weaker alone
+# (docs/experiments/2026-12-04-neighbours.md)
+NEIGHBOURS = 0.0
 # Under this validation F1 a model is flagged in its card and whenever it is loaded: the
 # bundled recipe reaches 0.97 on its validation split and patterns alone about 0.6, so a
 # model below 0.5 learned next to nothing (too few steps, or data that does not fit).
@@ -155,6 +159,20 @@ def _validated(tagger: Tagger, documents: list[dict], say) -> dict:
     return out
 
 
+def _read(sources: list[Source], conll_docs: bool, say) -> tuple[list[dict], list[dict]]:
+    """(every source's documents, each marked with its source's index; what the card
+    says of each source)."""
+    documents, described = [], []
+    for k, source in enumerate(sources):
+        read = read_documents(source.data, labels=source.labels, conll_docs=conll_docs)
+        documents += [d | {"source": k} for d in read]
+        described.append({"data": source.data, "weight": source.weight,
+                          "labels": source.labels, "documents": len(read)})
+        say(f"{len(read):,} training documents from {source.data}" +
+            (f" (weight {source.weight:g})" if len(sources) > 1 else ""))
+    return documents, described
+
+
 def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                    settings: FitSettings | None = None, window: int = WINDOW,
                    stride: int = STRIDE, validation: str | None = None, half: bool = False,
@@ -163,7 +181,7 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
                    teacher: str | None = None,
                    overwrite: bool = False, labels: str | dict | None = None,
                    conll_docs: bool = False, weights=None,
-                   case: bool = False, neighbours: float = 0.0) -> tuple[Tagger, dict]:
+                   case: bool = False, neighbours: float = NEIGHBOURS) -> tuple[Tagger, dict]:
     """Fine-tune `base` (only its first `layers` layers and `ffn` feed-forward units
     per layer, if given) on the documents of `train` (one source, or several mixed by
     `weights`: see `Source`; `base` may be a redactor, whose head then goes on
@@ -179,14 +197,7 @@ def train_redactor(train, out: str | os.PathLike, base: str = BASE,
     check_new_directory(out, overwrite)  # before the training, not after it
     settings = settings or RECIPE
     sources = sources_of(train, weights, labels)
-    documents, described = [], []
-    for k, source in enumerate(sources):
-        read = read_documents(source.data, labels=source.labels, conll_docs=conll_docs)
-        documents += [d | {"source": k} for d in read]
-        described.append({"data": source.data, "weight": source.weight,
-                          "labels": source.labels, "documents": len(read)})
-        say(f"{len(read):,} training documents from {source.data}" +
-            (f" (weight {source.weight:g})" if len(sources) > 1 else ""))
+    documents, described = _read(sources, conll_docs, say)
     documents = with_neighbours(documents, neighbours, settings.seed)
     mixed = {k: s.weight for k, s in enumerate(sources)} if len(sources) > 1 else None
     started = time.perf_counter()
