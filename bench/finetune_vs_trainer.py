@@ -14,8 +14,9 @@ linear decay, weight decay 0.01, gradients clipped at 1.0.
   the file's words: split at spaces), once in its default precision and once in fp32.
 
 Both are scored with strict entity spans (exact boundaries and type, micro over the
-corpus's types) on the test split; wall time covers tokenizing and training, not
-loading. Prints a table per corpus and the ratios.
+corpus's types) on the test split; wall time covers loading the model, tokenizing and
+training, on both sides (`train_tagger` loads its base itself). Prints a table per
+corpus and the ratios.
 
     pip install -e '.[test,bench]'
     python bench/finetune_vs_trainer.py [--corpora wikigold,wnut17,btc] [--seeds 0]
@@ -66,6 +67,7 @@ def trainer_run(train, test, tags, seed: int, work: Path) -> tuple[list[list], f
     from bertforge.spans import Span
 
     source = resolve(MODEL)
+    started = time.perf_counter()
     transformers.set_seed(seed)
     tokenizer = BertTokenizerFast.from_pretrained(source)
     index = {t: i for i, t in enumerate(tags)}
@@ -91,7 +93,6 @@ def trainer_run(train, test, tags, seed: int, work: Path) -> tuple[list[list], f
             rows.append((row, ids))
         return rows
 
-    started = time.perf_counter()
     rows = [r for r, _ in encode(train, True)]
     args = TrainingArguments(
         output_dir=str(work / "trainer"), num_train_epochs=EPOCHS, learning_rate=5e-5,
