@@ -63,8 +63,18 @@ def main() -> None:
         redactor = bundled if model == "bundled" else \
             Redactor.load(model, threshold=threshold, precision="fp32")
         rows[model] = row(redactor, args.split, args.probe)
-        print(model, {k: (round(v, 4) if isinstance(v, float) else v)
-                      for k, v in rows[model].items()}, flush=True)
+        say(model, rows[model])
+    table(rows)
+
+
+def say(model: str, scores: dict) -> None:
+    """One model's scores, as they come."""
+    print(model, {k: (round(v, 4) if isinstance(v, float) else v) for k, v in scores.items()},
+          flush=True)
+
+
+def table(rows: dict[str, dict]) -> None:
+    """Every model's scores as a Markdown table, a row a model."""
     keys = list(next(iter(rows.values())))
     print("\n| model | " + " | ".join(keys) + " |\n|---|" + "---:|" * len(keys))
     for model, scores in rows.items():

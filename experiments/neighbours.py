@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from compare_models import row
+from compare_models import row, say, table
 from paragraphs_alone import scores
 
 from bertforge.pii.detector import Redactor
@@ -28,13 +28,8 @@ def main() -> None:
         redactor = bundled if model == "bundled" else \
             Redactor.load(model, threshold=bundled.threshold, precision="fp32")
         rows[model] = row(redactor, "validation", args.probe) | {AFTER: scores(redactor)[AFTER]}
-        print(model, {k: (round(v, 4) if isinstance(v, float) else v)
-                      for k, v in rows[model].items()}, flush=True)
-    keys = list(next(iter(rows.values())))
-    print("\n| model | " + " | ".join(keys) + " |\n|---|" + "---:|" * len(keys))
-    for model, values in rows.items():
-        print(f"| {model} | " + " | ".join(f"{v:.4f}" if isinstance(v, float) else v
-                                          for v in values.values()) + " |")
+        say(model, rows[model])
+    table(rows)
 
 
 if __name__ == "__main__":
