@@ -11,33 +11,27 @@ import argparse
 import functools
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 from common import tune_allocator  # noqa: E402
-from finetune_vs_trainer import EPOCHS, MODEL  # noqa: E402
+from trainer_gap import bertforge_run  # noqa: E402
 
 ARMS = {"E6": 1e-6, "E8": 1e-8}
 
 
 def run(train, valid, labels, seed: int, eps: float):
+    """`trainer_gap.bertforge_run` (the benchmark's recipe, random batches) with AdamW's
+    epsilon at `eps`."""
     from bertforge import training
     from bertforge.finetune import fit
-    from bertforge.finetune.fit import FitSettings
-    from bertforge.finetune.tagging import train_tagger
 
-    settings = FitSettings(epochs=EPOCHS, batch=16, lr=5e-5, warmup=0.1, weight_decay=0.01,
-                           seed=seed, progress=False)
     fit.adamw = functools.partial(training.adamw, eps=eps)  # the one thing the arms change
     try:
-        started = time.perf_counter()
-        tagger = train_tagger(train, MODEL, settings, labels=labels)
-        seconds = time.perf_counter() - started
+        return bertforge_run(train, valid, labels, seed, sort_pool=1)
     finally:
         fit.adamw = training.adamw
-    return tagger.predict([e["text"] for e in valid], by="spaces"), seconds
 
 
 def main() -> None:

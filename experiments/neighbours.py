@@ -1,6 +1,6 @@
 """The runs of `docs/experiments/2026-12-04-neighbours.md`: each model's records' row
 (`compare_models.row`) and the mean PERSON F1 of the real validation splits read after an
-unrelated paragraph (`paragraphs_alone.scores`).
+unrelated paragraph (`paragraphs_alone.after_a_paragraph_scores`).
 
     python experiments/neighbours.py MODEL [MODEL ...] [--probe bench/pii_news_lists.txt]
 """
@@ -10,11 +10,9 @@ from __future__ import annotations
 import argparse
 
 from compare_models import row, say, table
-from paragraphs_alone import scores
+from paragraphs_alone import AFTER, after_a_paragraph_scores
 
 from bertforge.pii.detector import Redactor
-
-AFTER = "mean real PERSON after a paragraph"
 
 
 def main() -> None:
@@ -27,7 +25,8 @@ def main() -> None:
     for model in args.models:
         redactor = bundled if model == "bundled" else \
             Redactor.load(model, threshold=bundled.threshold, precision="fp32")
-        rows[model] = row(redactor, "validation", args.probe) | {AFTER: scores(redactor)[AFTER]}
+        rows[model] = row(redactor, "validation", args.probe) | \
+            {AFTER: after_a_paragraph_scores(redactor)[AFTER]}
         say(model, rows[model])
     table(rows)
 
