@@ -231,22 +231,35 @@ EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.
 # A bank named "Bank of …": the words a bank's name puts before it, "Bank of", up to four
 # capitalised words ("the" may lead them: "Bank of the West") that are not a contract's
 # terms after a bank's name ("Bank of England Base Rate"), and ", N.A." or "plc" after
-# them. Case as written: "the bank of the river" is no bank.
-_NOT_BANK = r"(?!(?:Base|Rate|Rates|Prime|Plaza|Tower|Building|Centre|Center|Branch|Account|" \
-            r"Accounts|Loan|Loans|Agreement|Card|Cards|Arena|Stadium)\b)"
-# Or a US national bank by its legal form: capitalised words ending in "Bank" (one at
+# them. Or a US national bank by its legal form: capitalised words ending in "Bank" (one at
 # least before it: "the Bank, N.A." names none) or a name ending in "bank" ("Citibank"),
 # then ", N.A." or "National Association" ("Fifth Third Bank, National Association").
-_NATIONAL = r",? (?:N\.A\.|National Association)"
-BANK_OF = re.compile(
-    r"\b(?:(?:Royal|National|Commonwealth|Federal|Reserve|Central|First|State|Savings|"
-    r"Development|Export-Import|Industrial|Agricultural|Merchants|Co-operative|Mutual|"
-    r"Investment|People's) )*Bank of (?:the )?" + _NOT_BANK + r"[A-Z][\w'&-]*"
-    r"(?: " + _NOT_BANK + r"[A-Z][\w'&-]*){0,3}(?: Company)?"
-    r"(?:,? (?:N\.A\.|National Association|plc|PLC))?"
-    r"|\b(?:(?!The\b)[A-Z][\w'&.-]* ){1,3}Bank" + _NATIONAL +
-    r"|\b[A-Z][\w'&-]*bank" + _NATIONAL)
-BANK_OF_WORDS = ("Bank of ", "N.A.", "National Association")  # one is in every match
+# Case as written: "the bank of the river" is no bank; and the same shape wholly in
+# capitals, as filings write their parties ("ROYAL BANK OF CANADA").
+_BANK_LEADS = ("Royal", "National", "Commonwealth", "Federal", "Reserve", "Central", "First",
+               "State", "Savings", "Development", "Export-Import", "Industrial", "Agricultural",
+               "Merchants", "Co-operative", "Mutual", "Investment", "People's")
+_NOT_BANK = ("Base", "Rate", "Rates", "Prime", "Plaza", "Tower", "Building", "Centre", "Center",
+             "Branch", "Account", "Accounts", "Loan", "Loans", "Agreement", "Card", "Cards",
+             "Arena", "Stadium")
+
+
+def _banks(case, word: str) -> str:
+    """The banks' shapes with their fixed words written by `case` (str or str.upper) and
+    a name's words matched by `word`."""
+    name = r"(?!(?:%s)\b)" % "|".join(map(case, _NOT_BANK)) + word
+    national = r",? (?:N\.A\.|%s)" % case("National Association")
+    return (r"\b(?:(?:%s) )*%s (?:%s )?" % ("|".join(map(case, _BANK_LEADS)), case("Bank of"),
+                                            case("the"))
+            + name + r"(?: " + name + r"){0,3}(?: %s)?" % case("Company")
+            + r"(?:,? (?:N\.A\.|%s|plc|PLC))?" % case("National Association")
+            + r"|\b(?:(?!%s\b)[A-Z][\w'&.-]* ){1,3}%s" % (case("The"), case("Bank")) + national
+            + r"|\b[A-Z][\w'&-]*%s" % case("bank") + national)
+
+
+BANK_OF = re.compile(_banks(str, r"[A-Z][\w'&-]*") + "|" + _banks(str.upper, r"[A-Z][A-Z\d'&-]*"))
+BANK_OF_WORDS = ("Bank of ", "BANK OF ", "N.A.", "National Association",
+                 "NATIONAL ASSOCIATION")  # one is in every match
 # Well-known firms by name: banks, brokers, asset managers, insurers, auditors,
 # consultancies, rating agencies, exchanges, law firms and large companies that financial
 # text names again and again, and whose names read like people's or like words (the

@@ -380,29 +380,33 @@ def _name_tail(span: Span) -> Span:
 
 
 # A firm's legal form, as written after its name; not "AS" or "SE", which are words and
-# compass points ("8812 SE Lambert St")
-LEGAL_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "Co.", "Ltd.",
-               "Ltd", "Limited", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "PLC", "plc", "Plc",
-               "GmbH", "AG", "KG", "KGaA", "S.A.", "SA", "S.A.S.", "SAS", "SARL", "S.A.R.L.",
-               "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
-               "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
-               "Ltda.", "Lda.", "K.K.", "N.A.", "National Association", "A.Ş.", "Tic.", "Şti.",
-               "Sp. z o.o.", "& Co.", "Company", "FSB")
+# compass points ("8812 SE Lambert St"); each also in capitals, as filings write their
+# parties ("WELLS FARGO BANK, NATIONAL ASSOCIATION")
+_FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "Co.", "Ltd.",
+          "Ltd", "Limited", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "PLC", "plc", "Plc",
+          "GmbH", "AG", "KG", "KGaA", "S.A.", "SA", "S.A.S.", "SAS", "SARL", "S.A.R.L.",
+          "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
+          "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
+          "Ltda.", "Lda.", "K.K.", "N.A.", "National Association", "A.Ş.", "Tic.", "Şti.",
+          "Sp. z o.o.", "& Co.", "Company", "FSB")
+LEGAL_FORMS = _FORMS + tuple(dict.fromkeys(f.upper() for f in _FORMS if f.upper() not in _FORMS))
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
 LEGAL_FORM_RUN = re.compile(r"(?:%s)+" % LEGAL_FORM.pattern)  # "Company" + ", N.A."
 # the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
 UNDOTTED_FORMS = sorted((f[:-1] for f in LEGAL_FORMS if f.endswith(".")), key=len, reverse=True)
 DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(map(re.escape, UNDOTTED_FORMS)))
+FORM_END = re.compile(r"(?:%s)$" % LEGAL_FORM.pattern)  # a firm's name that ends in its form
 
 
 # a firm's words, which end its name (a model "person" whose name ends in one, or in a
 # legal form, or starts with a bank's, is a firm) and run it on ("Davis" + " Academy")
-FIRM_WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque",
-              "Banco", "Trust", "Capital", "Academy", "Foundation", "Associates", "Bancorp",
-              "Insurance", "Securities", "Investments", "Industries"}
+_WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque",
+          "Banco", "Trust", "Capital", "Academy", "Foundation", "Associates", "Bancorp",
+          "Insurance", "Securities", "Investments", "Industries"}
+FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
-FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca"}
+FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca", "BANK", "BANQUE", "BANCO", "BANCA"}
 FIRM_TAIL = re.compile(r"(?: (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
@@ -619,8 +623,9 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     """Model COMPANY spans with the legal forms written after them ("Atlas Renard" +
     " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
-    N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), and two
-    joined by " & " as one ("Title & Escrow");
+    N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), two
+    joined by " & " as one ("Title & Escrow"), and two one space apart as one when the
+    second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC.");
     a form another span starts inside of stays out, unless that span is the model's
     COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm), or the
     model's spans of the forms ("Company" + "N.A.")."""
@@ -633,8 +638,10 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             out.append(span)
             continue
         last = out[-1] if out else None
-        if last is not None and last.label == "COMPANY" and last.source == "model" \
-                and text[last.end:span.start] == " & ":
+        gap = text[last.end:span.start] if last is not None else None
+        if last is not None and last.label == "COMPANY" and last.source == "model" and (
+                gap == " & " or gap == " " and (FORM_END.search(span.text) or
+                                                LEGAL_FORM_RUN.match(text, span.end))):
             out.pop()
             span = _joined(text, last, span, "COMPANY")
         following = spans[k + 1] if k + 1 < len(spans) else None
