@@ -235,7 +235,7 @@ EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.
 # least before it: "the Bank, N.A." names none) or a name ending in "bank" ("Citibank"),
 # then ", N.A." or "National Association" ("Fifth Third Bank, National Association").
 # Case as written: "the bank of the river" is no bank; and the same shape wholly in
-# capitals, as filings write their parties ("ROYAL BANK OF CANADA").
+# capitals, as filings write their parties ("ROYAL BANK OF CANADA, as Lender").
 _BANK_LEADS = ("Royal", "National", "Commonwealth", "Federal", "Reserve", "Central", "First",
                "State", "Savings", "Development", "Export-Import", "Industrial", "Agricultural",
                "Merchants", "Co-operative", "Mutual", "Investment", "People's")
@@ -257,7 +257,12 @@ def _banks(case, word: str) -> str:
             + r"|\b[A-Z][\w'&-]*%s" % case("bank") + national)
 
 
-BANK_OF = re.compile(_banks(str, r"[A-Z][\w'&-]*") + "|" + _banks(str.upper, r"[A-Z][A-Z\d'&-]*"))
+# in capitals a name's words cannot be told from the words after it ("BANK OF AMERICA
+# PAYMENT 42.00" on a statement), so there the name ends where a party's does: at a comma,
+# a bracket, " as" or the line's end
+BANK_OF = re.compile(_banks(str, r"[A-Z][\w'&-]*") + "|(?:"
+                     + _banks(str.upper, r"[A-Z][A-Z\d'&-]*") + r")(?=,|[ \t]*[(\n]| as\b|[ \t]*$)",
+                     re.MULTILINE)
 BANK_OF_WORDS = ("Bank of ", "BANK OF ", "N.A.", "National Association",
                  "NATIONAL ASSOCIATION")  # one is in every match
 # Well-known firms by name: banks, brokers, asset managers, insurers, auditors,
