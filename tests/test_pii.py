@@ -929,6 +929,35 @@ def test_a_firms_legal_form_is_masked_with_its_name():
                                        "U.S. Bank National Association"]
 
 
+
+def test_a_firm_written_in_capitals_is_masked_whole():
+    """Parties of a filing in capitals, as the bundled model gives them on the
+    capital-firms record's probe: the forms and firm words in capitals join their firm,
+    and two firm spans one space apart join when the second ends in a form; two firms a
+    comma apart, and a firm followed by a plain word in capitals, stay as they are."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("WELLS FARGO BANK, NATIONAL ASSOCIATION, as Agent; U.S. BANK TRUST COMPANY, NATIONAL "
+            "ASSOCIATION; MORGAN STANLEY SENIOR FUNDING, INC.; BLUE RIDGE TIMBER COMPANY; "
+            "ACME, BETA LLC; NORTHWIND PAYMENT")
+    values = [("WELLS FARGO BANK", "COMPANY"), ("ASSOCIATION,", "COMPANY"), ("U.S. BANK TRUST", "COMPANY"),
+              ("COMPANY, NATIONAL ASSOCIATION", "COMPANY"), ("MORGAN STANLEY", "COMPANY"),
+              ("SENIOR FUNDING, INC.", "COMPANY"), ("BLUE RIDGE TIMBER", "COMPANY"),
+              ("ACME", "COMPANY"), ("BETA LLC", "COMPANY"), ("NORTHWIND", "COMPANY")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [s.text for s in found] == [
+        "WELLS FARGO BANK, NATIONAL ASSOCIATION", "U.S. BANK TRUST COMPANY, NATIONAL ASSOCIATION",
+        "MORGAN STANLEY SENIOR FUNDING, INC.", "BLUE RIDGE TIMBER COMPANY", "ACME", "BETA LLC",
+        "NORTHWIND"]
+    assert {s.label for s in found} == {"COMPANY"}
+    # a person's name one space before a firm is no part of it
+    text = "PAID BY ANNA KOWALSKA ACME HOLDINGS, INC."
+    found = tidy(text, [Span(8, 21, "PERSON", "ANNA KOWALSKA", 0.9, "model"),
+                        Span(22, 41, "COMPANY", "ACME HOLDINGS, INC.", 0.9, "model")])
+    assert [(s.text, s.label) for s in found] == [("ANNA KOWALSKA", "PERSON"),
+                                                  ("ACME HOLDINGS, INC.", "COMPANY")]
+
 def test_a_numbered_name_in_a_line_up_is_a_name_not_an_address():
     """The model's spans of a football line-up as the bundled model gives them: "5 -
     Norio Omura" read as an address is the player's name; "5 - 7 High Street" and "12 -

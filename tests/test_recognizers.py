@@ -208,6 +208,21 @@ def test_us_national_banks_are_found_by_their_legal_form():
     found = recognized("banks", "US", text)
     assert found == [(name, "COMPANY") for name in banks]
 
+
+def test_banks_written_in_capitals_are_found_where_a_partys_name_ends():
+    """The capital-firms record: banks in capitals as filings write their parties, each
+    whole; in capitals a name's words cannot be told from the words after it, so the
+    pattern takes a bank only where a party's name ends (a comma, a bracket, " as", the
+    line's end) and leaves a statement's "BANK OF AMERICA PAYMENT 42.00" to the model."""
+    banks = ["ROYAL BANK OF CANADA", "BANK OF NEW YORK MELLON TRUST COMPANY, N.A.",
+             "KEYBANK NATIONAL ASSOCIATION", "FIFTH THIRD BANK, NATIONAL ASSOCIATION",
+             "BANK OF THE WEST"]
+    text = ("ROYAL BANK OF CANADA, as Lender\nTHE BANK OF NEW YORK MELLON TRUST COMPANY, N.A., "
+            "as Trustee\nKEYBANK NATIONAL ASSOCIATION (the Agent)\nFIFTH THIRD BANK, NATIONAL "
+            "ASSOCIATION as Lender\nBANK OF AMERICA PAYMENT 42.00\nINTEREST AT THE BANK OF "
+            "ENGLAND BASE RATE\nBANK OF THE WEST")
+    assert recognized("banks", "US", text) == [(name, "COMPANY") for name in banks]
+
 def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
     """A house number, a flat, studio or PO box, the street and town runs, the postcode:
     each address whole, as ADDRESS (the README's table row among them); a postcode alone,
