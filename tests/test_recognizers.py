@@ -223,6 +223,17 @@ def test_banks_written_in_capitals_are_found_where_a_partys_name_ends():
             "ENGLAND BASE RATE\nBANK OF THE WEST")
     assert recognized("banks", "US", text) == [(name, "COMPANY") for name in banks]
 
+
+def test_reddit_user_names_are_found_as_user_names():
+    """The reddit-names record's probe: "u/name" and "/u/name" give the name, as a user
+    name; a subreddit, a unit after a number, a profile's URL and a path are no user."""
+    text = ("Posted by u/throwaway_finance22 in r/personalfinance\nThanks /u/Sam-Lee and u/kx_99, "
+            "you were right. (edited by u/AutoModerator)\nDose: 5 u/min for 10 minutes; see "
+            "reddit.com/u/someone for the old thread.\nThe menu/item route and the IU/mL units "
+            "are not users.")
+    assert recognized("handles", "US", text) == [
+        (name, "DIGITAL") for name in ("throwaway_finance22", "Sam-Lee", "kx_99", "AutoModerator")]
+
 def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
     """A house number, a flat, studio or PO box, the street and town runs, the postcode:
     each address whole, as ADDRESS (the README's table row among them); a postcode alone,

@@ -450,6 +450,10 @@ UK_ADDRESS = re.compile(
     rf"{_ADDRESS_SEP}{UK_POSTCODE.pattern}")
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@([A-Za-z_][A-Za-z0-9_]{0,29})"
                     r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
+# a Reddit user name as the forum writes it ("u/name", "/u/name"): nothing glued before
+# it ("reddit.com/u/x", "menu/item"), not a unit after a number ("5 u/min")
+REDDIT_USER = re.compile(r"(?=[u/])(?<![\w/.@-])(?<!\d )/?u/([A-Za-z0-9_-]{3,20})"
+                         r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
 # names after "@" that are code, markup or everyone in a channel, not a user
 NOT_HANDLES = frozenset({
     "param", "return", "returns", "throws", "throw", "see", "since", "author", "version",

@@ -289,7 +289,8 @@ class Phones(Recognizer):
 
 
 class Handles(Recognizer):
-    """Social-media and chat handles ("@sallykohn") as user names: "@" and a name, not
+    """Social-media and chat handles ("@sallykohn") and Reddit's user names
+    ("u/throwaway_22", `patterns.REDDIT_USER`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
@@ -309,7 +310,8 @@ class Handles(Recognizer):
                            r"n?varchar|nchar|datetime2?|uniqueidentifier)\b")
 
     def find(self, text: str) -> list[PatternMatch]:
-        out = []
+        out = [self.match(m.start(1), m.end(1)) for m in p.REDDIT_USER.finditer(text)] \
+            if "u/" in text else []
         if "@" not in text:
             return out
         for m in p.HANDLE.finditer(text):
