@@ -17,7 +17,9 @@ RULE (its record in docs/experiments/2026-12-03-RULE.md):
   firm-tails      a firm's name runs on over its firm words (`_firm_tail`)
   loose-full-stop  a full stop after a space is no part of a name (`_name_end`)
   listed-names    a numbered name in a line-up is a name, not an address (`_listed_name`)
-  rate-benchmarks  an interest-rate benchmark is nobody's name (`_rate_benchmark`)
+  rate-benchmarks  an interest-rate benchmark is nobody's name (since 2026-12-04 part of
+                  contract-terms: both switch `_without_terms` off)
+  contract-terms  statutes, standards and rate benchmarks are nobody's name (`_without_terms`)
   comma-lists     names in a list written "A , B" are apart (`JOINED`)
   name-suffixes   a name's "Jr." or "III" is part of it (`_with_name_suffix`)
   titles-out      a courtesy title is no part of a name (`_without_title`; 2026-12-04)
@@ -68,7 +70,8 @@ WITHOUT = {"name-full-stop": ("_name_end", lambda text, a, b, label: b),
            "firm-tails": ("_firm_tail", lambda text, span, following: span),
            "loose-full-stop": ("_name_end", _without_loose_full_stop),
            "listed-names": ("_listed_name", lambda span: span),
-           "rate-benchmarks": ("_rate_benchmark", lambda span: False),
+           "rate-benchmarks": ("_without_terms", lambda span: [span]),
+           "contract-terms": ("_without_terms", lambda span: [span]),
            "name-suffixes": ("_with_name_suffix", lambda text, spans: spans),
            "titles-out": ("_without_title", lambda text, a, b: a),
            "lone-forms": ("_lone_forms", lambda text, spans: spans),

@@ -1006,6 +1006,38 @@ def test_an_interest_rate_benchmark_is_nobodys_name():
     assert [s.text for s in found] == ["Eurodollar Partners LLC"]
 
 
+
+def test_statutes_and_standards_are_nobodys_name():
+    """The contract-terms record's probe, with the model's spans as it gives them in bf16
+    and in fp32: no statute, standard or benchmark stays masked, whatever its label and
+    however the model lists it; a regulator listed with statutes ("FINRA") stays, and so
+    do names in capitals ("SONIA RUBACHA", "SONIA" alone as a person) and a firm with a
+    term among its words ("GAAP Advisors LLC")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Section 6.14 ERISA. Each Loan Party complies with ERISA, HIPAA, COBRA, FATCA, "
+            "CERCLA, RICO, the FCPA and the USA PATRIOT Act, in accordance with GAAP. Interest "
+            "accrues at Daily Simple SONIA, EURIBOR or LIBOR. Dodd-Frank, Sarbanes-Oxley or "
+            "FINRA rules apply. Payee: SONIA RUBACHA; name: SONIA; auditor: GAAP Advisors LLC.")
+
+    def at(value, label, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(value, start + 1)
+        return Span(start, start + len(value), label, value, 0.9, "model")
+
+    found = tidy(text, [at("ERISA", "PERSON"), at("ERISA, HIPAA", "COMPANY"), at("COBRA", "COMPANY"),
+                        at("FATCA", "COMPANY"), at("CERCLA, RICO", "ADDRESS"),
+                        at("the USA PATRIOT Act", "COMPANY"), at("GAAP", "COMPANY"),
+                        at("Daily Simple SONIA, EURIBOR or", "COMPANY"),
+                        at("Dodd-Frank, Sarbanes-Oxley or FINRA", "COMPANY"),
+                        at("SONIA RUBACHA", "PERSON"), at("SONIA", "PERSON", 2),
+                        at("GAAP Advisors LLC", "COMPANY")])
+    assert [(s.text, s.label) for s in found] == [
+        ("FINRA", "COMPANY"), ("SONIA RUBACHA", "PERSON"), ("SONIA", "PERSON"),
+        ("GAAP Advisors LLC", "COMPANY")]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
     """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms; "Ann
     Banks" and "Jordan Capitalo" are people."""

@@ -335,7 +335,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _hyphen_whole(text, _with_name_suffix(text, out))
-    out = [s for s in out if not _auth_code(text, s) and not _rate_benchmark(s)]
+    out = [piece for s in out if not _auth_code(text, s) for piece in _without_terms(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
@@ -482,16 +482,43 @@ RATE_BENCHMARKS = {"SOFR", "LIBOR", "EURIBOR", "SONIA", "SARON", "TONA", "TONAR"
 RATE_QUALIFIERS = {"Term", "Daily", "Simple", "Compounded", "Adjusted", "Rate", "Rates",
                    "Spread", "Margin", "Loan", "Loans", "Borrowing", "Borrowings", "Advance",
                    "Advances", "Tranche"}
+# a contract's other terms that read like names to an uncased model: statutes and
+# regulations known by their acronym or short title, accounting standards and measures;
+# and the words that go with one ("the USA PATRIOT Act"). Regulators (OFAC, the SEC) are
+# bodies, not terms, and stay the model's to read.
+CONTRACT_TERMS = RATE_BENCHMARKS | {
+    "ERISA", "HIPAA", "COBRA", "FATCA", "CERCLA", "RICO", "FCPA", "UCC", "PATRIOT", "WARN",
+    "HSR", "GLBA", "FCRA", "FDCPA", "TCPA", "ECOA", "TILA", "RESPA", "HMDA", "BSA", "GDPR",
+    "CCPA", "FERPA", "COPPA", "MiFID", "MiFIR", "EMIR", "UCITS", "AIFMD", "PSD2",
+    "Dodd-Frank", "Sarbanes-Oxley", "Gramm-Leach-Bliley", "Hart-Scott-Rodino",
+    "Glass-Steagall", "GAAP", "IFRS", "EBITDA"}
+TERM_WORDS = RATE_QUALIFIERS | {"Act", "Regulation", "Rule", "USA", "U.S.", "the", "of"}
+# where a model span lists several things: a comma, or "and", "or", "&" between words
+LIST_BREAK = re.compile(r",\s*|\s+(?:and|or|&)(?:\s+|$)|^(?:and|or)\s+")
 
 
-def _rate_benchmark(span: Span) -> bool:
-    """Whether a model COMPANY span is an interest-rate benchmark ("Term SOFR",
-    "Eurodollar Spread"): every word one or a word of its terms, and one at least a
-    benchmark."""
-    if span.label != "COMPANY" or span.source != "model":
-        return False
-    words = set(span.text.split())
-    return bool(words & RATE_BENCHMARKS) and words <= RATE_BENCHMARKS | RATE_QUALIFIERS
+def _without_terms(span: Span) -> list[Span]:
+    """A model PERSON, COMPANY or ADDRESS span without the parts of it (cut at commas
+    and at "and", "or", "&") that are a contract's terms (`CONTRACT_TERMS`: "ERISA",
+    "Daily Simple SONIA", "the USA PATRIOT Act"): every word one or a word that goes with
+    one (`TERM_WORDS`), one at least a term. The other parts stay, each a span of the
+    span's label ("Dodd-Frank, Sarbanes-Oxley or FINRA" leaves "FINRA"). A PERSON span
+    whose only term is a single word that is also someone's name ("SONIA") stays."""
+    if span.label not in ("PERSON", "COMPANY", "ADDRESS") or span.source != "model":
+        return [span]
+    cuts = [0, *(x for m in LIST_BREAK.finditer(span.text) for x in m.span()), len(span.text)]
+    parts = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if b > a]
+    terms = []
+    for a, b in parts:
+        words = span.text[a:b].split()
+        terms.append(bool(set(words) & CONTRACT_TERMS) and set(words) <= CONTRACT_TERMS | TERM_WORDS)
+    if not any(terms):
+        return [span]
+    if span.label == "PERSON" and sum(terms) == 1 and len(parts) == 1 \
+            and len(span.text.split()) == 1 and span.text.casefold() in known_names():
+        return [span]
+    return [Span(span.start + a, span.start + b, span.label, span.text[a:b], span.score, span.source)
+            for (a, b), term in zip(parts, terms) if not term]
 
 
 # a generational suffix after a name: "Jr." and "Sr." in any case, roman numerals in capitals
