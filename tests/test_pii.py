@@ -14,7 +14,7 @@ from bertforge.errors import BertforgeError
 from bertforge.spans import Span
 from bertforge.pii import patterns
 from bertforge.pii.merge import merge
-from bertforge.pii.recognizers import default_recognizers, find
+from bertforge.pii.recognizers import REGISTRY, default_recognizers, find
 from bertforge.pii.labels import FINE_LABELS, GROUP_OF, GROUPS, MULTILINE, group
 from bertforge.pii.redact import STYLES, Entities, _replacement, fake_value, html, redact
 
@@ -124,6 +124,27 @@ def test_unchecked_patterns_fill_what_the_model_missed():
     assert [(s.text, s.label) for s in merged] == [("March 3, 2024", "DATE"),
                                                    ("+44 20 7946 0958", "PHONE")]
 
+
+
+def test_a_model_span_that_lists_known_firms_gives_way_to_them():
+    """The known-firms record's fourth probe: the model reads "Coinbase and Binance" as
+    one firm; the `firms` pattern finds both, so the list becomes two spans (and a listed
+    firm with "and" in its name stays one). A span the pattern knows only one firm of
+    ("Binance and Sons"), or with other words between the firms, stays the model's."""
+    text = ("Coinbase and Binance froze it; Klarna, Afterpay & Zelle declined. Slaughter and "
+            "May and Coinbase met. Binance and Sons, and Klarna loans or Afterpay, did not.")
+
+    def model(value):
+        return Span(text.index(value), text.index(value) + len(value), "COMPANY", value, 0.9)
+
+    spans = [model("Coinbase and Binance"), model("Klarna, Afterpay & Zelle"),
+             model("Slaughter and May and Coinbase"), model("Binance and Sons"),
+             model("Klarna loans or Afterpay")]
+    merged = merge(spans, find(text, [REGISTRY["firms"]("US")]), text)
+    assert [(s.text, s.source) for s in merged] == [
+        ("Coinbase", "pattern"), ("Binance", "pattern"), ("Klarna", "pattern"),
+        ("Afterpay", "pattern"), ("Zelle", "pattern"), ("Slaughter and May", "pattern"),
+        ("Coinbase", "pattern"), ("Binance and Sons", "model"), ("Klarna loans or Afterpay", "model")]
 
 def _stub_model(redactor, spans_of):
     """The redactor's tagger answers `spans_of(text)` instead of running the network."""

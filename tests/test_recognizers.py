@@ -366,6 +366,20 @@ def test_the_companies_the_news_names_are_found_and_their_words_are_not():
         "Boeing", "Airbus", "Walmart", "Amazon.com", "Exxon Mobil", "Siemens AG", "Ford Motor Co.")]
 
 
+
+def test_the_firms_people_pay_and_complain_about_are_found_and_their_words_are_not():
+    """The known-firms record's fourth probe: credit bureaus, payment firms, app banks and
+    exchanges, whole; a firm whose name is a word ("Chime", "Affirm", "Ally", "Wise",
+    "Block", "Stripe") is listed only with its firm's word or form, so prose keeps it."""
+    text = ("I froze my credit with Equifax, Experian and TransUnion. She paid by Venmo, then "
+            "Zelle, then Western Union; my Monzo and Starling Bank accounts were fine. Binance "
+            "and Afterpay declined. A Chime rang, Affirm it, my Ally is Wise, a Block of Stripe; "
+            "Chime Financial and Block, Inc. did not.")
+    found = recognized("firms", "US", text)
+    assert found == [(name, "COMPANY") for name in (
+        "Equifax", "Experian", "TransUnion", "Venmo", "Zelle", "Western Union", "Monzo",
+        "Starling Bank", "Binance", "Afterpay", "Chime Financial", "Block, Inc.")]
+
 def test_trustees_are_masked_with_every_form_after_their_name():
     """The company-forms record's probe: a firm's name runs on over "Trust Company" and
     the forms after it, in the model's spans and in the `banks` and `firms` patterns."""

@@ -13,7 +13,8 @@ one list of spans that never overlap, in this order:
    dates, times, phone numbers, BIC codes without their keyword), the model wins: a
    pattern span of that kind is added where the model found nothing, and replaces model
    spans only when they are fragments of it (each shorter than the match and none
-   covering it); a model span that covers the match keeps its label and boundaries.
+   covering it); a model span that covers the match keeps its label and boundaries,
+   unless it is a list of the patterns' firms ("Coinbase and Binance": `_lists`).
 3. Before the merge, model spans are tidied (`tidy.tidy`): whole words, no markup names,
    and the shape every value of their group has (a name holds no digits, a phone
    number at least 7, a date a digit or a month or day name and no leading "before"
@@ -27,6 +28,7 @@ one list of spans that never overlap, in this order:
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import replace
 from typing import Iterable, Sequence
 
@@ -53,7 +55,8 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         if not checked.overlaps(start, end):
             checked.add(start, end, None)
     spans, kept, grown = _model_pieces(model_spans, checked, text)
-    dropped: set[int] = set()
+    listed = _lists(kept, chosen, text)
+    dropped: set[int] = set(listed)
     for start, end, m in chosen.items():
         if checked.within(start, end) and not m.checked:
             continue  # inside a stretch that holds no personal data
@@ -61,13 +64,35 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
             start, end = grown.get((start, end), (start, end))
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
             continue
-        rivals = [s for _, _, s in kept.within(start, end)]
+        rivals = [s for _, _, s in kept.within(start, end) if id(s) not in listed]
         if any(s.start <= start and s.end >= end for s in rivals):
             continue  # the model marked all of it: its label stands
         if all(s.end - s.start < end - start for s in rivals):
             dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
     return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+
+
+# what may stand between the firms of a list the model read as one ("Coinbase and Binance")
+LIST_GAP = re.compile(r"(?:[\s,&]|\band\b|\bor\b)*")
+
+
+def _lists(kept: "_Intervals", chosen: "_Intervals", text: str) -> set[int]:
+    """The model's COMPANY spans that list firms the patterns found ("Coinbase and
+    Binance": two or more COMPANY matches, with nothing else between or around them but
+    commas, spaces, "and", "or" and "&"): they give way to the matches, one span a firm."""
+    out = set()
+    for start, end, span in kept.items():
+        if span.label != "COMPANY":
+            continue
+        inside = [(a, b) for a, b, m in chosen.within(start, end)
+                  if not m.checked and m.group == "COMPANY" and start <= a and b <= end]
+        if len(inside) < 2:
+            continue
+        gaps = zip([start] + [b for _, b in inside], [a for a, _ in inside] + [end])
+        if all(LIST_GAP.fullmatch(text, a, b) for a, b in gaps):
+            out.add(id(span))
+    return out
 
 
 def _stripped(text: str, m: patterns.PatternMatch) -> patterns.PatternMatch:

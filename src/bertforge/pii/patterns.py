@@ -365,6 +365,13 @@ KNOWN_FIRMS = (
     "Southwest Airlines", "Lufthansa", "British Airways", "Air France", "Ryanair", "easyJet",
     "Qantas", "FedEx", "DHL", "UPS", "Maersk", "Enron", "WorldCom", "Stripe Inc.",
     "Robinhood Markets", "Wealthfront", "Square Inc.",
+    # the firms people pay and complain about: credit bureaus, payments and transfers,
+    # app banks and lenders, a crypto-asset exchange
+    "Equifax", "Experian", "TransUnion", "Venmo", "Zelle", "Payoneer", "Wise plc", "Monzo",
+    "Starling Bank", "Chime Financial", "SoFi", "Affirm Holdings", "Afterpay",
+    "Synchrony Financial", "Synchrony Bank", "Navient", "Rocket Mortgage", "Quicken Loans",
+    "Credit Karma", "NerdWallet", "Intuit", "H&R Block", "Binance", "Kraken Digital",
+    "Block, Inc.", "Adyen", "Worldpay", "Fiserv", "Global Payments Inc.",
     # filings: auditors of smaller companies
     "Marcum LLP", "Moss Adams", "RSM US", "Baker Tilly", "Plante Moran", "CohnReznick",
     "Eide Bailly", "Mazars", "Forvis", "Crowe LLP", "WithumSmith+Brown",
