@@ -346,17 +346,26 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-# courtesy titles, written before a name and no part of it; and one with the space after
-# it, capitalised or in capitals, before more of a name
+# courtesy titles and the titles of an office, written before a name and no part of it;
+# and one with the space after it, capitalised or in capitals, before more of a name.
+# Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
 COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")
-TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(
-    COURTESY_TITLES + tuple(t.upper() for t in COURTESY_TITLES)))
+OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
+                 "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
+                 "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
+                 "Captain", "Capt", "Lieutenant", "Lt", "Sergeant", "Sgt", "Officer", "Detective",
+                 "Det", "Inspector", "Insp", "Reverend", "Rev", "Father", "Fr", "Sister", "Rabbi",
+                 "Imam")
+TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
+    {t for title in COURTESY_TITLES + OFFICE_TITLES for t in (title, title.upper())},
+    key=len, reverse=True))))
 
 
 def _without_title(text: str, a: int, b: int) -> int:
-    """Where a PERSON span starts once a courtesy title before the name is left out ("Mr.
-    [Tomasz Nowak]"): a title is nobody's personal data, and the gold convention of the
-    generator, the hand-written sets and wikigold puts it outside the name."""
+    """Where a PERSON span starts once a courtesy title or a title of office before the
+    name is left out ("Mr. [Tomasz Nowak]", "Justice [Sonia Sotomayor]"): a title is
+    nobody's personal data, and the gold convention of the generator, the hand-written
+    sets and wikigold puts it outside the name."""
     m = TITLE.match(text, a, b)
     return m.end() if m else a
 
