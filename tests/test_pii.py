@@ -1339,6 +1339,24 @@ def test_a_courtesy_title_is_left_out_of_a_name():
     assert all(text[s.start:s.end] == s.text for s in found)
 
 
+
+def test_a_title_of_office_is_left_out_of_a_name():
+    """The titles-out record's amendment: "Justice [Sonia Sotomayor]", "Lt. Gov. [Eleni
+    Kounalakis]", "SEN. [TIM SCOTT]"; a royal title stays part of the name, "General
+    Motors" read as a person keeps its first word (the firm rules decide it), and
+    "Justine Reyes" is a name, not "Justice"'s neighbour."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Justice Sonia Sotomayor, Lt. Gov. Eleni Kounalakis and SEN. TIM SCOTT met Prince "
+            "William, Justine Reyes and Rev Al Green; General Motors did not.")
+    values = ["Justice Sonia Sotomayor", "Lt. Gov. Eleni Kounalakis", "SEN. TIM SCOTT",
+              "Prince William", "Justine Reyes", "Rev Al Green", "General Motors"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["Sonia Sotomayor", "Eleni Kounalakis", "TIM SCOTT",
+                                       "Prince William", "Justine Reyes", "Al Green",
+                                       "General Motors"]
+
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the
     name before it on its line comes in, with the form's full stop; a joining word, a
