@@ -1357,6 +1357,24 @@ def test_a_title_of_office_is_left_out_of_a_name():
                                        "Prince William", "Justine Reyes", "Al Green",
                                        "General Motors"]
 
+
+def test_a_name_read_as_an_email_or_a_secret_is_a_name():
+    """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
+    signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a
+    chat (read as DIGITAL) are names, without the "?"; "ops." read as EMAIL is no
+    address and goes; an address, a user name and a key stay what they are."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Check with ops. Chidi\nUser: Oluwaseun Adebayo-Okafor? Mail ann.lee@example.com, "
+            "login svc_payments, key AKIA 7731 QX.")
+    values = [("ops.", "EMAIL"), ("Chidi", "EMAIL"), ("Oluwaseun Adebayo-Okafor?", "DIGITAL"),
+              ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [(s.text, s.label) for s in found] == [
+        ("Chidi", "PERSON"), ("Oluwaseun Adebayo-Okafor", "PERSON"),
+        ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
+
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the
     name before it on its line comes in, with the form's full stop; a joining word, a

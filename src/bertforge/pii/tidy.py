@@ -333,6 +333,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
+    relabelled = [t for t in map(_name_shaped, relabelled) if t is not None]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _hyphen_whole(text, _with_name_suffix(text, out))
     out = [piece for s in out if not _auth_code(text, s) for piece in _without_terms(s)]
@@ -553,6 +554,27 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
             span = _ending_at(text, span, m.end())
         out.append(span)
     return out
+
+
+# one to four capitalised words of letters, each perhaps joined by a hyphen or an
+# apostrophe ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may close a sentence after
+NAME_SHAPE = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*(?: [A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*){0,3}")
+CLOSING = "?!.,;:"
+
+
+def _name_shaped(span: Span) -> Span | None:
+    """A model EMAIL span without an "@", or DIGITAL span with a space, that has a name's
+    shape (`NAME_SHAPE`, before a closing "?" or full stop), as a PERSON span over the
+    name ("Chidi" signing a mail under its headers, "Oluwaseun Adebayo-Okafor?" in a
+    chat): no address lacks its "@", and no secret or user name holds a space. An EMAIL
+    span without an "@" and without that shape is no address, and goes (None)."""
+    if span.source != "model" or not (span.label == "EMAIL" and "@" not in span.text or
+                                      span.label == "DIGITAL" and " " in span.text):
+        return span
+    name = span.text.rstrip(CLOSING)
+    if NAME_SHAPE.fullmatch(name):
+        return replace(span, end=span.start + len(name), text=name, label="PERSON")
+    return None if span.label == "EMAIL" else span
 
 
 def _known_firm(span: Span) -> Span:
