@@ -146,6 +146,7 @@ def test_a_model_span_that_lists_known_firms_gives_way_to_them():
         ("Afterpay", "pattern"), ("Zelle", "pattern"), ("Slaughter and May", "pattern"),
         ("Coinbase", "pattern"), ("Binance and Sons", "model"), ("Klarna loans or Afterpay", "model")]
 
+
 def _stub_model(redactor, spans_of):
     """The redactor's tagger answers `spans_of(text)` instead of running the network."""
     redactor.tagger.predict = lambda texts, *args, **kwargs: [spans_of(t) for t in texts]
@@ -168,6 +169,19 @@ def test_floors_drop_unsure_model_spans_and_let_patterns_in(tiny_redactor_dir):
         with pytest.raises(BertforgeError, match="floor"):
             Redactor.load(tiny_redactor_dir, floors=bad)
 
+
+
+def test_a_name_read_as_an_email_is_made_a_name_only_past_the_emails_floor(tiny_redactor_dir):
+    """The name-shapes record's second version, through the detector: "Chidi" read as
+    an email becomes a name when the email's floor keeps it, and goes with it when not."""
+    from bertforge.pii import Redactor
+
+    text = "Thanks, Chidi"
+    guesses = [Span(8, 13, "EMAIL", "Chidi", 0.8)]
+    found = lambda floors: [(s.text, s.label) for s in _stub_model(
+        Redactor.load(tiny_redactor_dir, floors=floors), lambda t: guesses).detect(text)]
+    assert found({"EMAIL": 0.7}) == [("Chidi", "PERSON")]
+    assert found({"EMAIL": 0.9}) == []
 
 def test_calibrate_chooses_floors_on_validation_and_writes_the_card(tiny_redactor_dir, tmp_path):
     import shutil
@@ -1362,18 +1376,23 @@ def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a
     chat (read as DIGITAL) are names, without the "?"; "ops." read as EMAIL is no
-    address and goes; an address, a user name and a key stay what they are."""
-    from bertforge.pii.tidy import tidy
+    address and goes; an address, a user name and a key stay what they are. It comes
+    after the floors: a span under its own group's floor goes as before ("Bank", read as
+    an email twice in the generator's validation split)."""
+    from bertforge.pii.tidy import above_floors, name_shaped, tidy
 
     text = ("Check with ops. Chidi\nUser: Oluwaseun Adebayo-Okafor? Mail ann.lee@example.com, "
             "login svc_payments, key AKIA 7731 QX.")
     values = [("ops.", "EMAIL"), ("Chidi", "EMAIL"), ("Oluwaseun Adebayo-Okafor?", "DIGITAL"),
               ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+    spans = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.95, "model")
                         for v, label in values])
+    found = name_shaped(above_floors(spans, {"EMAIL": 0.9}))
     assert [(s.text, s.label) for s in found] == [
         ("Chidi", "PERSON"), ("Oluwaseun Adebayo-Okafor", "PERSON"),
         ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
+    bank = Span(0, 4, "EMAIL", "Bank", 0.6, "model")
+    assert name_shaped(above_floors([bank], {"EMAIL": 0.9})) == []
 
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the

@@ -6,7 +6,8 @@ memory):
 1. recognize: the model (`recognizers.ModelRecognizer`) and every pattern recognizer
    (`recognizers.default_recognizers`, or the ones given);
 2. tidy: the model's spans become whole values of the right shape (`tidy.tidy`);
-3. floors: a model span under its group's floor is dropped (`tidy.above_floors`);
+3. floors: a model span under its group's floor is dropped (`tidy.above_floors`), and a
+   name the model read as an email or a secret is then made a name (`tidy.name_shaped`);
 4. merge: model spans and matches become one list of spans that never overlap
    (`merge.merge`, where the policy is written out);
 5. mentions, over the whole document once its segments are merged: every other
@@ -38,7 +39,7 @@ from .mentions import every_mention
 from .merge import merge
 from .policy import Policy
 from .recognizers import ModelRecognizer, Recognizer, default_recognizers, find
-from .tidy import above_floors, tidy
+from .tidy import above_floors, name_shaped, tidy
 
 log = logging.getLogger(__name__)
 BUNDLED = Path(__file__).resolve().parent / "model"
@@ -279,7 +280,7 @@ class Redactor:
             return [[] for _ in texts]
         model = ModelRecognizer(self.tagger, self.threshold, self.precision)
         floors = self.floors if floors is None else floors
-        return [above_floors(tidy(text, spans), floors)
+        return [name_shaped(above_floors(tidy(text, spans), floors))
                 for text, spans in zip(texts, model.find_batch(texts, batch))]
 
     @staticmethod

@@ -333,7 +333,6 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
-    relabelled = [t for t in map(_name_shaped, relabelled) if t is not None]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _hyphen_whole(text, _with_name_suffix(text, out))
     out = [piece for s in out if not _auth_code(text, s) for piece in _without_terms(s)]
@@ -560,6 +559,12 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
 # apostrophe ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may close a sentence after
 NAME_SHAPE = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*(?: [A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*){0,3}")
 CLOSING = "?!.,;:"
+
+
+def name_shaped(spans: Sequence[Span]) -> list[Span]:
+    """The spans with each name read as an email or a secret made a name (`_name_shaped`);
+    applied after the floors, so such a span first reaches its own group's floor."""
+    return [t for t in map(_name_shaped, spans) if t is not None]
 
 
 def _name_shaped(span: Span) -> Span | None:
