@@ -1375,8 +1375,9 @@ def test_a_title_of_office_is_left_out_of_a_name():
 def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a
-    chat (read as DIGITAL) are names, without the "?"; "ops." read as EMAIL is no
-    address and goes; an address, a user name and a key stay what they are. It comes
+    chat (read as DIGITAL) are names, without the "?"; "ops." read as EMAIL has no
+    name's shape and stays as the model read it (so does a user name, "reyes.flores");
+    an address, a user name and a key stay what they are. It comes
     after the floors: a span under its own group's floor goes as before ("Bank", read as
     an email twice in the generator's validation split)."""
     from bertforge.pii.tidy import above_floors, name_shaped, tidy
@@ -1389,7 +1390,7 @@ def test_a_name_read_as_an_email_or_a_secret_is_a_name():
                         for v, label in values])
     found = name_shaped(above_floors(spans, {"EMAIL": 0.9}))
     assert [(s.text, s.label) for s in found] == [
-        ("Chidi", "PERSON"), ("Oluwaseun Adebayo-Okafor", "PERSON"),
+        ("ops.", "EMAIL"), ("Chidi", "PERSON"), ("Oluwaseun Adebayo-Okafor", "PERSON"),
         ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
     bank = Span(0, 4, "EMAIL", "Bank", 0.6, "model")
     assert name_shaped(above_floors([bank], {"EMAIL": 0.9})) == []

@@ -564,22 +564,23 @@ CLOSING = "?!.,;:"
 def name_shaped(spans: Sequence[Span]) -> list[Span]:
     """The spans with each name read as an email or a secret made a name (`_name_shaped`);
     applied after the floors, so such a span first reaches its own group's floor."""
-    return [t for t in map(_name_shaped, spans) if t is not None]
+    return [_name_shaped(s) for s in spans]
 
 
-def _name_shaped(span: Span) -> Span | None:
+def _name_shaped(span: Span) -> Span:
     """A model EMAIL span without an "@", or DIGITAL span with a space, that has a name's
     shape (`NAME_SHAPE`, before a closing "?" or full stop), as a PERSON span over the
     name ("Chidi" signing a mail under its headers, "Oluwaseun Adebayo-Okafor?" in a
-    chat): no address lacks its "@", and no secret or user name holds a space. An EMAIL
-    span without an "@" and without that shape is no address, and goes (None)."""
+    chat): no address lacks its "@", and no secret or user name holds a space. Any other
+    such span stays masked as the model read it: "reyes.flores" is a user name, even
+    without its "@"."""
     if span.source != "model" or not (span.label == "EMAIL" and "@" not in span.text or
                                       span.label == "DIGITAL" and " " in span.text):
         return span
     name = span.text.rstrip(CLOSING)
     if NAME_SHAPE.fullmatch(name):
         return replace(span, end=span.start + len(name), text=name, label="PERSON")
-    return None if span.label == "EMAIL" else span
+    return span
 
 
 def _known_firm(span: Span) -> Span:
