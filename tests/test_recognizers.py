@@ -351,34 +351,35 @@ def test_the_firms_of_a_filings_front_page_are_found_whole():
         "Continental Stock Transfer & Trust Company", "H.C. Wainwright & Co.", "Greenberg Traurig")]
 
 
-def test_the_companies_the_news_names_are_found_and_their_words_are_not():
-    """The known-firms record's third probe: large companies of every trade, whole with
-    the firm words after them; a name that is a word or a person's ("Apple", "Shell",
-    "Oracle", "Ford") is listed only with its firm's word, so prose keeps those words."""
-    text = ("Shares of Microsoft and Nvidia rose after Pfizer and AstraZeneca reported. "
-            "Toyota Motor, Volkswagen and Chrysler recalled cars; Boeing and Airbus did not. "
-            "Walmart beat Amazon.com, while Exxon Mobil cut output. Siemens AG and Ford Motor "
-            "Co. did not bid. The shell of an Apple is no Target; Oracle said nothing and Ford "
-            "Smith stayed home.")
-    found = recognized("firms", "US", text)
-    assert found == [(name, "COMPANY") for name in (
-        "Microsoft", "Nvidia", "Pfizer", "AstraZeneca", "Toyota Motor", "Volkswagen", "Chrysler",
-        "Boeing", "Airbus", "Walmart", "Amazon.com", "Exxon Mobil", "Siemens AG", "Ford Motor Co.")]
+# the known-firms record's third and fourth probes: firms each list adds, and the words a
+# firm's name shares with prose ("Apple", "Shell", "Chime", "Affirm"), which a name is
+# listed only with its firm's word or form so that prose keeps them
+FIRM_PROBES = {
+    "the companies the news names": (
+        "Shares of Microsoft and Nvidia rose after Pfizer and AstraZeneca reported. "
+        "Toyota Motor, Volkswagen and Chrysler recalled cars; Boeing and Airbus did not. "
+        "Walmart beat Amazon.com, while Exxon Mobil cut output. Siemens AG and Ford Motor "
+        "Co. did not bid. The shell of an Apple is no Target; Oracle said nothing and Ford "
+        "Smith stayed home.",
+        ["Microsoft", "Nvidia", "Pfizer", "AstraZeneca", "Toyota Motor", "Volkswagen", "Chrysler",
+         "Boeing", "Airbus", "Walmart", "Amazon.com", "Exxon Mobil", "Siemens AG", "Ford Motor Co."]),
+    "the firms people pay and complain about": (
+        "I froze my credit with Equifax, Experian and TransUnion. She paid by Venmo, then "
+        "Zelle, then Western Union; my Monzo and Starling Bank accounts were fine. Binance "
+        "and Afterpay declined. A Chime rang, Affirm it, my Ally is Wise, a Block of Stripe; "
+        "Chime Financial and Block, Inc. did not.",
+        ["Equifax", "Experian", "TransUnion", "Venmo", "Zelle", "Western Union", "Monzo",
+         "Starling Bank", "Binance", "Afterpay", "Chime Financial", "Block, Inc."]),
+}
 
 
+@pytest.mark.parametrize("probe", FIRM_PROBES)
+def test_listed_firms_are_found_and_their_words_are_not(probe):
+    """Each listed firm whole, with the firm words and forms after it; the words it
+    shares with prose left alone."""
+    text, firms = FIRM_PROBES[probe]
+    assert recognized("firms", "US", text) == [(name, "COMPANY") for name in firms]
 
-def test_the_firms_people_pay_and_complain_about_are_found_and_their_words_are_not():
-    """The known-firms record's fourth probe: credit bureaus, payment firms, app banks and
-    exchanges, whole; a firm whose name is a word ("Chime", "Affirm", "Ally", "Wise",
-    "Block", "Stripe") is listed only with its firm's word or form, so prose keeps it."""
-    text = ("I froze my credit with Equifax, Experian and TransUnion. She paid by Venmo, then "
-            "Zelle, then Western Union; my Monzo and Starling Bank accounts were fine. Binance "
-            "and Afterpay declined. A Chime rang, Affirm it, my Ally is Wise, a Block of Stripe; "
-            "Chime Financial and Block, Inc. did not.")
-    found = recognized("firms", "US", text)
-    assert found == [(name, "COMPANY") for name in (
-        "Equifax", "Experian", "TransUnion", "Venmo", "Zelle", "Western Union", "Monzo",
-        "Starling Bank", "Binance", "Afterpay", "Chime Financial", "Block, Inc.")]
 
 def test_trustees_are_masked_with_every_form_after_their_name():
     """The company-forms record's probe: a firm's name runs on over "Trust Company" and
