@@ -523,8 +523,8 @@ def _without_terms(span: Span) -> list[Span]:
         terms.append(bool(set(words) & CONTRACT_TERMS) and set(words) <= CONTRACT_TERMS | TERM_WORDS)
     if not any(terms):
         return [span]
-    if span.label == "PERSON" and sum(terms) == 1 and len(parts) == 1 \
-            and len(span.text.split()) == 1 and span.text.casefold() in known_names():
+    if span.label == "PERSON" and len(span.text.split()) == 1 \
+            and span.text.casefold() in known_names():
         return [span]
     return [Span(span.start + a, span.start + b, span.label, span.text[a:b], span.score, span.source)
             for (a, b), term in zip(parts, terms) if not term]
