@@ -412,7 +412,12 @@ FORM_END = re.compile(r"(?:%s)$" % LEGAL_FORM.pattern)  # a firm's name that end
 # legal form, or starts with a bank's, is a firm) and run it on ("Davis" + " Academy")
 _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque",
           "Banco", "Trust", "Capital", "Academy", "Foundation", "Associates", "Bancorp",
-          "Insurance", "Securities", "Investments", "Industries"}
+          "Insurance", "Securities", "Investments", "Industries",
+          # and the words that end a trading firm's name ("Kestrel Supplies")
+          "Direct", "Solutions", "Services", "Systems", "Technologies", "Technology", "Labs",
+          "Logistics", "Supplies", "Supply", "Consulting", "Ventures", "Enterprises", "Media",
+          "Foods", "Motors", "Pharmaceuticals", "Healthcare", "Energy", "Financial", "Lending",
+          "Realty", "Properties", "Management", "Advisors", "Advisory"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca", "BANK", "BANQUE", "BANCO", "BANCA"}
