@@ -209,22 +209,6 @@ def test_us_national_banks_are_found_by_their_legal_form():
     assert found == [(name, "COMPANY") for name in banks]
 
 
-
-def test_credit_unions_are_found_by_their_shape():
-    """The credit-unions record's probe: each credit union whole, as COMPANY, in capitals
-    too; "your credit union", "The Credit Union app", "a Federal Credit Union", the
-    Federal Credit Union Act and the National Credit Union Administration name none."""
-    unions = ["Alliant Credit Union", "Navy Federal Credit Union", "Pentagon Federal Credit Union",
-              "Boeing Employees Credit Union", "State Employees Credit Union",
-              "NAVY FEDERAL CREDIT UNION"]
-    text = ("I moved my savings to Alliant Credit Union after Navy Federal Credit Union raised "
-            "fees. My dad banks with Pentagon Federal Credit Union and my aunt with the Boeing "
-            "Employees Credit Union or State Employees Credit Union. Ask your credit union; the "
-            "Federal Credit Union Act applies, and the National Credit Union Administration "
-            "rules. The Credit Union app, a Federal Credit Union.\n"
-            "NAVY FEDERAL CREDIT UNION, as Lender")
-    assert recognized("banks", "US", text) == [(name, "COMPANY") for name in unions]
-
 def test_banks_written_in_capitals_are_found_where_a_partys_name_ends():
     """The capital-firms record: banks in capitals as filings write their parties, each
     whole; in capitals a name's words cannot be told from the words after it, so the

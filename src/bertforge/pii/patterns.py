@@ -234,17 +234,11 @@ EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.
 # them. Or a US national bank by its legal form: capitalised words ending in "Bank" (one at
 # least before it: "the Bank, N.A." names none) or a name ending in "bank" ("Citibank"),
 # then ", N.A." or "National Association" ("Fifth Third Bank, National Association").
-# Or a credit union: capitalised words before "Credit Union" ("Navy Federal Credit
-# Union"), not a statute, a contract or the regulator named after them ("Federal Credit
-# Union Act", "National Credit Union Administration").
 # Case as written: "the bank of the river" is no bank; and the same shape wholly in
 # capitals, as filings write their parties ("ROYAL BANK OF CANADA, as Lender").
 _BANK_LEADS = ("Royal", "National", "Commonwealth", "Federal", "Reserve", "Central", "First",
                "State", "Savings", "Development", "Export-Import", "Industrial", "Agricultural",
                "Merchants", "Co-operative", "Mutual", "Investment", "People's")
-# words that start a sentence or a phrase before "Credit Union", not a credit union's name
-_NOT_UNION = ("The", "A", "An", "Any", "Each", "Every", "My", "Our", "Your", "Their", "His", "Her",
-              "Its", "This", "That", "Local", "Federal")
 _NOT_BANK = ("Base", "Rate", "Rates", "Prime", "Plaza", "Tower", "Building", "Centre", "Center",
              "Branch", "Account", "Accounts", "Loan", "Loans", "Agreement", "Card", "Cards",
              "Arena", "Stadium")
@@ -260,10 +254,7 @@ def _banks(case, word: str) -> str:
             + name + r"(?: " + name + r"){0,3}(?: %s)?" % case("Company")
             + r"(?:,? (?:N\.A\.|%s|plc|PLC))?" % case("National Association")
             + r"|\b(?:(?!%s\b)[A-Z][\w'&.-]* ){1,3}%s" % (case("The"), case("Bank")) + national
-            + r"|\b[A-Z][\w'&-]*%s" % case("bank") + national
-            + r"|\b(?!(?:%s)\b)%s(?: %s){0,3} %s(?! (?:%s)\b)" % (
-                "|".join(map(case, _NOT_UNION)), word, word, case("Credit Union"),
-                "|".join(map(case, ("Act", "Agreement", "Administration", "Share")))))
+            + r"|\b[A-Z][\w'&-]*%s" % case("bank") + national)
 
 
 # in capitals a name's words cannot be told from the words after it ("BANK OF AMERICA
@@ -273,7 +264,7 @@ BANK_OF = re.compile(_banks(str, r"[A-Z][\w'&-]*") + "|(?:"
                      + _banks(str.upper, r"[A-Z][A-Z\d'&-]*") + r")(?=,|[ \t]*[(\n]| as\b|[ \t]*$)",
                      re.MULTILINE)
 BANK_OF_WORDS = ("Bank of ", "BANK OF ", "N.A.", "National Association",
-                 "NATIONAL ASSOCIATION", "Credit Union", "CREDIT UNION")  # one is in every match
+                 "NATIONAL ASSOCIATION")  # one is in every match
 # Well-known firms by name: banks, brokers, asset managers, insurers, auditors,
 # consultancies, rating agencies, exchanges, law firms and large companies that financial
 # text names again and again, and whose names read like people's or like words (the
