@@ -126,6 +126,24 @@ def test_unchecked_patterns_fill_what_the_model_missed():
 
 
 
+def test_a_pattern_replaces_only_the_model_spans_inside_it():
+    """The fragments-inside record: a firm pattern whose match overlaps the model's date
+    ("Jul-2020" of "22-Jul-2020") does not replace it, which would leave "22-" in clear;
+    model fragments inside a match are still replaced by it."""
+    from bertforge.pii.patterns import PatternMatch
+
+    text = "22-Jul-2020 Train Westonton Credit Union LLP; paid Harbor Lane Trust"
+    date = Span(0, 11, "DATE", "22-Jul-2020", 0.9)
+    firm = Span(18, 44, "COMPANY", "Westonton Credit Union LLP", 0.9)
+    piece = Span(51, 57, "COMPANY", "Harbor", 0.9)
+    matches = [PatternMatch(3, 40, "COMPANY", False, "banks"),
+               PatternMatch(51, 68, "COMPANY", False, "firms")]
+    merged = merge([date, firm, piece], matches, text)
+    assert [(s.text, s.label, s.source) for s in merged] == [
+        ("22-Jul-2020", "DATE", "model"), ("Westonton Credit Union LLP", "COMPANY", "model"),
+        ("Harbor Lane Trust", "COMPANY", "pattern")]
+
+
 def test_a_model_span_that_lists_known_firms_gives_way_to_them():
     """The known-firms record's fourth probe: the model reads "Coinbase and Binance" as
     one firm; the `firms` pattern finds both, so the list becomes two spans (and a listed

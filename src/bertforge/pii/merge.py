@@ -12,9 +12,10 @@ one list of spans that never overlap, in this order:
 2. Where context decides (names, companies, addresses, and shapes with no checksum:
    dates, times, phone numbers, BIC codes without their keyword), the model wins: a
    pattern span of that kind is added where the model found nothing, and replaces model
-   spans only when they are fragments of it (each shorter than the match and none
-   covering it); a model span that covers the match keeps its label and boundaries,
-   unless it is a list of the patterns' firms ("Coinbase and Binance": `_lists`).
+   spans only when they are fragments of it (each inside the match); where a model span
+   sticks out of the match, or covers it, the model's spans keep their labels and
+   boundaries (unless it only lists the patterns' firms, "Coinbase and Binance":
+   `_lists`).
 3. Before the merge, model spans are tidied (`tidy.tidy`): whole words, no markup names,
    and the shape every value of their group has (a name holds no digits, a phone
    number at least 7, a date a digit or a month or day name and no leading "before"
@@ -67,9 +68,11 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         rivals = [s for _, _, s in kept.within(start, end) if id(s) not in listed]
         if any(s.start <= start and s.end >= end for s in rivals):
             continue  # the model marked all of it: its label stands
-        if all(s.end - s.start < end - start for s in rivals):
+        if all(start <= s.start and s.end <= end for s in rivals):
             dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
+        # else a model span sticks out of the match: dropping it would leave its part
+        # outside the match in clear, so the model's spans stand
     return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
 
 
