@@ -1414,6 +1414,27 @@ def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     bank = Span(0, 4, "EMAIL", "Bank", 0.6, "model")
     assert name_shaped(above_floors([bank], {"EMAIL": 0.9})) == []
 
+
+def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
+    """The nicknames record's probe, with the model's spans as it gives them ("Robert" +
+    'Bob" Kline'): one name each, the real corpora's convention; a quotation after a name
+    ('Ann "Bob Lee"'), or a nickname with nothing after it, stays apart."""
+    from bertforge.pii.tidy import tidy
+
+    text = ('Robert "Bob" Kline, William (Bill) Okafor, Elizabeth \'Liz\' Warren, '
+            'Mae “Big Mama” Thornton; Ann "Bob Lee" left; Carl (Bo).')
+    values = ["Robert", 'Bob" Kline', "William", "Bill) Okafor", "Elizabeth", "Liz' Warren", "Mae",
+              "Big Mama” Thornton", "Ann", "Bob Lee", "Carl", "Bo)"]
+    spans, at = [], 0
+    for v in values:
+        at = text.index(v, at)
+        spans.append(Span(at, at + len(v), "PERSON", v, 0.9, "model"))
+        at += len(v)
+    found = tidy(text, spans)
+    assert [s.text for s in found] == ['Robert "Bob" Kline', "William (Bill) Okafor",
+                                       "Elizabeth 'Liz' Warren", "Mae “Big Mama” Thornton",
+                                       "Ann", "Bob Lee", "Carl", "Bo"]
+
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the
     name before it on its line comes in, with the form's full stop; a joining word, a

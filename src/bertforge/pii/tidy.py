@@ -334,7 +334,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
-    out = _hyphen_whole(text, _with_name_suffix(text, out))
+    out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _auth_code(text, s) for piece in _without_terms(s)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -685,6 +685,31 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
             head = HYPHEN_HEAD.search(text, max(0, span.start - 40), span.start)
             if head and (not out or out[-1].end <= head.start()):
                 span = replace(span, start=head.start(), text=text[head.start():span.end])
+        out.append(span)
+    return out
+
+
+# a nickname's opening mark after a name's first words, and the marks that close it
+NICK_OPEN = re.compile(r"[ \t]+([\"“'‘(])[ \t]*")
+NICK_CLOSE = {'"': '"”', "“": '”"', "'": "'’", "‘": "’'", "(": ")"}
+
+
+def _nicknames(text: str, spans: list[Span]) -> list[Span]:
+    """Two model PERSON spans with a nickname's opening mark between them, the second
+    holding its closing mark and more of the name after it ("Robert" + 'Bob" Kline'),
+    as one name ('Robert "Bob" Kline'): the gold convention of every real corpus, and
+    the decoder starts a new name after the mark."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and last.label == span.label == "PERSON" \
+                and last.source == span.source == "model":
+            mark = NICK_OPEN.fullmatch(text, last.end, span.start)
+            if mark:
+                close = next((k for k, c in enumerate(span.text) if c in NICK_CLOSE[mark.group(1)]), -1)
+                if 0 < close and any(c.isalpha() for c in span.text[close + 1:]):
+                    out[-1] = _joined(text, last, span, "PERSON")
+                    continue
         out.append(span)
     return out
 
