@@ -29,13 +29,12 @@ one list of spans that never overlap, in this order:
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import replace
 from typing import Iterable, Sequence
 
 from ..spans import Span
 from . import patterns
-from .tidy import strip
+from .tidy import LIST_GAP, strip
 
 def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
@@ -74,10 +73,6 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         # else a model span sticks out of the match: dropping it would leave its part
         # outside the match in clear, so the model's spans stand
     return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
-
-
-# what may stand between the firms of a list the model read as one ("Coinbase and Binance")
-LIST_GAP = re.compile(r"(?:[\s,&]|\band\b|\bor\b)*")
 
 
 def _lists(kept: "_Intervals", chosen: "_Intervals", text: str) -> set[int]:

@@ -420,7 +420,7 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Realty", "Properties", "Management", "Advisors", "Advisory"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
-FIRM_STARTS = {"Bank", "Banque", "Banco", "Banca", "BANK", "BANQUE", "BANCO", "BANCA"}
+FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
 FIRM_TAIL = re.compile(r"(?: (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
@@ -507,8 +507,10 @@ CONTRACT_TERMS = RATE_BENCHMARKS | {
     "Dodd-Frank", "Sarbanes-Oxley", "Gramm-Leach-Bliley", "Hart-Scott-Rodino",
     "Glass-Steagall", "GAAP", "IFRS", "EBITDA"}
 TERM_WORDS = RATE_QUALIFIERS | {"Act", "Regulation", "Rule", "USA", "U.S.", "the", "of"}
-# where a model span lists several things: a comma, or "and", "or", "&" between words
+# where a model span lists several things: a comma, or "and", "or", "&" between words;
+# and all that may stand between the things of a list (`merge._lists`)
 LIST_BREAK = re.compile(r",\s*|\s+(?:and|or|&)(?:\s+|$)|^(?:and|or)\s+")
+LIST_GAP = re.compile(r"(?:[\s,&]|\band\b|\bor\b)*")
 
 
 def _without_terms(span: Span) -> list[Span]:
@@ -560,9 +562,9 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-# one to four capitalised words of letters, each perhaps joined by a hyphen or an
-# apostrophe ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may close a sentence after
-NAME_SHAPE = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*(?: [A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*){0,3}")
+# one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
+# close a sentence after them
+NAME_SHAPE = re.compile(rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,3}}")
 CLOSING = "?!.,;:"
 
 
@@ -696,9 +698,9 @@ NICK_CLOSE = {'"': '"”', "“": '”"', "'": "'’", "‘": "’'", "(": ")"}
 
 def _nicknames(text: str, spans: list[Span]) -> list[Span]:
     """Two model PERSON spans with a nickname's opening mark between them, the second
-    holding its closing mark and more of the name after it ("Robert" + 'Bob" Kline'),
-    as one name ('Robert "Bob" Kline'): the gold convention of every real corpus, and
-    the decoder starts a new name after the mark."""
+    holding its closing mark ("Robert" + 'Bob" Kline'; a mark at a span's end is
+    already stripped), as one name ('Robert "Bob" Kline'): the gold convention of every
+    real corpus, and the decoder starts a new name after the mark."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
@@ -707,7 +709,7 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
             mark = NICK_OPEN.fullmatch(text, last.end, span.start)
             if mark:
                 close = next((k for k, c in enumerate(span.text) if c in NICK_CLOSE[mark.group(1)]), -1)
-                if 0 < close and any(c.isalpha() for c in span.text[close + 1:]):
+                if close > 0:
                     out[-1] = _joined(text, last, span, "PERSON")
                     continue
         out.append(span)
