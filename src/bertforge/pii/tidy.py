@@ -193,6 +193,11 @@ def _ending_at(text: str, span: Span, end: int) -> Span:
     return replace(span, end=end, text=text[span.start:end])
 
 
+def _cut(span: Span, length: int) -> Span:
+    """The span's first `length` characters."""
+    return replace(span, end=span.start + length, text=span.text[:length])
+
+
 def _without_underscores(text: str, a: int, b: int) -> tuple[int, int]:
     """A name without the underscores of the line it is written on ("Signature
     _____J. Kowalczyk______")."""
@@ -335,7 +340,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
-    out = [piece for s in out if not _auth_code(text, s) for piece in _without_terms(s)]
+    out = [piece for s in out if not _auth_code(text, s) for cut in _without_credentials(s)
+           for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
@@ -385,7 +391,9 @@ def _name_tail(span: Span) -> Span:
     if keep == len(words) or not any(w.group()[:1].isupper() for w in words[:keep]):
         return span
     end = words[keep - 1].end()
-    return replace(span, end=span.start + end, text=span.text[:end])
+    while span.text[end - 1] in LOOSE_END:  # "Castellanos, age": the comma goes with "age"
+        end -= 1
+    return _cut(span, end)
 
 
 # A firm's legal form, as written after its name; not "AS" or "SE", which are words and
@@ -560,6 +568,30 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
             span = _ending_at(text, span, m.end())
         out.append(span)
     return out
+
+
+# what is written after a name and is no part of it: a lawyer's "Esq." and the letters of a
+# degree or a qualification ("Jane Doe, CPA"); not "JD" (a given name in the corpora) or
+# "RN" (a Brazilian state in the generator's addresses)
+CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA", "CFA",
+               "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS")
+CREDENTIAL = "(?:%s)(?![\\w'-])" % "|".join(
+    map(re.escape, sorted(CREDENTIALS, key=len, reverse=True)))
+CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
+CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
+
+
+def _without_credentials(span: Span) -> list[Span]:
+    """A model PERSON span without the credentials written after the name ("Margaret Osei,
+    Esq" -> "Margaret Osei"), and none where it is only credentials (the model's "CPA"
+    after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
+    personal data, and the gold convention leaves them out."""
+    if span.label != "PERSON" or span.source != "model":
+        return [span]
+    if CREDENTIALS_ONLY.fullmatch(span.text):
+        return []
+    m = CREDENTIALS_AFTER.search(span.text)
+    return [_cut(span, m.start())] if m and m.start() > 0 else [span]
 
 
 # one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
