@@ -1391,6 +1391,26 @@ def test_a_title_of_office_is_left_out_of_a_name():
                                        "General Motors"]
 
 
+def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comma():
+    """The name-ends record's probe, with the model's spans as it gave them: each
+    credential after a name read as a PERSON span of its own goes ("CPA", "Ph.D.",
+    "M.D." and "Esq."), one inside the name's span is cut off with its comma, a name
+    that only looks like one stays ("Mdina Cole"); and "Castellanos, age" loses "age"
+    and the comma before it."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Prepared by Jane Doe, CPA and Ravi Shah, Ph.D., reviewed by Tom Reyes, M.D.; "
+            "Mdina Cole. Attention: Margaret Osei, Esq.; Carl Whitaker Esq. "
+            "Dr. Castellanos, age 52, previously served at Amgen. The report is final.")
+    values = ["Jane Doe", "CPA", "Ravi Shah", "Ph.D.", "Tom Reyes, M.D.", "Mdina Cole",
+              "Margaret Osei", "Esq.", "Carl Whitaker Esq", "Castellanos, age"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["Jane Doe", "Ravi Shah", "Tom Reyes", "Mdina Cole",
+                                       "Margaret Osei", "Carl Whitaker", "Castellanos"]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
 def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a
