@@ -352,7 +352,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-# courtesy titles and the titles of an office, written before a name and no part of it;
+# courtesy titles, the titles of an office and roles, written before a name and no part of it;
 # and one with the space after it, capitalised or in capitals, before more of a name.
 # Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
 COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")
@@ -361,10 +361,15 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
                  "Captain", "Capt", "Lieutenant", "Lt", "Sergeant", "Sgt", "Officer", "Detective",
                  "Det", "Inspector", "Insp", "Reverend", "Rev", "Father", "Fr", "Sister", "Rabbi",
-                 "Imam")
+                 "Imam", "Prime Minister", "Minister", "Commissioner", "Chairman", "Chairwoman",
+                 "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
+                 "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor")
+# kinship words, which people write before a name in lower case too ("my uncle Ray")
+KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
+       "Mum", "Dad")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
-    {t for title in COURTESY_TITLES + OFFICE_TITLES for t in (title, title.upper())},
-    key=len, reverse=True))))
+    {t for title in COURTESY_TITLES + OFFICE_TITLES for t in (title, title.upper())} |
+    {t for kin in KIN for t in (kin, kin.upper(), kin.lower())}, key=len, reverse=True))))
 
 
 def _without_title(text: str, a: int, b: int) -> int:
