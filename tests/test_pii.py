@@ -1411,6 +1411,22 @@ def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comm
     assert all(text[s.start:s.end] == s.text for s in found)
 
 
+def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
+    """The titles-out record's second amendment: "Adjuster [Brian Koval]", "uncle [Ray]"
+    (lower case, as posts write it), "COACH [KERR]"; a word that only starts like one
+    stays ("Agentina Ross", "Dadi Ola"), and so does a role with no name after it."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Adjuster Brian Koval inspected it; shoutout to uncle Ray and COACH KERR, to "
+            "Agentina Ross and Dadi Ola, and to the Manager.")
+    values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
+              "Manager"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
+                                       "Dadi Ola", "Manager"]
+
+
 def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a

@@ -373,10 +373,11 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
 
 
 def _without_title(text: str, a: int, b: int) -> int:
-    """Where a PERSON span starts once a courtesy title or a title of office before the
-    name is left out ("Mr. [Tomasz Nowak]", "Justice [Sonia Sotomayor]"): a title is
-    nobody's personal data, and the gold convention of the generator, the hand-written
-    sets and wikigold puts it outside the name."""
+    """Where a PERSON span starts once a courtesy title, a title of office, a role or a
+    kinship word before the name is left out ("Mr. [Tomasz Nowak]", "Justice [Sonia
+    Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]"): none is anybody's personal
+    data, and the gold convention of the generator, the hand-written sets and wikigold
+    puts it outside the name."""
     m = TITLE.match(text, a, b)
     return m.end() if m else a
 
