@@ -1107,18 +1107,21 @@ def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
 
 def test_a_name_split_into_a_firm_and_a_person_is_one_person():
     """"Pompeo" (COMPANY) + "Pelli" (PERSON) is "Pompeo Pelli", either way round; a firm
-    that is no name ("Acme") or of two words ("Kite Motors") stays a firm."""
+    that is no name ("Acme") or of two words ("Kite Motors") stays a firm; and the two
+    halves of a listed firm ("Merrill" + "Lynch") are that firm, not a person."""
     from bertforge.pii.tidy import tidy
 
-    text = "| Pompeo Pelli | Boix Anacleto | Acme Ann | Kite Motors Lee |"
+    text = "| Pompeo Pelli | Boix Anacleto | Acme Ann | Kite Motors Lee | Merrill Lynch |"
     values = [("Pompeo", "COMPANY"), ("Pelli", "PERSON"), ("Boix", "PERSON"),
               ("Anacleto", "COMPANY"), ("Acme", "COMPANY"), ("Ann", "PERSON"),
-              ("Kite Motors", "COMPANY"), ("Lee", "PERSON")]
+              ("Kite Motors", "COMPANY"), ("Lee", "PERSON"), ("Merrill", "COMPANY"),
+              ("Lynch", "PERSON")]
     found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
                               for v, label in values))
     assert [(s.text, s.label) for s in found] == [
         ("Pompeo Pelli", "PERSON"), ("Boix Anacleto", "PERSON"), ("Acme", "COMPANY"),
-        ("Ann", "PERSON"), ("Kite Motors", "COMPANY"), ("Lee", "PERSON")]
+        ("Ann", "PERSON"), ("Kite Motors", "COMPANY"), ("Lee", "PERSON"),
+        ("Merrill Lynch", "COMPANY")]
 
 
 def test_a_name_written_surname_first_is_a_person_not_a_firm():

@@ -651,7 +651,8 @@ def _firm(span: Span) -> Span:
 def _one_person(text: str, spans: list[Span]) -> list[Span]:
     """A model COMPANY span and a model PERSON span one space apart, the COMPANY one a
     single word that is a given name or surname (`known_names`), as one PERSON span:
-    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli"."""
+    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli"; unless the
+    two are a listed firm's name ("Merrill" + "Lynch", `_known_firm`)."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
@@ -660,7 +661,7 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 text[last.end:span.start] == " ":
             firm = last if last.label == "COMPANY" else span
             if " " not in firm.text and firm.text.casefold() in known_names():
-                out[-1] = _joined(text, last, span, "PERSON")
+                out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
                 continue
         out.append(span)
     return out
@@ -748,7 +749,7 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
             if mark:
                 close = next((k for k, c in enumerate(span.text) if c in NICK_CLOSE[mark.group(1)]), -1)
                 if close > 0:
-                    out[-1] = _joined(text, last, span, "PERSON")
+                    out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
                     continue
         out.append(span)
     return out
