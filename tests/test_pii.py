@@ -1430,6 +1430,28 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
                                        "Dadi Ola", "Manager"]
 
 
+def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
+    """The saints record's probe, with the model's spans as it gave them: "St. [Mark]'s
+    Church", "St. [Paul]", "St. [Vincent de Paul] Society" and a line that starts "St."
+    go; a name with a capitalised word before its "St." or "Saint" stays ("Elizabeth St.
+    [John]", "Yves Saint Laurent"), and so does a name after a street's "St."."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Services at St. Mark's Church. They moved to St. Louis, then St. Paul. Donations "
+            "to St. Vincent de Paul Society.\nSt. Jude Hospital thanks Elizabeth St. John, "
+            "Yves Saint Laurent and, at 12 Elm St. Jane Doe.")
+    values = [("St. ", "Mark"), ("St. ", "Paul."), ("St. ", "Vincent de Paul"), ("St. ", "Jude"),
+              ("thanks ", "Elizabeth"), ("St. ", "John"), ("", "Yves Saint Laurent"),
+              ("", "Jane Doe")]
+    spans = []
+    for before, v in values:
+        v = v.rstrip(".")
+        at = text.index(before + v) + len(before)
+        spans.append(Span(at, at + len(v), "PERSON", v, 0.9, "model"))
+    found = tidy(text, spans)
+    assert [s.text for s in found] == ["Elizabeth", "John", "Yves Saint Laurent", "Jane Doe"]
+
+
 def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a

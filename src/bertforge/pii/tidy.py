@@ -340,8 +340,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
-    out = [piece for s in out if not _auth_code(text, s) for cut in _without_credentials(s)
-           for piece in _without_terms(cut)]
+    out = [piece for s in out if not _auth_code(text, s) and not _after_saint(text, s)
+           for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
@@ -598,6 +598,22 @@ def _without_credentials(span: Span) -> list[Span]:
         return []
     m = CREDENTIALS_AFTER.search(span.text)
     return [_cut(span, m.start())] if m and m.start() > 0 else [span]
+
+
+# a saint's title and the space after it, at the end of what comes before a span, and the
+# word before the title (capitalised: "Elizabeth St. John" is a person's name)
+SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$", re.MULTILINE)
+
+
+def _after_saint(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a saint's name in the name of a church, a city or a
+    charity ("St. [Mark]'s Church", "St. [Paul]", "St. [Vincent de Paul] Society"):
+    right after "St." or "Saint", which does not follow a capitalised word ("Elizabeth
+    St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay)."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
+    return m is not None and not (m.group(1) or "")[:1].isupper()
 
 
 # one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
