@@ -219,13 +219,15 @@ def _name_pair(span: Span) -> list[Span] | None:
     """Two PERSON spans for a model COMPANY span that is two people's full names joined
     by "and" or "&" ("Rafael Ortiz and Lena Ortiz": the generator's firms joined by
     "and" taught the model that shape), every word of two letters or more a given name
-    or surname (`known_names`); None for anything else."""
+    or surname (`known_names`), or the two names ending in the same surname; None for
+    anything else."""
     found = NAME_PAIR.fullmatch(span.text) if span.label == "COMPANY" else None
     if found is None or span.source != "model":
         return None
     names = known_names()
     words = re.findall(r"[^\W\d_]{2,}", f"{found.group(1)} {found.group(2)}")
-    if not all(w.casefold() in names for w in words):
+    family = found.group(1).split()[-1] == found.group(2).split()[-1]  # "X Nnamdi and Y Nnamdi"
+    if not family and not all(w.casefold() in names for w in words):
         return None
     return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
                  found.group(k), span.score, span.source) for k in (1, 2)]
@@ -364,12 +366,14 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Imam", "Prime Minister", "Minister", "Commissioner", "Chairman", "Chairwoman",
                  "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
                  "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor")
-# kinship words, which people write before a name in lower case too ("my uncle Ray")
+# kinship words; they and the courtesy titles are written in lower case too ("my uncle
+# Ray", "mr peterson")
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
        "Mum", "Dad")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
     {t for title in COURTESY_TITLES + OFFICE_TITLES for t in (title, title.upper())} |
-    {t for kin in KIN for t in (kin, kin.upper(), kin.lower())}, key=len, reverse=True))))
+    {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
+    key=len, reverse=True))))
 
 
 def _without_title(text: str, a: int, b: int) -> int:
@@ -510,6 +514,11 @@ RATE_BENCHMARKS = {"SOFR", "LIBOR", "EURIBOR", "SONIA", "SARON", "TONA", "TONAR"
 RATE_QUALIFIERS = {"Term", "Daily", "Simple", "Compounded", "Adjusted", "Rate", "Rates",
                    "Spread", "Margin", "Loan", "Loans", "Borrowing", "Borrowings", "Advance",
                    "Advances", "Tranche"}
+# the names of identifier schemes and payment systems, which label the value after them
+# ("SWIFT BFTVVNVX", "NMLS #1893220"); as written, in capitals ("Taylor Swift" is a name)
+ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN", "FEIN",
+              "CUSIP", "ISIN", "LEI", "SEDOL", "NPI", "KYC", "AML", "CIP", "PEP", "ACH", "SEPA",
+              "BACS", "CHAPS", "Fedwire", "FedNow"}
 # a contract's other terms that read like names to an uncased model: statutes and
 # regulations known by their acronym or short title, accounting standards and measures;
 # and the words that go with one ("the USA PATRIOT Act"). Regulators (OFAC, the SEC) are
@@ -519,7 +528,7 @@ CONTRACT_TERMS = RATE_BENCHMARKS | {
     "HSR", "GLBA", "FCRA", "FDCPA", "TCPA", "ECOA", "TILA", "RESPA", "HMDA", "BSA", "GDPR",
     "CCPA", "FERPA", "COPPA", "MiFID", "MiFIR", "EMIR", "UCITS", "AIFMD", "PSD2",
     "Dodd-Frank", "Sarbanes-Oxley", "Gramm-Leach-Bliley", "Hart-Scott-Rodino",
-    "Glass-Steagall", "GAAP", "IFRS", "EBITDA"}
+    "Glass-Steagall", "GAAP", "IFRS", "EBITDA"} | ID_SCHEMES
 TERM_WORDS = RATE_QUALIFIERS | {"Act", "Regulation", "Rule", "USA", "U.S.", "the", "of"}
 # where a model span lists several things: a comma, or "and", "or", "&" between words;
 # and all that may stand between the things of a list (`merge._lists`)
@@ -533,7 +542,8 @@ def _without_terms(span: Span) -> list[Span]:
     "Daily Simple SONIA", "the USA PATRIOT Act"): every word one or a word that goes with
     one (`TERM_WORDS`), one at least a term. The other parts stay, each a span of the
     span's label ("Dodd-Frank, Sarbanes-Oxley or FINRA" leaves "FINRA"). A PERSON span
-    whose only term is a single word that is also someone's name ("SONIA") stays."""
+    whose only term is a single word that is also someone's name ("SONIA") stays, unless
+    it names an identifier scheme ("SWIFT" before a code)."""
     if span.label not in ("PERSON", "COMPANY", "ADDRESS") or span.source != "model":
         return [span]
     cuts = [0, *(x for m in LIST_BREAK.finditer(span.text) for x in m.span()), len(span.text)]
@@ -545,7 +555,7 @@ def _without_terms(span: Span) -> list[Span]:
     if not any(terms):
         return [span]
     if span.label == "PERSON" and len(span.text.split()) == 1 \
-            and span.text.casefold() in known_names():
+            and span.text not in ID_SCHEMES and span.text.casefold() in known_names():
         return [span]
     return [Span(span.start + a, span.start + b, span.label, span.text[a:b], span.score, span.source)
             for (a, b), term in zip(parts, terms) if not term]
