@@ -913,20 +913,26 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
 
 
 def test_two_peoples_names_read_as_a_firm_are_two_names():
-    """"Rafael Ortiz and Lena Ortiz" is two people; "Bull, Nolan and Bailey", "Johnson &
-    Johnson" and "Morgan Stanley & Co." stay firms."""
+    """"Rafael Ortiz and Lena Ortiz" is two people, and so is "Ikechukwu Nnamdi and Adaeze
+    Nnamdi" (one surname, though "Ikechukwu" is no name Faker knows); "Bull, Nolan and
+    Bailey", "Johnson & Johnson", "Morgan Stanley & Co." and "Kite Motors and Lee
+    Holdings" stay firms."""
     from bertforge.pii.tidy import tidy
 
     text = ("Buyer(s): Rafael Ortiz and Lena Ortiz; Bull, Nolan and Bailey; "
-            "Johnson & Johnson; Morgan Stanley & Co.; Simon Wood & Ann J. Lee")
+            "Johnson & Johnson; Morgan Stanley & Co.; Simon Wood & Ann J. Lee; "
+            "Ikechukwu Nnamdi and Adaeze Nnamdi; Kite Motors and Lee Holdings")
     firms = ["Rafael Ortiz and Lena Ortiz", "Bull, Nolan and Bailey", "Johnson & Johnson",
-             "Morgan Stanley & Co.", "Simon Wood & Ann J. Lee"]
+             "Morgan Stanley & Co.", "Simon Wood & Ann J. Lee",
+             "Ikechukwu Nnamdi and Adaeze Nnamdi", "Kite Motors and Lee Holdings"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
                         for v in firms])
     assert [(s.text, s.label) for s in found] == [
         ("Rafael Ortiz", "PERSON"), ("Lena Ortiz", "PERSON"),
         ("Bull, Nolan and Bailey", "COMPANY"), ("Johnson & Johnson", "COMPANY"),
-        ("Morgan Stanley & Co.", "COMPANY"), ("Simon Wood", "PERSON"), ("Ann J. Lee", "PERSON")]
+        ("Morgan Stanley & Co.", "COMPANY"), ("Simon Wood", "PERSON"), ("Ann J. Lee", "PERSON"),
+        ("Ikechukwu Nnamdi", "PERSON"), ("Adaeze Nnamdi", "PERSON"),
+        ("Kite Motors and Lee Holdings", "COMPANY")]
     assert all(text[s.start:s.end] == s.text for s in found)
 
 
@@ -1072,7 +1078,9 @@ def test_statutes_and_standards_are_nobodys_name():
     text = ("Section 6.14 ERISA. Each Loan Party complies with ERISA, HIPAA, COBRA, FATCA, "
             "CERCLA, RICO, the FCPA and the USA PATRIOT Act, in accordance with GAAP. Interest "
             "accrues at Daily Simple SONIA, EURIBOR or LIBOR. Dodd-Frank, Sarbanes-Oxley or "
-            "FINRA rules apply. Payee: SONIA RUBACHA; name: SONIA; auditor: GAAP Advisors LLC.")
+            "FINRA rules apply. Payee: SONIA RUBACHA; name: SONIA; auditor: GAAP Advisors LLC. "
+            "Bank: Vietcombank, SWIFT BFTVVNVX; Loan Officer: Ann Coles, NMLS #1893220; "
+            "Ticket holder: Taylor Swift.")
 
     def at(value, label, nth=0):
         start = -1
@@ -1086,10 +1094,12 @@ def test_statutes_and_standards_are_nobodys_name():
                         at("Daily Simple SONIA, EURIBOR or", "COMPANY"),
                         at("Dodd-Frank, Sarbanes-Oxley or FINRA", "COMPANY"),
                         at("SONIA RUBACHA", "PERSON"), at("SONIA", "PERSON", 2),
-                        at("GAAP Advisors LLC", "COMPANY")])
+                        at("GAAP Advisors LLC", "COMPANY"), at("SWIFT", "PERSON"),
+                        at("Ann Coles", "PERSON"), at("NMLS", "PERSON"),
+                        at("Taylor Swift", "PERSON")])
     assert [(s.text, s.label) for s in found] == [
         ("FINRA", "COMPANY"), ("SONIA RUBACHA", "PERSON"), ("SONIA", "PERSON"),
-        ("GAAP Advisors LLC", "COMPANY")]
+        ("GAAP Advisors LLC", "COMPANY"), ("Ann Coles", "PERSON"), ("Taylor Swift", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
 
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
@@ -1415,19 +1425,20 @@ def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comm
 
 
 def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
-    """The titles-out record's second amendment: "Adjuster [Brian Koval]", "uncle [Ray]"
-    (lower case, as posts write it), "COACH [KERR]"; a word that only starts like one
-    stays ("Agentina Ross", "Dadi Ola"), and so does a role with no name after it."""
+    """The titles-out record's second and third amendments: "Adjuster [Brian Koval]",
+    "uncle [Ray]" and "mr [peterson]" (lower case, as posts write them), "COACH [KERR]"; a
+    word that only starts like one stays ("Agentina Ross", "Dadi Ola"), and so does a
+    role with no name after it."""
     from bertforge.pii.tidy import tidy
 
     text = ("Adjuster Brian Koval inspected it; shoutout to uncle Ray and COACH KERR, to "
-            "Agentina Ross and Dadi Ola, and to the Manager.")
+            "Agentina Ross and Dadi Ola, and to the Manager; mr peterson did not.")
     values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
-              "Manager"]
+              "Manager", "mr peterson"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
                         for v in values])
     assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
-                                       "Dadi Ola", "Manager"]
+                                       "Dadi Ola", "Manager", "peterson"]
 
 
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
