@@ -351,7 +351,7 @@ def test_the_firms_of_a_filings_front_page_are_found_whole():
         "Continental Stock Transfer & Trust Company", "H.C. Wainwright & Co.", "Greenberg Traurig")]
 
 
-# the known-firms record's third and fourth probes: firms each list adds, and the words a
+# the known-firms record's third, fourth and sixth probes: firms each list adds, and the words a
 # firm's name shares with prose ("Apple", "Shell", "Chime", "Affirm"), which a name is
 # listed only with its firm's word or form so that prose keeps them
 FIRM_PROBES = {
@@ -370,6 +370,13 @@ FIRM_PROBES = {
         "Chime Financial and Block, Inc. did not.",
         ["Equifax", "Experian", "TransUnion", "Venmo", "Zelle", "Western Union", "Monzo",
          "Starling Bank", "Binance", "Afterpay", "Chime Financial", "Block, Inc."]),
+    "the investors startup news names": (
+        "Tran was a partner at Andreessen Horowitz; Ledgerlight raised $8 million from "
+        "Founders Fund and Y Combinator. The Series B was led by Accel, with Sequoia Capital, "
+        "SoftBank and Tiger Global. A sequoia is a tree, a plaid shirt is no Plaid Inc., and "
+        "the index fell as the Founders met.",
+        ["Andreessen Horowitz", "Founders Fund", "Y Combinator", "Accel", "Sequoia Capital",
+         "SoftBank", "Tiger Global", "Plaid Inc."]),
 }
 
 

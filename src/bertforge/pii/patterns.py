@@ -372,6 +372,13 @@ KNOWN_FIRMS = (
     "Synchrony Financial", "Synchrony Bank", "Navient", "Rocket Mortgage", "Quicken Loans",
     "Credit Karma", "NerdWallet", "Intuit", "H&R Block", "Binance", "Kraken Digital",
     "Block, Inc.", "Adyen", "Worldpay", "Fiserv", "Global Payments Inc.",
+    # the investors startup news names, and fintech firms
+    "Andreessen Horowitz", "Y Combinator", "Founders Fund", "Sequoia Capital", "Accel",
+    "Kleiner Perkins", "Lightspeed Venture Partners", "Tiger Global", "SoftBank",
+    "Insight Partners", "General Catalyst", "Index Ventures", "Greylock Partners",
+    "Khosla Ventures", "Bessemer Venture Partners", "Thrive Capital", "Coatue",
+    "Ribbit Capital", "Union Square Ventures", "First Round Capital",
+    "New Enterprise Associates", "Robinhood", "Brex", "Plaid Inc.",
     # filings: auditors of smaller companies
     "Marcum LLP", "Moss Adams", "RSM US", "Baker Tilly", "Plante Moran", "CohnReznick",
     "Eide Bailly", "Mazars", "Forvis", "Crowe LLP", "WithumSmith+Brown",
