@@ -865,20 +865,24 @@ def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them(
 
 
 def test_a_sentences_full_stop_is_not_part_of_a_name():
-    """"Witness: Harold Fenwick-Lowe." masks the name, not the full stop; an initial's,
-    "Jr."'s and "Esq."'s are the name's; a company's "Inc." is the company's; one after
-    a space is nobody's."""
+    """"Witness: Harold Fenwick-Lowe." masks the name, not the full stop; an initial's and
+    "Jr."'s are the name's ("Esq." is no part of it, full stop and all: the name-ends
+    record); a company's "Inc." is the company's; one after a space is nobody's; nor is
+    a closing "!" or "?" a name's, while "Yahoo!" keeps its own."""
     from bertforge.pii.tidy import tidy
 
     text = ("Witness: Harold Fenwick-Lowe. Signed: John A. Copy: Sam Reed Jr. For: Ann Lee "
-            "Esq. Seller: Keel Holdings Inc. Chair: Thomas A .")
+            "Esq. Seller: Keel Holdings Inc. Chair: Thomas A . Payee: Rita Moss! Who: Ian "
+            "Ng?! Buyer: Yahoo!")
     values = {"Harold Fenwick-Lowe.": "PERSON", "John A.": "PERSON", "Sam Reed Jr.": "PERSON",
-              "Ann Lee Esq.": "PERSON", "Keel Holdings Inc.": "COMPANY", "Thomas A .": "PERSON"}
+              "Ann Lee Esq.": "PERSON", "Keel Holdings Inc.": "COMPANY", "Thomas A .": "PERSON",
+              "Rita Moss!": "PERSON", "Ian Ng?!": "PERSON", "Yahoo!": "COMPANY"}
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v)
                         for v, label in values.items()])
     # a full stop standing apart ("Thomas A ." in text split into words) is nobody's
     assert [s.text for s in found] == ["Harold Fenwick-Lowe", "John A.", "Sam Reed Jr.",
-                                       "Ann Lee Esq.", "Keel Holdings Inc.", "Thomas A"]
+                                       "Ann Lee", "Keel Holdings Inc.", "Thomas A", "Rita Moss",
+                                       "Ian Ng", "Yahoo!"]
 
 
 def test_a_name_written_as_a_hashtag_is_masked_with_its_hash():

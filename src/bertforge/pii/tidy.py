@@ -142,7 +142,11 @@ LAST_WORD = re.compile(r"[^\W\d_]+$")
 def _name_end(text: str, a: int, b: int, label: str) -> int:
     """A sentence's full stop after a name is not part of it ("Witness: Harold
     Fenwick-Lowe."), nor one standing apart after a space ("Thomas A ." in text split
-    into words), whoever's initial it closes."""
+    into words), whoever's initial it closes; nor are closing "!" and "?" marks ("thanks
+    amara!"; a firm keeps its own: "Yahoo!")."""
+    if label == "PERSON":
+        while b - a > 1 and text[b - 1] in "!?":
+            b -= 1
     if label == "PERSON" and b - a > 1 and text[b - 1] == "." and text[b - 2].isspace():
         return len(text[a:b - 1].rstrip()) + a
     if label == "PERSON" and b - a > 1 and text[b - 1] == ".":
