@@ -77,6 +77,9 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     ("DECLARE @total INT; SET @total = 1; SELECT a FROM t WHERE id = @id", []),  # SQL
     ("CREATE PROCEDURE p @id INT, @name nvarchar(50) AS SELECT 1", []),
     ("TEMPORARY PASSWORD: @09EwC5j; Secret: @y2bvwNEl*nBT; meet @5pm", []),
+    ("Shoutout to @jasmine.r and @the.real.ann! Thanks @jack.", ["jasmine.r", "the.real.ann",
+                                                                 "jack"]),  # full stops inside
+    ("@pytest.mark.parametrize('x')\n@functools.lru_cache\ndef f(): pass", []),
 ])
 def test_handles_are_user_names_and_code_is_not(text, handles):
     assert [text[m.start:m.end] for m in Handles().find(text)] == handles

@@ -462,7 +462,9 @@ UK_ADDRESS = re.compile(
     rf"(?:{_ADDRESS_RUN}{_ADDRESS_SEP}{_HOUSE},?[ \t]+|{_HOUSE},?[ \t]+)?|{_HOUSE},?[ \t]+)"
     rf"{_ADDRESS_RUN}(?:{_ADDRESS_SEP}{_ADDRESS_RUN}){{0,3}}"
     rf"{_ADDRESS_SEP}{UK_POSTCODE.pattern}")
-HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@([A-Za-z_][A-Za-z0-9_]{0,29})"
+# a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
+HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
+                    r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)"
                     r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
 # a Reddit user name as the forum writes it ("u/name", "/u/name"): nothing glued before
 # it ("reddit.com/u/x", "menu/item"), not a unit after a number ("5 u/min")
