@@ -1467,6 +1467,23 @@ def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
     assert [s.text for s in found] == ["Elizabeth", "John", "Yves Saint Laurent", "Jane Doe"]
 
 
+def test_a_lawmakers_party_and_state_tag_is_no_firm():
+    """The party-tags record's probe, with the model's spans as it gave them: "D-Mass."
+    and "R-N.C." go, the lawmakers stay; a firm that only starts like a tag stays
+    ("D-Link Systems")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Sen. Elizabeth Warren, D-Mass., pressed for a cap, while Rep. Patrick McHenry, "
+            "R-N.C., and Sen. Bernie Sanders, I-Vt., did not; D-Link Systems declined.")
+    values = [("Elizabeth Warren", "PERSON"), ("D-Mass.", "COMPANY"), ("Patrick McHenry", "PERSON"),
+              ("R-N.C.", "COMPANY"), ("Bernie Sanders", "PERSON"), ("I-Vt.", "COMPANY"),
+              ("D-Link Systems", "COMPANY")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [s.text for s in found] == ["Elizabeth Warren", "Patrick McHenry", "Bernie Sanders",
+                                       "D-Link Systems"]
+
+
 def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a

@@ -347,6 +347,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _auth_code(text, s) and not _after_saint(text, s)
+           and not (s.source == "model" and PARTY_TAG.fullmatch(s.text))
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -617,6 +618,11 @@ def _without_credentials(span: Span) -> list[Span]:
 # a saint's title and the space after it, at the end of what comes before a span, and the
 # word before the title (capitalised: "Elizabeth St. John" is a person's name)
 SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$", re.MULTILINE)
+
+
+# a lawmaker's party and state as the wire services tag them ("D-Mass.", "R-N.C.", "I-Vt.")
+PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alaska|Hawaii|Idaho|"
+                       r"Iowa|Maine|Ohio|Texas|Utah)")
 
 
 def _after_saint(text: str, span: Span) -> bool:
