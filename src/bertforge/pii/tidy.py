@@ -315,8 +315,10 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     sentence's full stop (`_name_end`) or a courtesy title (`_without_title`), a hashtag
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
     firm with its legal forms (`_with_legal_forms`) and a legal form found alone with
-    its firm (`_lone_forms`); a "card number" of a phone number's length is a phone
-    number (`_phone_not_card`); and, in a text written with capitals
+    its firm (`_lone_forms`); without credentials after a name (`_without_credentials`),
+    a saint's name in a place's (`_after_saint`) or a lawmaker's party tag (`PARTY_TAG`);
+    a "card number" of a phone number's length is a phone number (`_phone_not_card`);
+    and, in a text written with capitals
     (`written_with_capitals`), companies without a capital, lower-case persons no one is
     called (`_could_be_a_name`) and the lower-case words at a name's end (`_name_tail`)."""
     out: list[Span] = []
@@ -615,14 +617,15 @@ def _without_credentials(span: Span) -> list[Span]:
     return [_cut(span, m.start())] if m and m.start() > 0 else [span]
 
 
-# a saint's title and the space after it, at the end of what comes before a span, and the
-# word before the title (capitalised: "Elizabeth St. John" is a person's name)
-SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$", re.MULTILINE)
-
-
 # a lawmaker's party and state as the wire services tag them ("D-Mass.", "R-N.C.", "I-Vt.")
 PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alaska|Hawaii|Idaho|"
                        r"Iowa|Maine|Ohio|Texas|Utah)")
+
+
+# a saint's title and the space after it, at the end of what comes before a span, and the
+# word before the title (capitalised: "Elizabeth St. John" is a person's name)
+SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$",
+                          re.MULTILINE)
 
 
 def _after_saint(text: str, span: Span) -> bool:
@@ -785,7 +788,7 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
             if mark:
                 close = next((k for k, c in enumerate(span.text) if c in NICK_CLOSE[mark.group(1)]), -1)
                 if close > 0:
-                    out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
+                    out[-1] = _joined(text, last, span, "PERSON")
                     continue
         out.append(span)
     return out
