@@ -426,3 +426,15 @@ def test_a_trie_of_strings_matches_as_their_longest_first_alternation(words, tex
         a = [m.span() for m in re.finditer(f"(?:{plain}){after}", text)]
         b = [m.span() for m in re.finditer(f"(?:{trie_pattern(words)}){after}", text)]
         assert a == b
+
+
+def test_a_contracts_dates_are_found_whole():
+    """The contract-dates record's probe: "this 12th day of August, 2025" whole (it was
+    masked as "August, 2025", its day left in clear), "3rd day of March 2026", "August,
+    2025" alone; a month after a day written in words is left as it was ("May, 2023"
+    unmasked, "May 2023" masked), and "a day of reckoning" holds no date."""
+    text = ("Sworn to before me this 12th day of August, 2025. Executed this 3rd day of March "
+            "2026. A day of reckoning came in August, 2025. Signed the twenty-first day of "
+            "May, 2023, and the second day of May 2023.")
+    assert [t for t, _ in recognized("dates", "US", text)] == [
+        "12th day of August, 2025", "3rd day of March 2026", "August, 2025", "May 2023"]

@@ -508,9 +508,10 @@ DATES = re.compile(
     rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}(?:[T ]{TIME})?"           # 2023-01-15, 2023-01-15T10:30:00Z
     r"|\d{4}/\d{1,2}/\d{1,2}"                                # 2023/01/15
     r"|\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})"              # 15/01/2023, 01-15-23, 15.01.2023
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?[ -](?:of )?{MONTH}\.?,?[ -]\d{{4}}"    # 15 January 2023
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?[ -](?:day of |of )?{MONTH}\.?,?[ -]\d{{4}}"  # 15 January 2023
     rf"|{MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?,? \d{{4}}"         # January 15, 2023
     rf"|{MONTH} \d{{4}}"                                      # March 2023
+    rf"|(?<!day of ){MONTH}, \d{{4}}"         # March, 2023 (not after a day in words)
     r")(?:,? (?:at )?" + TIME + r")?(?![\w/-])")
 TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:])")
 # A cheque's MICR line: ⑆transit (routing or sort code)⑆ on-us (account number)⑈
