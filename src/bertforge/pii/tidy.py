@@ -372,7 +372,9 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Det", "Inspector", "Insp", "Reverend", "Rev", "Father", "Fr", "Sister", "Rabbi",
                  "Imam", "Prime Minister", "Minister", "Commissioner", "Chairman", "Chairwoman",
                  "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
-                 "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor")
+                 "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor", "Teller", "Banker",
+                 "Analyst", "Investigator", "Examiner", "Auditor", "Underwriter", "Paralegal",
+                 "Clerk", "Cashier")
 # kinship words; they and the courtesy titles are written in lower case too ("my uncle
 # Ray", "mr peterson")
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
