@@ -971,13 +971,14 @@ def test_a_firms_legal_form_is_masked_with_its_name():
         ("Basic", "COMPANY")]
     assert all(text[s.start:s.end] == s.text for s in found)
     # firm words run the name on ("Davis" + " Academy"), then the form after them
-    text = "Hellwig Academy Inc. and Davis Academy; Kite Group Ann Lee; Kestrel Supplies Ltd"
+    text = ("Hellwig Academy Inc. and Davis Academy; Kite Group Ann Lee; Kestrel Supplies Ltd; "
+            "Castleford Recoveries")
     values = [("Hellwig", "COMPANY"), ("Davis", "COMPANY"), ("Kite", "COMPANY"), ("Ann Lee", "PERSON"),
-              ("Kestrel", "COMPANY")]
+              ("Kestrel", "COMPANY"), ("Castleford", "COMPANY")]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
                         for v, label in values])
     assert [s.text for s in found] == ["Hellwig Academy Inc.", "Davis Academy", "Kite Group",
-                                       "Ann Lee", "Kestrel Supplies Ltd"]
+                                       "Ann Lee", "Kestrel Supplies Ltd", "Castleford Recoveries"]
     # a form where another span starts is left to that span
     text = "Kite Motors Ltd"
     found = tidy(text, [Span(0, 11, "COMPANY", "Kite Motors", 0.9, "model"),

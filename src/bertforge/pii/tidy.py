@@ -444,7 +444,8 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Direct", "Solutions", "Services", "Systems", "Technologies", "Technology", "Labs",
           "Logistics", "Supplies", "Supply", "Consulting", "Ventures", "Enterprises", "Media",
           "Foods", "Motors", "Pharmaceuticals", "Healthcare", "Energy", "Financial", "Lending",
-          "Realty", "Properties", "Management", "Advisors", "Advisory"}
+          "Realty", "Properties", "Management", "Advisors", "Advisory", "Recoveries",
+          "Collections"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
