@@ -1430,21 +1430,22 @@ def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comm
 
 
 def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
-    """The titles-out record's second to fourth amendments: "Adjuster [Brian Koval]",
-    "Teller [Jenna Brooks]", "uncle [Ray]" and "mr [peterson]" (lower case, as posts write
-    them), "COACH [KERR]"; a word that only starts like one stays ("Agentina Ross", "Dadi
-    Ola"), and so does a role with no name after it."""
+    """The titles-out record's second to fifth amendments: "Adjuster [Brian Koval]",
+    "Teller [Jenna Brooks]", "COO [Raj Patel]", "uncle [Ray]" and "mr [peterson]" (lower
+    case, as posts write them), "COACH [KERR]"; a word that only starts like one stays
+    ("Agentina Ross", "Dadi Ola"), and so does a role with no name after it."""
     from bertforge.pii.tidy import tidy
 
     text = ("Adjuster Brian Koval inspected it; shoutout to uncle Ray and COACH KERR, to "
             "Agentina Ross and Dadi Ola, and to the Manager; mr peterson did not; Teller Jenna "
-            "Brooks did.")
+            "Brooks did; COO Raj Patel agreed.")
     values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
-              "Manager", "mr peterson", "Teller Jenna Brooks"]
+              "Manager", "mr peterson", "Teller Jenna Brooks", "COO Raj Patel"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
                         for v in values])
     assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
-                                       "Dadi Ola", "Manager", "peterson", "Jenna Brooks"]
+                                       "Dadi Ola", "Manager", "peterson", "Jenna Brooks",
+                                       "Raj Patel"]
 
 
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():

@@ -374,7 +374,8 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
                  "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor", "Teller", "Banker",
                  "Analyst", "Investigator", "Examiner", "Auditor", "Underwriter", "Paralegal",
-                 "Clerk", "Cashier")
+                 "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
+                 "CCO", "EVP", "SVP", "VP")
 # kinship words; they and the courtesy titles are written in lower case too ("my uncle
 # Ray", "mr peterson")
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
