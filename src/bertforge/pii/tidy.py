@@ -133,8 +133,9 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
     return b
 
 
-# what a name may end with, full stop and all ("John Smith Esq."); an initial ("John
-# A.") and "Jr." or "Sr." have fewer than three letters and keep theirs anyway
+# what a name may end with, full stop and all ("John Smith Jnr."; "Esq." keeps its full
+# stop here, and `_without_credentials` then leaves both out); an initial ("John A.") and
+# "Jr." or "Sr." have fewer than three letters and keep theirs anyway
 NAME_ENDS = {"esq", "jnr", "snr", "sen", "jun"}
 LAST_WORD = re.compile(r"[^\W\d_]+$")
 
@@ -316,7 +317,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
     firm with its legal forms (`_with_legal_forms`) and a legal form found alone with
     its firm (`_lone_forms`); without credentials after a name (`_without_credentials`),
-    a saint's name in a place's (`_after_saint`) or a lawmaker's party tag (`PARTY_TAG`);
+    or what is nobody's personal data whole (`_nobodys`);
     a "card number" of a phone number's length is a phone number (`_phone_not_card`);
     and, in a text written with capitals
     (`written_with_capitals`), companies without a capital, lower-case persons no one is
@@ -348,8 +349,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
-    out = [piece for s in out if not _auth_code(text, s) and not _after_saint(text, s)
-           and not (s.source == "model" and PARTY_TAG.fullmatch(s.text))
+    out = [piece for s in out if not _nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -381,7 +381,7 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
        "Mum", "Dad")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
-    {t for title in COURTESY_TITLES + OFFICE_TITLES for t in (title, title.upper())} |
+    {t for title in OFFICE_TITLES for t in (title, title.upper())} |
     {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
     key=len, reverse=True))))
 
@@ -632,6 +632,14 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
                           re.MULTILINE)
 
 
+def _nobodys(text: str, span: Span) -> bool:
+    """Whether a span, whole, is no one's personal data: a payment's authorisation code
+    (`_auth_code`), a saint's name in a place's (`_after_saint`) or a lawmaker's party
+    tag read by the model (`PARTY_TAG`)."""
+    return _auth_code(text, span) or _after_saint(text, span) or \
+        (span.source == "model" and PARTY_TAG.fullmatch(span.text) is not None)
+
+
 def _after_saint(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a saint's name in the name of a church, a city or a
     charity ("St. [Mark]'s Church", "St. [Paul]", "St. [Vincent de Paul] Society"):
@@ -667,7 +675,7 @@ def _name_shaped(span: Span) -> Span:
         return span
     name = span.text.rstrip(CLOSING)
     if NAME_SHAPE.fullmatch(name):
-        return replace(span, end=span.start + len(name), text=name, label="PERSON")
+        return replace(_cut(span, len(name)), label="PERSON")
     return span
 
 
