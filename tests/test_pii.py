@@ -1487,6 +1487,43 @@ def test_a_lawmakers_party_and_state_tag_is_no_firm():
                                        "D-Link Systems"]
 
 
+def test_field_labels_statement_lines_and_mail_headers_are_nobodys():
+    """The field-labels record's probes, with the model's spans as it gave them: "Attn"
+    after a firm or an address and "C/O" before one are left out; "Ambassador" and
+    "Speaker" before a name too; a statement line's date without the description's first
+    word ("11/03 [ZELLE]"), while a month or a time zone stays ("14 MAY", "10:14 EST");
+    a mail's Message-ID is no phone number and its "X-To" header no name."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Bill To: Greenleaf Organics LLC, Attn: Accounts Payable, 88 Harbor Blvd Attn: Ops\n"
+            "KOWALSKI ANDREW J, C/O BRIGHTLINE INC.; Ambassador Paula Whitcombe; Speaker Mike "
+            "Johnson\n11/03 ZELLE PAYMENT TO MARCUS WEBB -150.00\n14 MAY 10:14 EST, 3 MARCH\n"
+            "Message-ID: <18782981.1075855378110.JavaMail.evans@thyme>\nX-To: Tim Belden")
+    values = [("Greenleaf Organics LLC, Attn", "COMPANY"), ("88 Harbor Blvd Attn", "ADDRESS"),
+              ("/O BRIGHTLINE INC.", "COMPANY"), ("Ambassador Paula Whitcombe", "PERSON"),
+              ("Speaker Mike Johnson", "PERSON"), ("11/03 ZELLE", "DATE"),
+              ("MARCUS WEBB", "PERSON"), ("14 MAY 10:14 EST", "DATE"), ("3 MARCH", "DATE"),
+              ("18782981.1075855378110.JavaMail.evans@thyme", "PHONE"), ("X-To", "PERSON"),
+              ("Tim Belden", "PERSON")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [s.text for s in found] == ["Greenleaf Organics LLC", "88 Harbor Blvd",
+                                       "BRIGHTLINE INC.", "Paula Whitcombe", "Mike Johnson",
+                                       "11/03", "MARCUS WEBB", "14 MAY 10:14 EST", "3 MARCH",
+                                       "Tim Belden"]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
+def test_a_known_firm_before_a_possessive_is_found_whole():
+    """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
+    gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts
+    like a listed firm's does not match ("Lazard'ine")."""
+    from bertforge.pii.patterns import FIRMS
+
+    text = "Goldman Sachs' David Solomon and Lazard's banker met Lazard'ine."
+    assert [m.group() for m in FIRMS.finditer(text)] == ["Goldman Sachs", "Lazard"]
+
+
 def test_a_name_read_as_an_email_or_a_secret_is_a_name():
     """The name-shapes record's probes, with the model's spans as it gives them: "Chidi"
     signing under a mail's headers (read as EMAIL) and "Oluwaseun Adebayo-Okafor?" in a

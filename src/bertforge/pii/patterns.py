@@ -445,7 +445,7 @@ def trie_pattern(words) -> str:
     return pattern(tree)
 
 
-FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&'-])" % (
+FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u2019](?!s\b)\w)" % (
     trie_pattern(KNOWN_FIRMS), _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a

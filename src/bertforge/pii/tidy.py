@@ -127,10 +127,22 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
     relative = RELATIVE_DAY.search(text, a, b)
     if relative and relative.start() > a:
         b = relative.start()
+    # a bank statement's line: "11/03 [ZELLE PAYMENT TO ...]", the date's and then the
+    # description's, in capitals; a month, a day or a time zone stays the date's
+    tail = CAPITALS_TAIL.search(text, a, b)
+    if tail and tail.start() > a and not CALENDAR.match(tail.group(1)) \
+            and tail.group(1) not in TIME_ZONES:
+        b = tail.start()
     if b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
             and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM")):
         return b - 1
     return b
+
+
+CAPITALS_TAIL = re.compile(r"[ \t]+([A-Z]{3,})$")
+TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST",
+              "AKDT", "HST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "BST", "IST", "JST",
+              "KST", "AEST", "AEDT", "ACST", "AWST", "NZST", "NZDT", "HKT", "SGT", "MSK"}
 
 
 # what a name may end with, full stop and all ("John Smith Jnr."; "Esq." keeps its full
@@ -289,8 +301,8 @@ def _plausible(value: str, label: str) -> bool:
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
     one, and a date a digit or a month or day name ("minutes" is no date)."""
     digits = sum(map(str.isdigit, value))
-    if label == "PHONE":
-        return digits >= 7
+    if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
+        return digits >= 7 and "@" not in value
     if label in ("GOV_ID", "CARD", "LOCATION"):
         return digits > 0
     if label == "DATE":
@@ -330,6 +342,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                 a += 1
         if span.label == "PERSON":
             a = _without_title(text, a, b)
+        if span.label in FIELDED:
+            a, b = _without_field_labels(text, a, b)
         a, b = _whole_words(text, a, b)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
@@ -375,7 +389,9 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor", "Teller", "Banker",
                  "Analyst", "Investigator", "Examiner", "Auditor", "Underwriter", "Paralegal",
                  "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
-                 "CCO", "EVP", "SVP", "VP")
+                 "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
+                 "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
+                 "Chief Justice")
 # kinship words; they and the courtesy titles are written in lower case too ("my uncle
 # Ray", "mr peterson")
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
@@ -384,6 +400,24 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
     {t for title in OFFICE_TITLES for t in (title, title.upper())} |
     {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
     key=len, reverse=True))))
+
+
+# the labels of an address block's fields, glued by the model to the value before or
+# after them: "Greenleaf Organics LLC, [Attn]: Accounts Payable", "[C/O] Brightline Inc."
+FIELDED = ("PERSON", "COMPANY", "ADDRESS")
+FIELD_LABEL_END = re.compile(r"[,;]?[ \t]+(?:Attn|ATTN|Attention|ATTENTION)\.?$")
+CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF)[ \t]+")
+
+
+def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
+    """A name or address without "Attn" after it or "c/o" before it."""
+    end = FIELD_LABEL_END.search(text, a, b)
+    if end and end.start() > a:
+        b = end.start()
+    start = CARE_OF.match(text, a, b)
+    if start and start.end() < b:
+        a = start.end()
+    return a, b
 
 
 def _without_title(text: str, a: int, b: int) -> int:
@@ -632,12 +666,18 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
                           re.MULTILINE)
 
 
+# a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
+# capitalised word after "X-" as a name
+MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
 def _nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
-    (`_auth_code`), a saint's name in a place's (`_after_saint`) or a lawmaker's party
-    tag read by the model (`PARTY_TAG`)."""
+    (`_auth_code`), a saint's name in a place's (`_after_saint`), or a lawmaker's party
+    tag or a mail header's name read by the model (`PARTY_TAG`, `MAIL_HEADER`)."""
     return _auth_code(text, span) or _after_saint(text, span) or \
-        (span.source == "model" and PARTY_TAG.fullmatch(span.text) is not None)
+        (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
+                                     MAIL_HEADER.fullmatch(span.text) is not None))
 
 
 def _after_saint(text: str, span: Span) -> bool:
