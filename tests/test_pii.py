@@ -1514,6 +1514,27 @@ def test_field_labels_statement_lines_and_mail_headers_are_nobodys():
     assert all(text[s.start:s.end] == s.text for s in found)
 
 
+def test_a_datelines_place_is_nobodys():
+    """The datelines record's probe, with the model's spans as it gave them: the place
+    of a dateline read as a person goes ("HARARE 1996-12-06", "HILVERSUM , Netherlands
+    1996-08-30", "KABUL, Dec 3 (Reuters)"); a headline's name stays ("CUTTITTA BACK"),
+    and so do a known surname and two words in capitals before a date (a list of names
+    and birth dates), and a place in the middle of a sentence."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("HARARE 1996-12-06 President Robert Mugabe spoke .\nGOLF - SCORES . HILVERSUM , "
+            "Netherlands 1996-08-30 Ian Woosnam led .\nKABUL, Dec 3 (Reuters) - Talks .\n"
+            "RUGBY - CUTTITTA BACK FOR ITALY .\nSMITH 1990-05-01\nJOHN KOWALSKI 1990-05-01\n"
+            "KINSHASA (Reuters) - Rebels attacked .\nKasongo 1996-12-06\n"
+            "He met OKONJO 1996-12-06 .")
+    values = ["HARARE", "Robert Mugabe", "HILVERSUM", "Ian Woosnam", "KABUL", "CUTTITTA", "SMITH",
+              "JOHN KOWALSKI", "KINSHASA", "Kasongo", "OKONJO"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["Robert Mugabe", "Ian Woosnam", "CUTTITTA", "SMITH",
+                                       "JOHN KOWALSKI", "Kasongo", "OKONJO"]
+
+
 def test_a_known_firm_before_a_possessive_is_found_whole():
     """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
     gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts

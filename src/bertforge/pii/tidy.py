@@ -671,13 +671,37 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
 MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
+# what follows the place of a news story's dateline: perhaps its region, then the date
+# or the agency ("HARARE 1996-12-06", "HILVERSUM , Netherlands 1996-08-30", "KABUL, Dec 3
+# (Reuters)"); and what comes before it: the text's or a line's start, or a headline's end
+DATELINE_AFTER = re.compile(
+    r"(?:[ \t]*,[ \t]*[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})?(?:[ \t]*,)?[ \t]+"
+    r"(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d"
+    r"|\((?:Reuters|AP|AFP|UPI|Bloomberg|dpa|Xinhua)\))")
+DATELINE_BEFORE = re.compile(r"(?:^|\n|[.!?][ \t]+)[ \t]*$")
+
+
 def _nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
-    (`_auth_code`), a saint's name in a place's (`_after_saint`), or a lawmaker's party
-    tag or a mail header's name read by the model (`PARTY_TAG`, `MAIL_HEADER`)."""
-    return _auth_code(text, span) or _after_saint(text, span) or \
+    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
+    (`_dateline`), or a lawmaker's party tag or a mail header's name read by the model
+    (`PARTY_TAG`, `MAIL_HEADER`)."""
+    return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
         (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
                                      MAIL_HEADER.fullmatch(span.text) is not None))
+
+
+def _dateline(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is the place of a news story's dateline: one word in
+    capitals that is nobody's given name or surname (`known_names`), where a text, a
+    line or a sentence starts, before a date or an agency ("[HARARE] 1996-12-06
+    Zimbabwe's President ..."). A name in capitals before a date ("SMITH 1990-05-01") or
+    two words ("JOHN DOE 1990-05-01") stay."""
+    if span.label != "PERSON" or span.source != "model" or not span.text.isupper() or \
+            not span.text.isalpha() or span.text.casefold() in known_names():
+        return False
+    return DATELINE_AFTER.match(text, span.end) is not None and \
+        DATELINE_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
 
 
 def _after_saint(text: str, span: Span) -> bool:
