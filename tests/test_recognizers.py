@@ -227,6 +227,20 @@ def test_banks_written_in_capitals_are_found_where_a_partys_name_ends():
     assert recognized("banks", "US", text) == [(name, "COMPANY") for name in banks]
 
 
+def test_banks_are_found_in_text_split_into_words():
+    """The tokenised-commas record: in text split into words (a space before each comma,
+    as the public corpora and the SEC's loan agreements are written) a bank and its
+    national form are one name, in capitals and as written; the statement line stays
+    the model's."""
+    banks = ["BANK OF AMERICA , N.A.", "Bank of America , N.A.", "FIFTH THIRD BANK , NATIONAL "
+             "ASSOCIATION", "ROYAL BANK OF CANADA"]
+    text = ("among HARBOR FREIGHT HOLDINGS , INC . , BANK OF AMERICA , N.A. , as Agent .\n"
+            "Office : Bank of America , N.A. , 901 Main Street .\nFIFTH THIRD BANK , NATIONAL "
+            "ASSOCIATION as Lender\nROYAL BANK OF CANADA , as Lender\nBANK OF AMERICA PAYMENT "
+            "42.00")
+    assert recognized("banks", "US", text) == [(name, "COMPANY") for name in banks]
+
+
 def test_reddit_user_names_are_found_as_user_names():
     """The reddit-names record's probe: "u/name" and "/u/name" give the name, as a user
     name; a subreddit, a unit after a number, a profile's URL and a path are no user."""

@@ -248,20 +248,21 @@ def _banks(case, word: str) -> str:
     """The banks' shapes with their fixed words written by `case` (str or str.upper) and
     a name's words matched by `word`."""
     name = r"(?!(?:%s)\b)" % "|".join(map(case, _NOT_BANK)) + word
-    national = r",? (?:N\.A\.|%s)" % case("National Association")
+    national = r"(?: ?,)? (?:N\.A\.|%s)" % case("National Association")
     return (r"\b(?:(?:%s) )*%s (?:%s )?" % ("|".join(map(case, _BANK_LEADS)), case("Bank of"),
                                             case("the"))
             + name + r"(?: " + name + r"){0,3}(?: %s)?" % case("Company")
-            + r"(?:,? (?:N\.A\.|%s|plc|PLC))?" % case("National Association")
+            + r"(?:(?: ?,)? (?:N\.A\.|%s|plc|PLC))?" % case("National Association")
             + r"|\b(?:(?!%s\b)[A-Z][\w'&.-]* ){1,3}%s" % (case("The"), case("Bank")) + national
             + r"|\b[A-Z][\w'&-]*%s" % case("bank") + national)
 
 
 # in capitals a name's words cannot be told from the words after it ("BANK OF AMERICA
-# PAYMENT 42.00" on a statement), so there the name ends where a party's does: at a comma,
-# a bracket, " as" or the line's end
+# PAYMENT 42.00" on a statement), so there the name ends where a party's does: at a comma
+# (with a space before it in text split into words, "BANK OF AMERICA , N.A."), a bracket,
+# " as" or the line's end
 BANK_OF = re.compile(_banks(str, r"[A-Z][\w'&-]*") + "|(?:"
-                     + _banks(str.upper, r"[A-Z][A-Z\d'&-]*") + r")(?=,|[ \t]*[(\n]| as\b|[ \t]*$)",
+                     + _banks(str.upper, r"[A-Z][A-Z\d'&-]*") + r")(?=[ \t]?,|[ \t]*[(\n]| as\b|[ \t]*$)",
                      re.MULTILINE)
 BANK_OF_WORDS = ("Bank of ", "BANK OF ", "N.A.", "National Association",
                  "NATIONAL ASSOCIATION")  # one is in every match
