@@ -1535,6 +1535,28 @@ def test_a_datelines_place_is_nobodys():
                                        "JOHN KOWALSKI", "Kasongo", "OKONJO"]
 
 
+def test_a_club_in_brackets_after_a_name_is_nobodys():
+    """The affiliations record's probe, with the model's spans as it gave them: a club
+    alone in brackets after a scorer's name goes ("( Fiorentina )", "(Lazio)"); a
+    nickname stays ("Carl (Bo)"), and so do a name in brackets after a word that is no
+    name ("the director ( Okonjo )") and a bracket that holds more ("( Okonjo 2 )")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("8 - Gabriel Batistuta ( Fiorentina ) , Giuseppe Signori (Lazio) ; Carl (Bo) ; "
+            "the director ( Okonjo ) ; Ian Wright ( Okonjo 2 ) .")
+    values = ["Gabriel Batistuta", "Fiorentina", "Giuseppe Signori", "Lazio", "Carl", "Bo",
+              "Okonjo", "Ian Wright", "Okonjo 2"]
+    spans, at = [], 0
+    for v in values:
+        at = text.index(v, at)
+        name = v.removesuffix(" 2")  # the model's span: the name without the number
+        spans.append(Span(at, at + len(name), "PERSON", name, 0.9, "model"))
+        at += len(v)
+    found = tidy(text, spans)
+    assert [s.text for s in found] == ["Gabriel Batistuta", "Giuseppe Signori", "Carl", "Bo",
+                                       "Okonjo", "Ian Wright", "Okonjo"]
+
+
 def test_a_known_firm_before_a_possessive_is_found_whole():
     """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
     gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts

@@ -684,11 +684,30 @@ DATELINE_BEFORE = re.compile(r"(?:^|\n|[.!?][ \t]+)[ \t]*$")
 def _nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
-    (`_dateline`), or a lawmaker's party tag or a mail header's name read by the model
+    (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
+    or a lawmaker's party tag or a mail header's name read by the model
     (`PARTY_TAG`, `MAIL_HEADER`)."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
+        _affiliation(text, span) or \
         (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
                                      MAIL_HEADER.fullmatch(span.text) is not None))
+
+
+# a name's last word and the bracket after it; and the bracket that closes
+NAME_BRACKET = re.compile(r"[A-Z][^\W\d_]*\.?[ \t]*\([ \t]*$")
+CLOSE_BRACKET = re.compile(r"[ \t]*\)")
+
+
+def _affiliation(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is the club, team or party in brackets after a
+    person's name ("Gabriel Batistuta ( [Fiorentina] )", as results and league tables
+    write them): one word alone in the brackets that is nobody's given name or surname
+    (`known_names`; a nickname, "Carl (Bo)", stays)."""
+    if span.label != "PERSON" or span.source != "model" or " " in span.text or \
+            span.text.casefold() in known_names():
+        return False
+    return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
+        CLOSE_BRACKET.match(text, span.end) is not None
 
 
 def _dateline(text: str, span: Span) -> bool:
