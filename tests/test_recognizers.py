@@ -394,6 +394,11 @@ FIRM_PROBES = {
         "the index fell as the Founders met.",
         ["Andreessen Horowitz", "Founders Fund", "Y Combinator", "Accel", "Sequoia Capital",
          "SoftBank", "Tiger Global", "Plaid Inc."]),
+    "the news agencies the news quotes": (
+        "Japan 's Kyodo news agency said Ryutaro Hashimoto would attend . Itar-Tass said "
+        "Yeltsin was resting. The official Xinhua news agency, citing Bernama and Reuters, "
+        "said so; Michael Bloomberg told Bloomberg News. A Tassel and a Reutersville are not.",
+        ["Kyodo", "Itar-Tass", "Xinhua", "Bernama", "Reuters", "Bloomberg News"]),
 }
 
 

@@ -414,6 +414,14 @@ KNOWN_FIRMS = (
     "Equiniti Trust", "Broadridge Financial Solutions", "VStock Transfer", "Transhare",
     "Wilmington Trust", "Wilmington Savings Fund Society", "U.S. Bank Trust Company",
     "UMB Bank", "Delaware Trust Company",
+    # news agencies and broadcasters that news quotes (a surname, "Bloomberg", only with
+    # its firm's word)
+    "Reuters", "Thomson Reuters", "Associated Press", "Agence France-Presse",
+    "Agence France Presse", "AFP", "Xinhua", "Interfax", "Kyodo", "Jiji Press", "Itar-Tass",
+    "ITAR-TASS", "TASS", "Tass", "RIA Novosti", "Bernama", "Yonhap", "ANSA", "IRNA",
+    "Anadolu Agency", "Press Trust of India", "Deutsche Presse-Agentur", "Notimex",
+    "Prensa Latina", "Bloomberg News", "Bloomberg L.P.", "Bloomberg LP", "NHK", "BBC", "CNN",
+    "CNBC", "Al Jazeera",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
