@@ -1448,6 +1448,23 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
                                        "Raj Patel"]
 
 
+def test_where_a_person_is_from_is_left_out_of_the_name():
+    """The titles-out record's sixth amendment: the nouns for where a person is from,
+    as sports news writes them before a name ("Swede [Stefan Edberg]", "DUTCHMAN [JOS
+    VERSTAPPEN]", "Queenslander [Mitchell Rawlins]"); a name that only starts like one
+    stays ("Danette Price", "Texana Hollis")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Swede Stefan Edberg beat DUTCHMAN JOS VERSTAPPEN and Queenslander Mitchell Rawlins; "
+            "Danette Price and Texana Hollis watched.")
+    values = ["Swede Stefan Edberg", "DUTCHMAN JOS VERSTAPPEN", "Queenslander Mitchell Rawlins",
+              "Danette Price", "Texana Hollis"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["Stefan Edberg", "JOS VERSTAPPEN", "Mitchell Rawlins",
+                                       "Danette Price", "Texana Hollis"]
+
+
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
     """The saints record's probe, with the model's spans as it gave them: "St. [Mark]'s
     Church", "St. [Paul]", "St. [Vincent de Paul] Society" and a line that starts "St."

@@ -392,12 +392,18 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice")
+# the nouns for where a person is from, written before the name as sports news writes
+# them ("Swede Stefan Edberg"; the adjectives, "German Boris Becker", the model leaves out)
+DEMONYMS = ("Briton", "Swede", "Spaniard", "Dane", "Dutchman", "Dutchwoman", "Frenchman",
+            "Frenchwoman", "Englishman", "Englishwoman", "Irishman", "Irishwoman", "Scotsman",
+            "Scotswoman", "Welshman", "Welshwoman", "Queenslander", "Aussie", "Texan",
+            "Californian", "New Yorker", "Londoner", "Parisian", "Muscovite")
 # kinship words; they and the courtesy titles are written in lower case too ("my uncle
 # Ray", "mr peterson")
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
        "Mum", "Dad")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
-    {t for title in OFFICE_TITLES for t in (title, title.upper())} |
+    {t for title in OFFICE_TITLES + DEMONYMS for t in (title, title.upper())} |
     {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
     key=len, reverse=True))))
 
@@ -421,9 +427,10 @@ def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
 
 
 def _without_title(text: str, a: int, b: int) -> int:
-    """Where a PERSON span starts once a courtesy title, a title of office, a role or a
-    kinship word before the name is left out ("Mr. [Tomasz Nowak]", "Justice [Sonia
-    Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]"): none is anybody's personal
+    """Where a PERSON span starts once a courtesy title, a title of office, a role, a
+    kinship word or where the person is from before the name is left out ("Mr. [Tomasz
+    Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
+    "Swede [Stefan Edberg]"): none is anybody's personal
     data, and the gold convention of the generator, the hand-written sets and wikigold
     puts it outside the name."""
     m = TITLE.match(text, a, b)
