@@ -1465,6 +1465,24 @@ def test_where_a_person_is_from_is_left_out_of_the_name():
                                        "Danette Price", "Texana Hollis"]
 
 
+def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobodys():
+    """The plural-titles record's probe, with the model's spans as it gave them:
+    "Messrs. Thornbury, Vasquez" is two surnames, without the title (and "Drs. [Achebe,
+    Mensah]" with the title outside the span); "Ms" read alone
+    before "Okafor" goes; an inverted name without such a title stays one ("Miller,
+    Brandon")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("During 2025, Messrs. Thornbury, Vasquez and Lindqvist served. Ms. Okafor was "
+            "Chief Risk Officer. Signed: Miller, Brandon. Drs. Achebe, Mensah agreed.")
+    values = ["Messrs. Thornbury, Vasquez", "Lindqvist", "Ms", "Okafor", "Miller, Brandon",
+              "Achebe, Mensah"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                        for v in values])
+    assert [s.text for s in found] == ["Thornbury", "Vasquez", "Lindqvist", "Okafor",
+                                       "Miller, Brandon", "Achebe", "Mensah"]
+
+
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
     """The saints record's probe, with the model's spans as it gave them: "St. [Mark]'s
     Church", "St. [Paul]", "St. [Vincent de Paul] Society" and a line that starts "St."

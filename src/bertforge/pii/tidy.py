@@ -184,6 +184,11 @@ RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 JOINED = {"DATE": re.compile(r"\s+and\s+"),
           "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
+# a title for several people ("Messrs. Thornbury, Vasquez and Lindqvist"): after it a
+# comma parts surnames, where elsewhere it may part a surname from a given name
+PLURAL_TITLE = re.compile(r"(?:Messrs|MESSRS|Mmes|MMES|Drs|DRS)\.?[ \t]+")
+PLURAL_TITLE_BEFORE = re.compile(r"(?:Messrs|MESSRS|Mmes|MMES|Drs|DRS)\.?[ \t]+$")
+COMMA = re.compile(r"[ \t]*,[ \t]*")
 KEY_STOPS = set("=:,;\"'<>{}[]|`")  # what parts a value from its key or its neighbours
 
 
@@ -260,6 +265,10 @@ def _apart(text: str, span: Span) -> list[Span]:
     if pair is not None:
         return pair
     join = JOINED.get(span.label)
+    if span.label == "PERSON" and (PLURAL_TITLE.match(text, span.start, span.end) or
+                                   PLURAL_TITLE_BEFORE.search(text, max(0, span.start - 8),
+                                                              span.start)):
+        join = COMMA
     found = join.search(text, span.start, span.end) if join else None
     if found is None:
         return [span]
@@ -378,7 +387,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
 # courtesy titles, the titles of an office and roles, written before a name and no part of it;
 # and one with the space after it, capitalised or in capitals, before more of a name.
 # Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
-COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")
+COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mmes", "Drs")
 OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
                  "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
                  "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
@@ -673,6 +682,7 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
                           re.MULTILINE)
 
 
+LONE_TITLES = {t.casefold() for t in COURTESY_TITLES}
 # a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
 # capitalised word after "X-" as a name
 MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -692,12 +702,13 @@ def _nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
-    or a lawmaker's party tag or a mail header's name read by the model
-    (`PARTY_TAG`, `MAIL_HEADER`)."""
+    or a lawmaker's party tag, a mail header's name or a courtesy title alone read by
+    the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`: "[Ms]. Okafor")."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
         _affiliation(text, span) or \
         (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
-                                     MAIL_HEADER.fullmatch(span.text) is not None))
+                                     MAIL_HEADER.fullmatch(span.text) is not None or
+                                     span.text.rstrip(".").casefold() in LONE_TITLES))
 
 
 # a name's last word and the bracket after it; and the bracket that closes
