@@ -251,6 +251,29 @@ def test_reddit_user_names_are_found_as_user_names():
     assert recognized("handles", "US", text) == [
         (name, "DIGITAL") for name in ("throwaway_finance22", "Sam-Lee", "kx_99", "AutoModerator")]
 
+def test_numbers_dates_and_emails_said_in_words_are_found():
+    """The spoken record's probe: a call transcript's numbers in words, each by the
+    nearest keyword before it (the last four of a social, a card even after "number is",
+    a member number after "Call"), else by its length (sixteen digits a card), a date of birth and an email address said aloud; a count ("one,
+    two, three, four"), three digits, and numbers of things in prose are no number."""
+    from bertforge.pii.patterns import spoken_digits
+
+    text = ("AGENT: Last four of your social? CUSTOMER: four four seven one. AGENT: Date of "
+            "birth? CUSTOMER: March third, nineteen eighty-two. My card number is four one one "
+            "one, one one one one, one one one one, one one one one. Reach me at five five five, "
+            "two one two, nine eight seven six, or dwayne dot pettigrew at gmail dot com. "
+            "Call about my member number double seven oh nine. One, two, three, four: go! Room "
+            "nine oh one. She bought two three-bedroom houses and one four-door car. Read back: "
+            "five five five five four four four four three three three three two two two two.")
+    assert recognized("spoken", "US", text) == [
+        ("four four seven one", "GOV_ID"), ("March third, nineteen eighty-two", "DATE"),
+        ("four one one one, one one one one, one one one one, one one one one", "CARD"),
+        ("five five five, two one two, nine eight seven six", "PHONE"),
+        ("dwayne dot pettigrew at gmail dot com", "EMAIL"), ("double seven oh nine", "ACCOUNT"),
+        ("five five five five four four four four three three three three two two two two", "CARD")]
+    assert spoken_digits("double seven oh nine") == "7709"
+
+
 def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
     """A house number, a flat, studio or PO box, the street and town runs, the postcode:
     each address whole, as ADDRESS (the README's table row among them); a postcode alone,

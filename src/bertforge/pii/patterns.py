@@ -555,6 +555,66 @@ VALIDATORS = {
 }
 
 
+# Numbers, dates and email addresses as people say them, in call transcripts and in
+# what speech recognition writes: "four four seven one", "oh nine", "double five", with
+# spaces, commas or hyphens between; a month with its day and year in words ("March
+# third, nineteen eighty-two"); "dwayne dot pettigrew at gmail dot com".
+SPOKEN_DIGIT = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+                "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+_DIGIT_WORD = r"(?:(?:double|triple)[ \t]+)?(?:%s)" % "|".join(SPOKEN_DIGIT)
+SPOKEN_DIGITS = re.compile(rf"(?i)(?=[zotfsend])(?<![\w-]){_DIGIT_WORD}(?:(?:[ \t]*[,-][ \t]*|[ \t]+)"
+                           rf"{_DIGIT_WORD}){{2,}}(?![\w-])")  # four digits at least: counted after the match
+_ORDINAL = (r"(?:(?:twenty|thirty)[ -])?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|"
+            r"ninth)|tenth|eleventh|twelfth|(?:thir|four|fif|six|seven|eigh|nine)teenth|"
+            r"twentieth|thirtieth")
+_TENS = r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?"
+_TEENS = r"(?:ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen)"
+_SPOKEN_YEAR = (rf"(?:nineteen|twenty)[ -](?:{_TENS}|{_TEENS}|oh[ -](?:one|two|three|four|five|six|"
+                rf"seven|eight|nine)|hundred)|two thousand(?:(?: and)? (?:{_TENS}|{_TEENS}|one|two|"
+                rf"three|four|five|six|seven|eight|nine))?")
+SPOKEN_DATE = re.compile(
+    rf"(?i)\b(?:January|February|March|April|May|June|July|August|September|October|"
+    rf"November|December)[ \t]+(?:{_ORDINAL})\b(?:,?[ \t]+(?:{_SPOKEN_YEAR})\b)?")
+SPOKEN_EMAIL = re.compile(r"(?i)(?=[a-z0-9_])(?<![\w.])[a-z0-9_]+(?:[ \t]+(?:dot|underscore)[ \t]+[a-z0-9_]+)*"
+                          r"[ \t]+at[ \t]+[a-z0-9-]+(?:[ \t]+dot[ \t]+[a-z0-9-]+)*[ \t]+dot[ \t]+"
+                          r"(?:com|org|net|edu|gov|io|co|uk|us|ca|au|de|fr|in|info|biz|me)\b")
+# what a spoken number is, by the words before it
+SPOKEN_KINDS = (
+    ("credit_card_number", re.compile(r"(?i)\b(?:card|visa|mastercard|amex|discover)\b")),
+    ("ssn", re.compile(r"(?i)\b(?:ssn|social|soc sec)\b")),
+    ("bank_routing_number", re.compile(r"(?i)\b(?:routing|aba)\b")),
+    ("account_pin", re.compile(r"(?i)\b(?:pin|passcode|password|security code)\b")),
+    ("customer_id", re.compile(r"(?i)\b(?:account|acct|member|policy|claim|case|ticket|order|"
+                               r"reference|confirmation)\b")),
+    ("phone_number", re.compile(r"(?i)\b(?:phone|call|reach|cell|mobile|text|fax)\b")),
+)  # not "number", which every kind has, nor "customer", a transcript's speaker
+
+
+def spoken_digits(value: str) -> str:
+    """The digits a spoken number says ("double five one" is "551")."""
+    out, times = [], 1
+    for word in re.findall(r"[a-z]+", value.lower()):
+        if word in ("double", "triple"):
+            times = 2 if word == "double" else 3
+        elif word in SPOKEN_DIGIT:
+            out.append(SPOKEN_DIGIT[word] * times)
+            times = 1
+    return "".join(out)
+
+
+def spoken_kind(text: str, start: int, digits: int) -> str:
+    """The kind of a spoken number: named by the nearest keyword in the 50 characters
+    before it, else by its length (16 digits a card, 10 or 11 a phone, else an account
+    or customer number)."""
+    before = text[max(0, start - 50):start]
+    found = [(m.end(), kind) for kind, pattern in SPOKEN_KINDS for m in pattern.finditer(before)]
+    if found:
+        return max(found)[1]
+    if digits >= 13:
+        return "credit_card_number"
+    return "phone_number" if digits in (10, 11) else "customer_id"
+
+
 def context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:
     """Whether `pattern` occurs in the `before` characters ahead of `start`."""
     return bool(pattern.search(text, max(0, start - before), start))

@@ -186,6 +186,35 @@ class Bic(Recognizer):
         return out
 
 
+class Spoken(Recognizer):
+    """Numbers, dates and email addresses said in words, as call transcripts write them
+    (`patterns.SPOKEN_DIGITS`, `SPOKEN_DATE`, `SPOKEN_EMAIL`): a run of at least four
+    spoken digits is a card, SSN, routing, PIN, account or phone number by the keyword
+    before it (`patterns.spoken_kind`); no checksum backs them, so the model decides where
+    it found something."""
+    name, trust = "spoken", "shape"
+    kinds = ("credit_card_number", "ssn", "bank_routing_number", "account_pin", "customer_id",
+             "phone_number", "date", "email")
+    check = "digits, a date or an address said in words"
+    NEEDS = re.compile(r"(?i)\b(?:one|two|three|four|five|six|seven|eight|nine|zero|oh|dot|"
+                       r"(?:January|February|March|April|May|June|July|August|September|"
+                       r"October|November|December)[ \t]+[a-z-]+(?:st|nd|rd|th))\b")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        if not self.NEEDS.search(text):
+            return []
+        out = []
+        for m in p.SPOKEN_DIGITS.finditer(text):
+            digits = p.spoken_digits(m.group())
+            # four digits at least; "one, two, three, four" is a count, not a number
+            if len(digits) >= 4 and not "1234567890".startswith(digits):
+                out.append(self.match(m.start(), m.end(),
+                                      p.spoken_kind(text, m.start(), len(digits))))
+        out += [self.match(m.start(), m.end(), "date") for m in p.SPOKEN_DATE.finditer(text)]
+        out += [self.match(m.start(), m.end(), "email") for m in p.SPOKEN_EMAIL.finditer(text)]
+        return sorted(out, key=lambda m: m.start)
+
+
 class DatesAndTimes(Recognizer):
     """Calendar dates in a dozen formats (impossible ones refused) and times of day
     outside them."""
@@ -419,6 +448,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "dates": lambda region: DatesAndTimes(),
     "micr": lambda region: Micr(),
     "phones": lambda region: Phones(region),
+    "spoken": lambda region: Spoken(),
     "handles": lambda region: Handles(),
     "banks": lambda region: Pattern("banks", "company", p.BANK_OF, "shape",
                                     check='a bank\'s name of the shape "Bank of …"',
