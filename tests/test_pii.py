@@ -1592,6 +1592,32 @@ def test_a_club_in_brackets_after_a_name_is_nobodys():
                                        "Okonjo", "Ian Wright", "Okonjo"]
 
 
+def test_a_name_in_the_name_of_a_thing_or_an_institution_is_nobodys():
+    """The eponyms record's probe, with the model's spans as it gave them: names that
+    are part of a foundation's, an institute's, an airport's, a street's, a band's, a
+    prize's or a theorem's name go ("Bill" + "Melinda Gates" of "Bill & Melinda Gates
+    Foundation", "Dana" + "Farber" of "Dana-Farber Cancer Institute", "Martin Luther
+    King Jr." of a boulevard, "Lou Gehrig's disease"); a person's name before other
+    words stays, as does one before such a word on the next line."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("From the Bill & Melinda Gates Foundation and the Dana-Farber Cancer Institute, down "
+            "Martin Luther King Jr. Boulevard past John F. Kennedy International Airport, the "
+            "Dave Matthews Band and Lou Gehrig's disease; Jane Doe Hughes spoke, Ann Lee Clinic "
+            "staff thanked Raj Patel.\nRaj Patel\nFoundation Director")
+    values = ["Bill", "Melinda Gates", "Dana", "Farber", "Martin Luther King Jr",
+              "John F. Kennedy", "Dave Matthews", "Lou Gehrig", "Jane Doe Hughes", "Ann Lee",
+              "Raj Patel", "Raj Patel\n"]
+    spans, at = [], 0
+    for v in values:
+        v = v.rstrip("\n")
+        at = text.index(v, at)
+        spans.append(Span(at, at + len(v), "PERSON", v, 0.9, "model"))
+        at += len(v)
+    found = tidy(text, spans)
+    assert [s.text for s in found] == ["Jane Doe Hughes", "Raj Patel", "Raj Patel"]
+
+
 def test_a_known_firm_before_a_possessive_is_found_whole():
     """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
     gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts

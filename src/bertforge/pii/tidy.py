@@ -702,10 +702,11 @@ def _nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
+    a name that is part of a thing's or an institution's name (`_eponym`),
     or a lawmaker's party tag, a mail header's name or a courtesy title alone read by
     the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`: "[Ms]. Okafor")."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-        _affiliation(text, span) or \
+        _affiliation(text, span) or _eponym(text, span) or \
         (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
                                      MAIL_HEADER.fullmatch(span.text) is not None or
                                      span.text.rstrip(".").casefold() in LONE_TITLES))
@@ -726,6 +727,33 @@ def _affiliation(text: str, span: Span) -> bool:
         return False
     return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
         CLOSE_BRACKET.match(text, span.end) is not None
+
+
+# the words that make a person's name part of the name of a thing, a place or an
+# institution ("Robert Wood Johnson Foundation", "John F. Kennedy International Airport",
+# "Dave Matthews Band", "the Poincaré conjecture", "Lou Gehrig's disease"); and the few
+# words that may stand between ("Dana-Farber Cancer Institute")
+EPONYM_WORDS = ("Foundation", "Institute", "Institution", "Center", "Centre", "Clinic",
+                "Hospital", "University", "College", "Academy", "Band", "Orchestra", "Quartet",
+                "Quintet", "Trio", "Ensemble", "Choir", "Society", "Library", "Museum",
+                "Gallery", "Airport", "Boulevard", "Blvd", "Avenue", "Bridge", "Tunnel",
+                "Stadium", "Arena", "Memorial", "Prize", "Award", "Awards", "Medal", "Trophy",
+                "Lecture", "Fellowship", "Scholarship", "Show", "conjecture", "theorem",
+                "hypothesis", "equation", "syndrome", "disease")
+EPONYM_BETWEEN = ("International", "National", "Regional", "Memorial", "Cancer", "Medical",
+                  "Research", "Children's", "Community", "Family", "Charitable", "Presidential",
+                  "Performing", "Arts", "Music", "Science", "Sports")
+EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A-Z][^\W\d_]+){1,3})?"
+                          r"(?:['\u2019]s)?(?:[ \t]+(?:%s))*[ \t]+(?:%s)\b" % (
+    "|".join(map(re.escape, EPONYM_BETWEEN)), "|".join(EPONYM_WORDS)))
+
+
+def _eponym(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is part of the name of a thing, a place or an
+    institution named after a person (`EPONYM_WORDS` right after it, perhaps past
+    `EPONYM_BETWEEN`): no one's personal data there, and no person in the real corpora."""
+    return span.label == "PERSON" and span.source == "model" and \
+        EPONYM_AFTER.match(text, span.end) is not None
 
 
 def _dateline(text: str, span: Span) -> bool:
