@@ -289,6 +289,23 @@ def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
     assert REGISTRY["uk_addresses"]("GB").find("12 Harbour Road, Leeds") == []
 
 
+def test_us_addresses_written_inline_are_found_up_to_their_zip_code():
+    """The us-addresses record's probe: a house number and street or a PO box, a suite or
+    unit, the city, the state (two capitals or in full) and the ZIP code (and ZIP+4):
+    each address whole, as ADDRESS, also with a space before its commas and over a line
+    break; a city, state and ZIP alone, a number of things before a state and a ZIP, and
+    a text without a ZIP code are not found."""
+    addresses = ["88 Harbor Blvd, Suite 300, Long Beach, CA 90802",
+                 "P.O. Box 64854, St. Paul, MN 55164-0854",
+                 "2400 Hanover Street , Palo Alto , California 94304",
+                 "2215 Nelson Avenue, No. 205, Redondo Beach, California 90278",
+                 "4 W 43rd St\nNew York, NY 10036", "1600 Pennsylvania Avenue NW, Washington, DC 20500"]
+    text = ("Remit to " + "; or ".join(addresses) + ". Offices in Redondo Beach, California 90278; "
+            "we sold 300 units in Texas 75001 times.")
+    assert recognized("us_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
+    assert REGISTRY["us_addresses"]("US").find("88 Harbor Blvd, Long Beach, CA") == []
+
+
 GUARDED_PIECES = ["CVV: 123", "cVc2 4417", "Card Security Code 9981", "CID 1234", "csc: 777",
                   "security  code 555", "Bank of America, N.A.", "Citibank, N.A.",
                   "Wells Fargo Bank National Association", "bank of the river", "BANK OF X",

@@ -471,6 +471,30 @@ UK_ADDRESS = re.compile(
     rf"(?:{_ADDRESS_RUN}{_ADDRESS_SEP}{_HOUSE},?[ \t]+|{_HOUSE},?[ \t]+)?|{_HOUSE},?[ \t]+)"
     rf"{_ADDRESS_RUN}(?:{_ADDRESS_SEP}{_ADDRESS_RUN}){{0,3}}"
     rf"{_ADDRESS_SEP}{UK_POSTCODE.pattern}")
+# A US address written inline, anchored by its state and ZIP code ("88 Harbor Blvd, Suite
+# 300, Long Beach, CA 90802", "P.O. Box 64854, St. Paul, MN 55164-0854"): a house number
+# and the street, or a PO box; perhaps a suite, unit or floor; the city; the state, as
+# the Postal Service writes it or in full; the ZIP code. Commas may have a space before
+# them (text split into words). The state's two capitals after a comma or a city's word.
+US_STATES = ("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT "
+             "NE NV NH NJ NM NY NC ND OH OK OR PA PR RI SC SD TN TX UT VT VA WA WV WI WY").split()
+US_STATE_NAMES = ("Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado",
+                  "Connecticut", "Delaware", "Florida", "Georgia", "Hawaii", "Idaho", "Illinois",
+                  "Indiana", "Iowa", "Kansas", "Kentucky", "Louisiana", "Maine", "Maryland",
+                  "Massachusetts", "Michigan", "Minnesota", "Mississippi", "Missouri", "Montana",
+                  "Nebraska", "Nevada", "New Hampshire", "New Jersey", "New Mexico", "New York",
+                  "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania",
+                  "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah",
+                  "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming")
+US_ZIP = re.compile(r"(?<![\w-])\d{5}(?:-\d{4})?(?![\w-])")
+_US_SEP = r"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*)"
+_US_UNIT = r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?[\w-]{1,6})"
+_US_STREET_WORD = r"(?:[A-Z][A-Za-z'\u2019-]*\.?|\d{1,3}(?:st|nd|rd|th)|[NSEW]\.?)(?![\w'\u2019-])"
+US_ADDRESS = re.compile(
+    rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}(?:[ \t]+{_US_STREET_WORD}){{0,4}}"
+    rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
+    rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+"
+    rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+\d{{5}}(?:-\d{{4}})?(?![\w-])")
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
                     r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)"

@@ -454,6 +454,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                     check='a bank\'s name of the shape "Bank of …"',
                                     needs=p.BANK_OF_WORDS),
     "uk_addresses": lambda region: UkAddresses(),
+    "us_addresses": lambda region: UsAddresses(),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
 }
@@ -488,6 +489,20 @@ class UkAddresses(Pattern):
 
     def find(self, text: str) -> list[PatternMatch]:
         return super().find(text) if p.UK_POSTCODE.search(text) else []
+
+
+class UsAddresses(Pattern):
+    """US addresses written inline, up to their state and ZIP code
+    (`patterns.US_ADDRESS`: "P.O. Box 64854, St. Paul, MN 55164-0854"), where the model
+    reads them in pieces (a ZIP+4 as an ID number); only texts that hold a ZIP code are
+    read further."""
+
+    def __init__(self):
+        super().__init__("us_addresses", "street_address", p.US_ADDRESS, "shape",
+                         check="a US address ending in its state and ZIP code")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        return super().find(text) if p.US_ZIP.search(text) else []
 
 
 class ModelRecognizer:
