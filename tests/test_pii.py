@@ -1617,6 +1617,25 @@ def test_a_name_in_the_name_of_a_thing_or_an_institution_is_nobodys():
     assert [s.text for s in found] == ["Jane Doe Hughes", "Raj Patel", "Raj Patel"]
 
 
+def test_a_filings_number_at_the_sec_is_nobodys():
+    """The file-numbers record's probe, with the model's spans as it gave them: a
+    Commission file number and registration statement numbers (and a piece of one) go;
+    the employer identification number beside them and an account number after other
+    words stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Commission File Number 001-35565 ABBVIE INC. Delaware 32-0375147. We consent to "
+            "Registration Statement Nos. 333-181780, 333-189036 and 333-256742 on Form S-8 and "
+            "No. 333-267412 on Form S-3. "
+            "Wire to account 123-456789 today.")
+    values = [("001-35565", "ACCOUNT"), ("32-0375147", "GOV_ID"), ("333-181780", "GOV_ID"),
+              ("-189036", "GOV_ID"), ("333-256742", "ACCOUNT"), ("333-267412", "ACCOUNT"),
+              ("123-456789", "ACCOUNT")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [s.text for s in found] == ["32-0375147", "123-456789"]
+
+
 def test_a_known_firm_before_a_possessive_is_found_whole():
     """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
     gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts

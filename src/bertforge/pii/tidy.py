@@ -702,11 +702,12 @@ def _nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
-    a name that is part of a thing's or an institution's name (`_eponym`),
+    a name that is part of a thing's or an institution's name (`_eponym`), a filing's
+    number at the securities regulator (`_file_number`),
     or a lawmaker's party tag, a mail header's name or a courtesy title alone read by
     the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`: "[Ms]. Okafor")."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-        _affiliation(text, span) or _eponym(text, span) or \
+        _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
         (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
                                      MAIL_HEADER.fullmatch(span.text) is not None or
                                      span.text.rstrip(".").casefold() in LONE_TITLES))
@@ -754,6 +755,28 @@ def _eponym(text: str, span: Span) -> bool:
     `EPONYM_BETWEEN`): no one's personal data there, and no person in the real corpora."""
     return span.label == "PERSON" and span.source == "model" and \
         EPONYM_AFTER.match(text, span.end) is not None
+
+
+# the numbers the SEC gives a company's filings ("Commission File Number 001-35565",
+# "Registration Statement Nos. 333-181780, 333-189036 and ..."), and the words before them
+FILE_NUMBER = re.compile(r"(?:\d{3})?-\d{5,6}")
+FILE_NUMBER_KEY = re.compile(r"(?i)\b(?:file\s+(?:no\.?|number)|commission\s+file|"
+                             r"registration\s+statements?(?:\s+nos?\.?)?)")
+
+
+# what may stand between the words and a number of their list ("Nos. 333-1, 333-2 and")
+FILE_NUMBER_LIST = re.compile(r"(?:[\s\d,;:()-]|\bNos?\.?|\band\b|\bNumbers?\b|"
+                              r"\bon\s+Form\s+[\w-]+)*")
+
+
+def _file_number(text: str, span: Span) -> bool:
+    """Whether a model span is a filing's number at the SEC (`FILE_NUMBER` after "File
+    No.", "Commission File Number" or "Registration Statement", with only the list's
+    numbers and words between): a company's, not a person's."""
+    if span.source != "model" or FILE_NUMBER.fullmatch(span.text) is None:
+        return False
+    keys = list(FILE_NUMBER_KEY.finditer(text, max(0, span.start - 120), span.start))
+    return bool(keys) and FILE_NUMBER_LIST.fullmatch(text, keys[-1].end(), span.start) is not None
 
 
 def _dateline(text: str, span: Span) -> bool:
