@@ -306,6 +306,22 @@ def test_us_addresses_written_inline_are_found_up_to_their_zip_code():
     assert REGISTRY["us_addresses"]("US").find("88 Harbor Blvd, Long Beach, CA") == []
 
 
+def test_firms_alone_in_a_cell_or_a_list_line_are_found_by_their_legal_form():
+    """The firm-cells record's probe, a filing's list of subsidiaries: each firm whole,
+    with its legal form, in a tab-separated cell, before a bracket or as a bulleted line;
+    a firm named inside a sentence, a form with no name before it on its line, and a
+    cell without a form are left to the model."""
+    firms = ["AbbVie Biotechnology Ltd", "Allergan Holdco US, Inc.", "Pharmacyclics LLC",
+             "Cerevel Therapeutics Holdings, Inc.", "Banco Bilbao S.A.", "Smith & Wesson Brands Co.",
+             "Skadden, Arps, Slate, Meagher & Flom LLP"]
+    text = ("Name of Subsidiary\tJurisdiction\nAbbVie Biotechnology Ltd\tBermuda\n"
+            "Allergan Holdco US, Inc.\tDelaware\nPharmacyclics LLC (Delaware)\n"
+            "\u2022 Cerevel Therapeutics Holdings, Inc.\n| Banco Bilbao S.A. | Spain |\n"
+            "Smith & Wesson Brands Co.;\nSkadden, Arps, Slate, Meagher & Flom LLP\tcounsel\n"
+            "We paid Acme Widgets LLC\nAcme Widgets LLC is our vendor.\nLLC\nAcme Widgets\tOhio")
+    assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in firms]
+
+
 GUARDED_PIECES = ["CVV: 123", "cVc2 4417", "Card Security Code 9981", "CID 1234", "csc: 777",
                   "security  code 555", "Bank of America, N.A.", "Citibank, N.A.",
                   "Wells Fargo Bank National Association", "bank of the river", "BANK OF X",

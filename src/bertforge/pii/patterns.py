@@ -495,6 +495,18 @@ US_ADDRESS = re.compile(
     rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
     rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+"
     rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+\d{{5}}(?:-\d{{4}})?(?![\w-])")
+# A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
+# form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
+# list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
+# bullet, and ends at the line's end, a tab, a "|", a bracket or a semicolon. Not a
+# sentence's words: a cell holds the name and nothing before it.
+_CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
+FIRM_CELL = re.compile(
+    rf"(?:^|(?<=[\t|•·]))[ \t]*((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
+    rf",?[ \t](?:Inc\.|Inc|LLC|L\.L\.C\.|LLP|L\.L\.P\.|L\.P\.|LP|Ltd\.|Ltd|PLC|plc|GmbH|AG|"
+    rf"S\.A\.|SA|S\.A\.S\.|SAS|S\.à r\.l\.|S\.a r\.l\.|SARL|S\.p\.A\.|S\.r\.l\.|B\.V\.|BV|"
+    rf"N\.V\.|NV|AB|A/S|ApS|Oy|Pty\.? Ltd\.?|Pte\.? Ltd\.?|Pvt\.? Ltd\.?|Ltda\.?|K\.K\.|"
+    rf"Corp\.|Co\.|ULC|LLLP))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
                     r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)"

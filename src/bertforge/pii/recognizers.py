@@ -457,6 +457,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "us_addresses": lambda region: UsAddresses(),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
+    "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
+                                         check="a table cell or list line holding a firm's "
+                                               "name and its legal form"),
 }
 
 
