@@ -682,7 +682,7 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
                           re.MULTILINE)
 
 
-LONE_TITLES = {t.casefold() for t in COURTESY_TITLES}
+LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
 # a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
 # capitalised word after "X-" as a name
 MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -705,7 +705,8 @@ def _nobodys(text: str, span: Span) -> bool:
     a name that is part of a thing's or an institution's name (`_eponym`), a filing's
     number at the securities regulator (`_file_number`),
     or a lawmaker's party tag, a mail header's name or a courtesy title alone read by
-    the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`: "[Ms]. Okafor")."""
+    the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`: "[Ms]. Okafor", "[Sen].
+    Elizabeth Warren", "the [Manager]")."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
         _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
         (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
