@@ -1638,6 +1638,25 @@ def test_a_filings_number_at_the_sec_is_nobodys():
     assert [s.text for s in found] == ["32-0375147", "123-456789"]
 
 
+def test_court_papers_parties_and_signatures():
+    """The court-papers record's probe, with the model's spans as it gave them: a fund
+    named after a person is a firm ("Erica P. John Fund, Inc."), a case name's "In re"
+    is no part of the firm, a signature and the typed name under it are two names; a
+    name that only repeats a word ("Ann Ann Lee") stays one."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Halliburton Co. v. Erica P. John Fund, Inc.; In re Lehman Brothers Holdings Inc.; "
+            "/s/ Aaron J. Feldstein Aaron J. Feldstein (Bar No. 288134); Ann Ann Lee.")
+    values = [("Erica P. John Fund", "PERSON"), ("re Lehman Brothers Holdings Inc.", "COMPANY"),
+              ("Aaron J. Feldstein Aaron J. Feldstein", "PERSON"), ("Ann Ann Lee", "PERSON")]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                        for v, label in values])
+    assert [(s.text, s.label) for s in found] == [
+        ("Erica P. John Fund, Inc.", "COMPANY"), ("Lehman Brothers Holdings Inc.", "COMPANY"),
+        ("Aaron J. Feldstein", "PERSON"), ("Aaron J. Feldstein", "PERSON"),
+        ("Ann Ann Lee", "PERSON")]
+
+
 def test_a_known_firm_before_a_possessive_is_found_whole():
     """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
     gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts

@@ -486,12 +486,14 @@ US_STATE_NAMES = ("Alabama", "Alaska", "Arizona", "Arkansas", "California", "Col
                   "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania",
                   "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah",
                   "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming")
+US_UNIT_BEFORE = re.compile(r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|No\.?|#)[ \t]*#?$")
 US_ZIP = re.compile(r"(?<![\w-])\d{5}(?:-\d{4})?(?![\w-])")
 _US_SEP = r"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*)"
 _US_UNIT = r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?[\w-]{1,6})"
 _US_STREET_WORD = r"(?:[A-Z][A-Za-z'\u2019-]*\.?|\d{1,3}(?:st|nd|rd|th)|[NSEW]\.?)(?![\w'\u2019-])"
 US_ADDRESS = re.compile(
-    rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}(?:[ \t]+{_US_STREET_WORD}){{0,4}}"
+    rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}"
+    rf"(?:[ \t]+(?:(?:of|the|de|la|del)[ \t]+)*{_US_STREET_WORD}){{0,4}}"
     rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
     rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+"
     rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+\d{{5}}(?:-\d{{4}})?(?![\w-])")

@@ -505,7 +505,11 @@ class UsAddresses(Pattern):
                          check="a US address ending in its state and ZIP code")
 
     def find(self, text: str) -> list[PatternMatch]:
-        return super().find(text) if p.US_ZIP.search(text) else []
+        if not p.US_ZIP.search(text):
+            return []
+        # a suite's number is no house number ("Suite 1000 Los Angeles, CA 90067")
+        return [m for m in super().find(text)
+                if not p.US_UNIT_BEFORE.search(text, max(0, m.start - 12), m.start)]
 
 
 class ModelRecognizer:

@@ -255,13 +255,28 @@ def _name_pair(span: Span) -> list[Span] | None:
                  found.group(k), span.score, span.source) for k in (1, 2)]
 
 
+def _twice(text: str, span: Span) -> list[Span] | None:
+    """Two PERSON spans for a model PERSON span that is one name written twice, as a
+    signature and the typed name under it ("/s/ Aaron J. Feldstein Aaron J. Feldstein");
+    None for anything else."""
+    words = list(NONSPACE.finditer(text, span.start, span.end))
+    half = len(words) // 2
+    if span.label != "PERSON" or len(words) < 2 or len(words) % 2 or \
+            [w.group() for w in words[:half]] != [w.group() for w in words[half:]]:
+        return None
+    return [Span(a, b, "PERSON", text[a:b], span.score, span.source)
+            for a, b in ((words[0].start(), words[half - 1].end()),
+                         (words[half].start(), words[-1].end()))]
+
+
 def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more; two people's names that the
-    model read as one firm are two names (`_name_pair`). Other labels pass unchanged."""
-    pair = _name_pair(span)
+    model read as one firm are two names (`_name_pair`), and so is one name written
+    twice (`_twice`). Other labels pass unchanged."""
+    pair = _name_pair(span) or _twice(text, span)
     if pair is not None:
         return pair
     join = JOINED.get(span.label)
@@ -421,11 +436,12 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
 # after them: "Greenleaf Organics LLC, [Attn]: Accounts Payable", "[C/O] Brightline Inc."
 FIELDED = ("PERSON", "COMPANY", "ADDRESS")
 FIELD_LABEL_END = re.compile(r"[,;]?[ \t]+(?:Attn|ATTN|Attention|ATTENTION)\.?$")
-CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF)[ \t]+")
+CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re(?<=In re))[ \t]+")
 
 
 def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
-    """A name or address without "Attn" after it or "c/o" before it."""
+    """A name or address without "Attn" after it, or "c/o" or a case name's "In re"
+    before it ("In re [Lehman Brothers Holdings Inc.]")."""
     end = FIELD_LABEL_END.search(text, a, b)
     if end and end.start() > a:
         b = end.start()
@@ -496,7 +512,7 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Logistics", "Supplies", "Supply", "Consulting", "Ventures", "Enterprises", "Media",
           "Foods", "Motors", "Pharmaceuticals", "Healthcare", "Energy", "Financial", "Lending",
           "Realty", "Properties", "Management", "Advisors", "Advisory", "Recoveries",
-          "Collections"}
+          "Collections", "Fund", "Funds"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
