@@ -22,6 +22,17 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 # ------------------------------------------------------------------ labels
+def spans_at(text: str, values) -> list:
+    """Model spans over each value (a string, a PERSON; or a (string, label) pair) at its
+    first place in the text, as the model gave them in a record's probe."""
+    out = []
+    for value in values:
+        value, label = (value, "PERSON") if isinstance(value, str) else value
+        start = text.index(value)
+        out.append(Span(start, start + len(value), label, value, 0.9, "model"))
+    return out
+
+
 def test_29_labels_in_12_groups():
     assert len(FINE_LABELS) == 29 and len(GROUPS) == 12
     assert set(GROUP_OF.values()) == set(GROUPS)
@@ -975,8 +986,7 @@ def test_a_firms_legal_form_is_masked_with_its_name():
             "Castleford Recoveries")
     values = [("Hellwig", "COMPANY"), ("Davis", "COMPANY"), ("Kite", "COMPANY"), ("Ann Lee", "PERSON"),
               ("Kestrel", "COMPANY"), ("Castleford", "COMPANY")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Hellwig Academy Inc.", "Davis Academy", "Kite Group",
                                        "Ann Lee", "Kestrel Supplies Ltd", "Castleford Recoveries"]
     # a form where another span starts is left to that span
@@ -988,8 +998,7 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     # "JPMorgan Chase Bank" and "N.A."); "National Association" is a bank's form
     text = "JPMorgan Chase Bank, N.A. and U.S. Bank National Association, agents"
     values = [("JPMorgan Chase Bank", "COMPANY"), ("N.A.", "COMPANY"), ("U.S. Bank", "COMPANY")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["JPMorgan Chase Bank, N.A.",
                                        "U.S. Bank National Association"]
 
@@ -1009,8 +1018,7 @@ def test_a_firm_written_in_capitals_is_masked_whole():
               ("COMPANY, NATIONAL ASSOCIATION", "COMPANY"), ("MORGAN STANLEY", "COMPANY"),
               ("SENIOR FUNDING, INC.", "COMPANY"), ("BLUE RIDGE TIMBER", "COMPANY"),
               ("ACME", "COMPANY"), ("BETA LLC", "COMPANY"), ("NORTHWIND", "COMPANY")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == [
         "WELLS FARGO BANK, NATIONAL ASSOCIATION", "U.S. BANK TRUST COMPANY, NATIONAL ASSOCIATION",
         "MORGAN STANLEY SENIOR FUNDING, INC.", "BLUE RIDGE TIMBER COMPANY", "ACME", "BETA LLC",
@@ -1401,8 +1409,7 @@ def test_a_title_of_office_is_left_out_of_a_name():
             "William, Justine Reyes and Rev Al Green; General Motors did not.")
     values = ["Justice Sonia Sotomayor", "Lt. Gov. Eleni Kounalakis", "SEN. TIM SCOTT",
               "Prince William", "Justine Reyes", "Rev Al Green", "General Motors"]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                        for v in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Sonia Sotomayor", "Eleni Kounalakis", "TIM SCOTT",
                                        "Prince William", "Justine Reyes", "Al Green",
                                        "General Motors"]
@@ -1421,8 +1428,7 @@ def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comm
             "Dr. Castellanos, age 52, previously served at Amgen. The report is final.")
     values = ["Jane Doe", "CPA", "Ravi Shah", "Ph.D.", "Tom Reyes, M.D.", "Mdina Cole",
               "Margaret Osei", "Esq.", "Carl Whitaker Esq", "Castellanos, age"]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                        for v in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Jane Doe", "Ravi Shah", "Tom Reyes", "Mdina Cole",
                                        "Margaret Osei", "Carl Whitaker", "Castellanos"]
     assert all(text[s.start:s.end] == s.text for s in found)
@@ -1441,8 +1447,7 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
             "Brooks did; COO Raj Patel agreed.")
     values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
               "Manager", "mr peterson", "Teller Jenna Brooks", "COO Raj Patel"]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                        for v in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
                                        "Dadi Ola", "peterson", "Jenna Brooks", "Raj Patel"]
 
@@ -1458,8 +1463,7 @@ def test_where_a_person_is_from_is_left_out_of_the_name():
             "Danette Price and Texana Hollis watched.")
     values = ["Swede Stefan Edberg", "DUTCHMAN JOS VERSTAPPEN", "Queenslander Mitchell Rawlins",
               "Danette Price", "Texana Hollis"]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                        for v in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Stefan Edberg", "JOS VERSTAPPEN", "Mitchell Rawlins",
                                        "Danette Price", "Texana Hollis"]
 
@@ -1477,8 +1481,7 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
             "Elizabeth A. Warren did not.")
     values = ["Messrs. Thornbury, Vasquez", "Lindqvist", "Ms", "Okafor", "Miller, Brandon",
               "Achebe, Mensah", "Sen", "Elizabeth A. Warren"]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                        for v in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Thornbury", "Vasquez", "Lindqvist", "Okafor",
                                        "Miller, Brandon", "Achebe", "Mensah",
                                        "Elizabeth A. Warren"]
@@ -1517,8 +1520,7 @@ def test_a_lawmakers_party_and_state_tag_is_no_firm():
     values = [("Elizabeth Warren", "PERSON"), ("D-Mass.", "COMPANY"), ("Patrick McHenry", "PERSON"),
               ("R-N.C.", "COMPANY"), ("Bernie Sanders", "PERSON"), ("I-Vt.", "COMPANY"),
               ("D-Link Systems", "COMPANY")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Elizabeth Warren", "Patrick McHenry", "Bernie Sanders",
                                        "D-Link Systems"]
 
@@ -1541,8 +1543,7 @@ def test_field_labels_statement_lines_and_mail_headers_are_nobodys():
               ("MARCUS WEBB", "PERSON"), ("14 MAY 10:14 EST", "DATE"), ("3 MARCH", "DATE"),
               ("18782981.1075855378110.JavaMail.evans@thyme", "PHONE"), ("X-To", "PERSON"),
               ("Tim Belden", "PERSON")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Greenleaf Organics LLC", "88 Harbor Blvd",
                                        "BRIGHTLINE INC.", "Paula Whitcombe", "Mike Johnson",
                                        "11/03", "MARCUS WEBB", "14 MAY 10:14 EST", "3 MARCH",
@@ -1565,8 +1566,7 @@ def test_a_datelines_place_is_nobodys():
             "He met OKONJO 1996-12-06 .")
     values = ["HARARE", "Robert Mugabe", "HILVERSUM", "Ian Woosnam", "KABUL", "CUTTITTA", "SMITH",
               "JOHN KOWALSKI", "KINSHASA", "Kasongo", "OKONJO"]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                        for v in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Robert Mugabe", "Ian Woosnam", "CUTTITTA", "SMITH",
                                        "JOHN KOWALSKI", "Kasongo", "OKONJO"]
 
@@ -1633,8 +1633,7 @@ def test_a_filings_number_at_the_sec_is_nobodys():
     values = [("001-35565", "ACCOUNT"), ("32-0375147", "GOV_ID"), ("333-181780", "GOV_ID"),
               ("-189036", "GOV_ID"), ("333-256742", "ACCOUNT"), ("333-267412", "ACCOUNT"),
               ("123-456789", "ACCOUNT")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["32-0375147", "123-456789"]
 
 
@@ -1649,8 +1648,7 @@ def test_court_papers_parties_and_signatures():
             "/s/ Aaron J. Feldstein Aaron J. Feldstein (Bar No. 288134); Ann Ann Lee.")
     values = [("Erica P. John Fund", "PERSON"), ("re Lehman Brothers Holdings Inc.", "COMPANY"),
               ("Aaron J. Feldstein Aaron J. Feldstein", "PERSON"), ("Ann Ann Lee", "PERSON")]
-    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-                        for v, label in values])
+    found = tidy(text, spans_at(text, values))
     assert [(s.text, s.label) for s in found] == [
         ("Erica P. John Fund, Inc.", "COMPANY"), ("Lehman Brothers Holdings Inc.", "COMPANY"),
         ("Aaron J. Feldstein", "PERSON"), ("Aaron J. Feldstein", "PERSON"),
