@@ -325,6 +325,16 @@ def test_firms_alone_in_a_cell_or_a_list_line_are_found_by_their_legal_form():
     assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in firms]
 
 
+def test_a_year_of_birth_after_its_keyword_is_a_date():
+    """The birth-years record's probe: a year alone after "Year of Birth", "YOB", "birth
+    year" or "DOB" is a date of birth; a full date after "DOB" stays one date; a year in
+    prose, and a year that starts a longer number, are not taken."""
+    text = ("Year of Birth: 1979. YOB 1985; birth year 2001, grade 3. DOB: 1979-06-02. In 1979 "
+            "the firm grew. DOB 2001234 is a code.")
+    assert recognized("dates", "US", text) == [("1979", "DATE"), ("1985", "DATE"),
+                                                ("2001", "DATE"), ("1979-06-02", "DATE")]
+
+
 GUARDED_PIECES = ["CVV: 123", "cVc2 4417", "Card Security Code 9981", "CID 1234", "csc: 777",
                   "security  code 555", "Bank of America, N.A.", "Citibank, N.A.",
                   "Wells Fargo Bank National Association", "bank of the river", "BANK OF X",

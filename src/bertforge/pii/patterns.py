@@ -653,6 +653,12 @@ def spoken_kind(text: str, start: int, digits: int) -> str:
     return "phone_number" if digits in (10, 11) else "customer_id"
 
 
+# a year of birth after its keyword ("Year of Birth: 1979", "YOB 1979", "DOB: 1979"),
+# which the dates' shapes (a day, a month and a year) do not take alone
+BIRTH_YEAR = re.compile(r"(?i)\b(?:year\s+of\s+birth|birth\s*year|yob|dob|date\s+of\s+birth)"
+                        r"\s*[:#-]?\s*((?:19|20)\d\d)(?![\w/.-]*\d)")
+
+
 def context(text: str, start: int, pattern: re.Pattern, before: int = 40) -> bool:
     """Whether `pattern` occurs in the `before` characters ahead of `start`."""
     return bool(pattern.search(text, max(0, start - before), start))

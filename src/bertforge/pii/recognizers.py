@@ -216,9 +216,9 @@ class Spoken(Recognizer):
 
 
 class DatesAndTimes(Recognizer):
-    """Calendar dates in a dozen formats (impossible ones refused) and times of day
-    outside them."""
-    name, kinds, trust = "dates", ("date", "time"), "shape"
+    """Calendar dates in a dozen formats (impossible ones refused), times of day outside
+    them, and a year of birth after its keyword ("Year of Birth: 1979", `BIRTH_YEAR`)."""
+    name, kinds, trust = "dates", ("date", "time", "date_of_birth"), "shape"
     check = "a real calendar date or time of day"
 
     def find(self, text: str) -> list[PatternMatch]:
@@ -227,6 +227,10 @@ class DatesAndTimes(Recognizer):
             if p.real_date(m.group()):
                 out.append(self.match(m.start(), m.end(), "date"))
                 dated.append((m.start(), m.end()))
+        for m in p.BIRTH_YEAR.finditer(text):
+            if not any(s <= m.start(1) < e for s, e in dated):
+                out.append(self.match(m.start(1), m.end(1), "date_of_birth"))
+                dated.append((m.start(1), m.end(1)))
         for m in p.TIMES.finditer(text):
             if not any(s <= m.start() < e for s, e in dated) and p.real_time(m.group()):
                 out.append(self.match(m.start(), m.end(), "time"))
