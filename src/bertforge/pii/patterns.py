@@ -517,6 +517,15 @@ HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
 # it ("reddit.com/u/x", "menu/item"), not a unit after a number ("5 u/min")
 REDDIT_USER = re.compile(r"(?=[u/])(?<![\w/.@-])(?<!\d )/?u/([A-Za-z0-9_-]{3,20})"
                          r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
+# a chat log's nick as IRC and its exports write it, after the line's time stamp in
+# brackets ("[2026-11-02 09:14] <kwame_a> ..."); without the time stamp "<name>" is markup
+CHAT_NICK = re.compile(r"(?m)^[ \t]*\[[^\]\n]{3,30}\][ \t]*<[@+%]?([A-Za-z_\\`^{}|\[\]][\w\\`^{}|\[\]-]{1,29})>")
+# what stands in angle brackets after a log line's stamp and is no nick
+NOT_NICKS = frozenset({"module", "stdin", "stdout", "stderr", "string", "lambda", "genexpr",
+                       "listcomp", "dictcomp", "setcomp", "unknown", "none", "null", "nil",
+                       "anonymous", "main", "html", "head", "body", "div", "span", "br", "hr",
+                       "script", "style", "table", "tr", "td", "th", "root", "xml", "p", "a",
+                       "b", "i", "u", "li", "ul", "ol", "pre", "code", "em", "strong"})
 # names after "@" that are code, markup or everyone in a channel, not a user
 NOT_HANDLES = frozenset({
     "param", "return", "returns", "throws", "throw", "see", "since", "author", "version",

@@ -322,8 +322,9 @@ class Phones(Recognizer):
 
 
 class Handles(Recognizer):
-    """Social-media and chat handles ("@sallykohn") and Reddit's user names
-    ("u/throwaway_22", `patterns.REDDIT_USER`) as user names: "@" and a name, not
+    """Social-media and chat handles ("@sallykohn"), Reddit's user names
+    ("u/throwaway_22", `patterns.REDDIT_USER`) and a chat log's nicks ("[09:14]
+    <kwame_a>", `patterns.CHAT_NICK`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
@@ -345,6 +346,9 @@ class Handles(Recognizer):
     def find(self, text: str) -> list[PatternMatch]:
         out = [self.match(m.start(1), m.end(1)) for m in p.REDDIT_USER.finditer(text)] \
             if "u/" in text else []
+        if "] <" in text or "]<" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.CHAT_NICK.finditer(text)
+                    if m.group(1).lower() not in p.NOT_NICKS]
         if "@" not in text:
             return out
         for m in p.HANDLE.finditer(text):
