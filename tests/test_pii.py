@@ -1655,6 +1655,19 @@ def test_court_papers_parties_and_signatures():
         ("Ann Ann Lee", "PERSON")]
 
 
+def test_a_weekday_alone_is_no_date():
+    """The weekdays record's probe, with the model's spans as it gave them: "Saturday"
+    and "Mon" alone go; a weekday with its date, "Friday, 3 May 2024", and a month
+    alone stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Bayern won on Saturday. Date: Mon, then Friday, 3 May 2024, and in March."
+    values = [("Saturday", "DATE"), ("Mon", "DATE"), ("Friday, 3 May 2024", "DATE"),
+              ("March", "DATE")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == ["Friday, 3 May 2024",
+                                                                      "March"]
+
+
 def test_a_known_firm_before_a_possessive_is_found_whole():
     """The field-labels record's possessive: "Goldman Sachs' David Solomon" (the model
     gave "Goldman" and a person "Sachs") is the firm whole; a name that only starts
