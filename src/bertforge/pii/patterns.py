@@ -486,10 +486,11 @@ US_STATE_NAMES = ("Alabama", "Alaska", "Arizona", "Arkansas", "California", "Col
                   "North Carolina", "North Dakota", "Ohio", "Oklahoma", "Oregon", "Pennsylvania",
                   "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah",
                   "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming")
-US_UNIT_BEFORE = re.compile(r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|No\.?|#)[ \t]*#?$")
 US_ZIP = re.compile(r"(?<![\w-])\d{5}(?:-\d{4})?(?![\w-])")
 _US_SEP = r"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*)"
-_US_UNIT = r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?[\w-]{1,6})"
+_US_UNIT_WORD = r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?"
+_US_UNIT = rf"(?:{_US_UNIT_WORD}[\w-]{{1,6}})"
+US_UNIT_BEFORE = re.compile(_US_UNIT_WORD + "$")  # a suite's number is no house number
 _US_STREET_WORD = r"(?:[A-Z][A-Za-z'\u2019-]*\.?|\d{1,3}(?:st|nd|rd|th)|[NSEW]\.?)(?![\w'\u2019-])"
 US_ADDRESS = re.compile(
     rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}"
@@ -619,9 +620,10 @@ _TEENS = r"(?:ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen)"
 _SPOKEN_YEAR = (rf"(?:nineteen|twenty)[ -](?:{_TENS}|{_TEENS}|oh[ -](?:one|two|three|four|five|six|"
                 rf"seven|eight|nine)|hundred)|two thousand(?:(?: and)? (?:{_TENS}|{_TEENS}|one|two|"
                 rf"three|four|five|six|seven|eight|nine))?")
+MONTH_NAME = (r"(?:January|February|March|April|May|June|July|August|September|October|"
+              r"November|December)")
 SPOKEN_DATE = re.compile(
-    rf"(?i)\b(?:January|February|March|April|May|June|July|August|September|October|"
-    rf"November|December)[ \t]+(?:{_ORDINAL})\b(?:,?[ \t]+(?:{_SPOKEN_YEAR})\b)?")
+    rf"(?i)\b{MONTH_NAME}[ \t]+(?:{_ORDINAL})\b(?:,?[ \t]+(?:{_SPOKEN_YEAR})\b)?")
 SPOKEN_EMAIL = re.compile(r"(?i)(?=[a-z0-9_])(?<![\w.])[a-z0-9_]+(?:[ \t]+(?:dot|underscore)[ \t]+[a-z0-9_]+)*"
                           r"[ \t]+at[ \t]+[a-z0-9-]+(?:[ \t]+dot[ \t]+[a-z0-9-]+)*[ \t]+dot[ \t]+"
                           r"(?:com|org|net|edu|gov|io|co|uk|us|ca|au|de|fr|in|info|biz|me)\b")

@@ -196,9 +196,9 @@ class Spoken(Recognizer):
     kinds = ("credit_card_number", "ssn", "bank_routing_number", "account_pin", "customer_id",
              "phone_number", "date", "email")
     check = "digits, a date or an address said in words"
-    NEEDS = re.compile(r"(?i)\b(?:one|two|three|four|five|six|seven|eight|nine|zero|oh|dot|"
-                       r"(?:January|February|March|April|May|June|July|August|September|"
-                       r"October|November|December)[ \t]+[a-z-]+(?:st|nd|rd|th))\b")
+    # a digit word, "dot" of an address, or a month before an ordinal in words
+    NEEDS = re.compile(r"(?i)\b(?:%s|dot|%s[ \t]+[a-z-]+(?:st|nd|rd|th))\b" % (
+        "|".join(p.SPOKEN_DIGIT), p.MONTH_NAME))
 
     def find(self, text: str) -> list[PatternMatch]:
         if not self.NEEDS.search(text):
