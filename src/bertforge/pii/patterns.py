@@ -503,9 +503,24 @@ US_ADDRESS = re.compile(
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
 # bullet, and ends at the line's end, a tab, a "|", a bracket or a semicolon. Not a
 # sentence's words: a cell holds the name and nothing before it.
+# A job title and its comma before the firm ("Head of People, Kestrel Analytics Ltd", a
+# signature's line) stand outside the firm; a job word counts whole, so "Partners" in a
+# firm's name is none.
+JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP", "SVP", "EVP",
+             "Partner", "Associate", "Counsel", "Lead", "Secretary", "Analyst", "Engineer",
+             "Consultant", "Specialist", "Coordinator", "Executive", "Administrator",
+             "Controller", "Treasurer", "Founder", "Co-Founder", "Owner", "Principal",
+             "Advisor", "Adviser", "Representative", "Agent", "Clerk", "Supervisor",
+             "Assistant", "Chair", "Chairman", "Chairwoman", "Chairperson", "Trustee",
+             "Attorney", "Paralegal", "Accountant", "Auditor", "Underwriter", "Broker",
+             "Banker", "Planner", "Recruiter", "Developer", "Scientist", "Editor",
+             "Strategist", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO", "CCO")
+_TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
+_CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})(?![\w-])"
+               rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
 _CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
 FIRM_CELL = re.compile(
-    rf"(?:^|(?<=[\t|•·]))[ \t]*((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
+    rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
     rf",?[ \t](?:Inc\.|Inc|LLC|L\.L\.C\.|LLP|L\.L\.P\.|L\.P\.|LP|Ltd\.|Ltd|PLC|plc|GmbH|AG|"
     rf"S\.A\.|SA|S\.A\.S\.|SAS|S\.à r\.l\.|S\.a r\.l\.|SARL|S\.p\.A\.|S\.r\.l\.|B\.V\.|BV|"
     rf"N\.V\.|NV|AB|A/S|ApS|Oy|Pty\.? Ltd\.?|Pte\.? Ltd\.?|Pvt\.? Ltd\.?|Ltda\.?|K\.K\.|"
