@@ -337,6 +337,19 @@ def test_firms_alone_in_a_cell_or_a_list_line_are_found_by_their_legal_form():
     assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in firms]
 
 
+def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
+    """The cell-titles record's probe, signatures: a job title and its comma before a firm
+    on one line stay outside the firm; a firm whose name holds a job word ("Partners
+    Group", "Principal Financial Group") or commas ("Skadden, Arps, ...") stays whole."""
+    text = ("Senior Associate, Carrow & Bright LLP\nChief Financial Officer, Sunmark Foods Corp.\n"
+            "Head of People, Kestrel Analytics Ltd\nPartner, Skadden, Arps, Slate, Meagher & Flom LLP\n"
+            "Principal Financial Group, Inc.\nPartners Group Holding AG\n")
+    assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in [
+        "Carrow & Bright LLP", "Sunmark Foods Corp.", "Kestrel Analytics Ltd",
+        "Skadden, Arps, Slate, Meagher & Flom LLP", "Principal Financial Group, Inc.",
+        "Partners Group Holding AG"]]
+
+
 def test_a_year_of_birth_after_its_keyword_is_a_date():
     """The birth-years record's probe: a year alone after "Year of Birth", "YOB", "birth
     year" or "DOB" is a date of birth; a full date after "DOB" stays one date; a year in

@@ -498,14 +498,9 @@ US_ADDRESS = re.compile(
     rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
     rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+"
     rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+\d{{5}}(?:-\d{{4}})?(?![\w-])")
-# A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
-# form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
-# list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
-# bullet, and ends at the line's end, a tab, a "|", a bracket or a semicolon. Not a
-# sentence's words: a cell holds the name and nothing before it.
 # A job title and its comma before the firm ("Head of People, Kestrel Analytics Ltd", a
-# signature's line) stand outside the firm; a job word counts whole, so "Partners" in a
-# firm's name is none.
+# signature's line) stand outside the firm; a job word is whole (a space or the comma
+# follows it), so "Partners" in a firm's name is none.
 JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP", "SVP", "EVP",
              "Partner", "Associate", "Counsel", "Lead", "Secretary", "Analyst", "Engineer",
              "Consultant", "Specialist", "Coordinator", "Executive", "Administrator",
@@ -516,8 +511,13 @@ JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP
              "Banker", "Planner", "Recruiter", "Developer", "Scientist", "Editor",
              "Strategist", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO", "CCO")
 _TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
-_CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})(?![\w-])"
+_CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
                rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
+# A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
+# form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
+# list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
+# bullet, and ends at the line's end, a tab, a "|", a bracket or a semicolon. Not a
+# sentence's words: a cell holds the name and nothing before it.
 _CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
 FIRM_CELL = re.compile(
     rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
