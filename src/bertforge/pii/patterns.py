@@ -513,6 +513,25 @@ JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP
 _TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
 _CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
                rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
+# The abbreviated legal forms written after a firm's name, longest first where one starts
+# another ("S.A. de C.V.", "S.A."); not "Corporation", "Company" or "Limited", which
+# contracts' defined terms end in ("the Surviving Corporation"). CELL_ONLY_FORMS are
+# words or places in a sentence ("Calgary, AB", "Reno, NV"), a form only alone in a cell.
+ABBREVIATED_FORMS = (
+    "Inc.", "Inc", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "LP", "LLLP", "Ltd.", "Ltd", "PLC",
+    "plc", "Plc", "ULC", "Corp.", "Corp", "Co.", "GmbH & Co. KG", "GmbH & Co. OHG", "AG & Co. KG",
+    "AG & Co. OHG", "& Co. KG", "& Co. OHG", "GmbH", "AG", "KGaA", "KG", "OHG", "S.A. de C.V.",
+    "S.A.", "S.A.S.", "S.à r.l.", "S.a r.l.", "SARL", "S.p.A.", "SpA", "S.r.l.", "Srl", "S.L.U.",
+    "S.L.", "B.V.", "N.V.", "A/S", "ApS", "ASA", "Oyj", "Oy", "A.Ş.", "Sp. z o.o.", "s.r.o.",
+    "a.s.", "K.K.", "Pty Ltd", "Pty. Ltd.", "Pty Ltd.", "Pte. Ltd.", "Pte Ltd", "Pvt. Ltd.",
+    "Pvt Ltd", "Ltda.", "Ltda", "Lda.")
+CELL_ONLY_FORMS = ("SA", "SAS", "BV", "NV", "AB")
+
+
+def _forms(forms) -> str:
+    return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
 # A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
 # form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
@@ -521,10 +540,28 @@ _CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
 _CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
 FIRM_CELL = re.compile(
     rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
-    rf",?[ \t](?:Inc\.|Inc|LLC|L\.L\.C\.|LLP|L\.L\.P\.|L\.P\.|LP|Ltd\.|Ltd|PLC|plc|GmbH|AG|"
-    rf"S\.A\.|SA|S\.A\.S\.|SAS|S\.à r\.l\.|S\.a r\.l\.|SARL|S\.p\.A\.|S\.r\.l\.|B\.V\.|BV|"
-    rf"N\.V\.|NV|AB|A/S|ApS|Oy|Pty\.? Ltd\.?|Pte\.? Ltd\.?|Pvt\.? Ltd\.?|Ltda\.?|K\.K\.|"
-    rf"Corp\.|Co\.|ULC|LLLP))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
+    rf",?[ \t](?:{_forms(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
+# A firm named in running text with its abbreviated legal form ("The invoice from Sharma
+# Textiles Ltd. was paid", "da Rocha Bakery, Co."): capitalised words, a name's particles
+# before them, then the form. The name does not start with a word that starts sentences
+# and mail; "AG" and "Co." before a capitalised word are an attorney general and an Irish
+# county ("Ohio AG Dave Yost", "Ballina, Co. Mayo").
+NOT_FIRM_STARTS = tuple(w for word in (
+    "The", "A", "An", "Our", "Your", "Their", "His", "Her", "Its", "My", "This", "That",
+    "These", "Those", "Dear", "From", "To", "By", "For", "With", "At", "In", "On", "And", "But",
+    "Or", "If", "When", "While", "After", "Before", "Since", "As", "Per", "Via", "Thanks", "Hi",
+    "Hello", "Re", "Fwd", "Attn", "Subject", "Note", "Please", "Pay", "Paid", "Send", "Sent",
+    "Wire", "Contact", "Call", "Email", "Both", "Each", "Every", "Yesterday", "Today",
+    "Tomorrow", "Payment", "Invoice", "Supplier", "Vendor", "Customer", "Client", "Buyer",
+    "Seller", "Tenant", "Landlord", "Lender", "Borrower", "Contractor", "Shares", "Units")
+    for w in (word, word.upper()))
+_FIRM_WORD = r"[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
+_PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
+FIRM_FORM = re.compile(
+    rf"(?<![\w&.'\u2019-])(?!(?:{'|'.join(NOT_FIRM_STARTS)})(?![\w&'\u2019.-]))"
+    rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
+    rf",?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{_forms(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
+    rf"(?![\w/-])")
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
                     r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)"

@@ -468,6 +468,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
                                          check="a table cell or list line holding a firm's "
                                                "name and its legal form"),
+    "firm_forms": lambda region: Pattern("firm_forms", "company", p.FIRM_FORM, "shape",
+                                         check="a firm's name in running text followed by "
+                                               "its abbreviated legal form"),
 }
 
 
