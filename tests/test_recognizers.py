@@ -350,6 +350,20 @@ def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
         "Partners Group Holding AG"]]
 
 
+def test_firms_in_running_text_are_found_by_their_legal_form():
+    """The firm-forms record's probes: a firm named in a sentence with its abbreviated
+    legal form is found whole, without the word that starts the sentence and with a
+    name's particles; a province, a state, an attorney general, an Irish county and a
+    contract's defined term are no firm."""
+    text = ("The invoice from Sharma Textiles Ltd. was paid. Yesterday Mueller Werkzeug GmbH said "
+            "so. Shares of Equinor ASA rose. We paid da Rocha Bakery, Co. on time. Grupo Ferretero "
+            "del Norte S.A. de C.V. paid. Calgary, AB T2P 1J9 and Reno, NV 89501. Ohio AG Dave "
+            "Yost sued. Ballina, Co. Mayo. The Surviving Corporation shall merge.")
+    assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
+        "Sharma Textiles Ltd.", "Mueller Werkzeug GmbH", "Equinor ASA", "da Rocha Bakery, Co.",
+        "Grupo Ferretero del Norte S.A. de C.V."]]
+
+
 def test_a_year_of_birth_after_its_keyword_is_a_date():
     """The birth-years record's probe: a year alone after "Year of Birth", "YOB", "birth
     year" or "DOB" is a date of birth; a full date after "DOB" stays one date; a year in
