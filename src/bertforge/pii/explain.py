@@ -42,7 +42,8 @@ def _found(span: Span, matches, by_name, threshold: float, floors: dict) -> list
     m = max(found, key=lambda m: (m.checked, m.end - m.start))
     check = getattr(by_name.get(m.by), "check", "") or "its pattern"
     trust = ("checked: wins over the model" if m.checked
-             else "a shape: kept where the model found nothing that covers it")
+             else "a shape: kept where the model found nothing that covers it"
+             + ("" if m.sure_start else ", nor a span of its kind that ends with it"))
     return [f"recognizer {m.by or '?'} ({m.kind}): {check}; {trust}"]
 
 

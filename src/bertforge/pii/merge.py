@@ -15,7 +15,9 @@ one list of spans that never overlap, in this order:
    spans only when they are fragments of it (each inside the match); where a model span
    sticks out of the match, or covers it, the model's spans keep their labels and
    boundaries (unless it only lists the patterns' firms, "Coinbase and Binance":
-   `_lists`).
+   `_lists`). A pattern that knows where a value ends but not where it starts (a firm's
+   legal form: trust "end") also gives way to a model span of its group that ends with
+   it and starts inside it ("Taxi [First Philippe & Co.]": the model read the start).
 3. Before the merge, model spans are tidied (`tidy.tidy`): whole words, no markup names,
    and the shape every value of their group has (a name holds no digits, a phone
    number at least 7, a date a digit or a month or day name and no leading "before"
@@ -67,6 +69,8 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         rivals = [s for _, _, s in kept.within(start, end) if id(s) not in listed]
         if any(s.start <= start and s.end >= end for s in rivals):
             continue  # the model marked all of it: its label stands
+        if not m.sure_start and any(s.label == m.group and s.end == end for s in rivals):
+            continue  # the pattern knows where the value ends, the model where it starts
         if all(start <= s.start and s.end <= end for s in rivals):
             dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))

@@ -50,6 +50,7 @@ class PatternMatch:
     kind: str        # a fine label ("iban", "credit_card_number", ...) or a group
     checked: bool    # backed by a checksum or an equally strict shape
     by: str = ""     # the recognizer that found it
+    sure_start: bool = True  # False: a model span of its group ending with it says where it starts
 
     @property
     def group(self) -> str:

@@ -29,13 +29,15 @@ from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
 
-TRUST = ("checksum", "shape")
+TRUST = ("checksum", "shape", "end")
 
 
 class Recognizer:
     """One kind of personal data found by its form. `kinds`: the fine labels
     (`labels.GROUP_OF`) its matches carry; `trust`: "checksum" (its matches win over the
-    model) or "shape" (the model's context decides)."""
+    model), "shape" (the model's context decides) or "end" (a shape whose pattern knows
+    where a value ends but not where it starts: a model span of its group that ends there
+    and starts inside the match says where it starts)."""
 
     name: str = ""
     kinds: tuple[str, ...] = ()
@@ -50,7 +52,8 @@ class Recognizer:
     def match(self, start: int, end: int, kind: str | None = None,
               checked: bool | None = None) -> PatternMatch:
         return PatternMatch(start, end, kind or self.kinds[0],
-                            self.trust == "checksum" if checked is None else checked, self.name)
+                            self.trust == "checksum" if checked is None else checked, self.name,
+                            sure_start=self.trust != "end")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, trust={self.trust!r})"
@@ -468,7 +471,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
                                          check="a table cell or list line holding a firm's "
                                                "name and its legal form"),
-    "firm_forms": lambda region: Pattern("firm_forms", "company", p.FIRM_FORM, "shape",
+    "firm_forms": lambda region: Pattern("firm_forms", "company", p.FIRM_FORM, "end",
                                          check="a firm's name in running text followed by "
                                                "its abbreviated legal form"),
 }
