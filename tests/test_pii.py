@@ -155,6 +155,26 @@ def test_a_pattern_replaces_only_the_model_spans_inside_it():
         ("Harbor Lane Trust", "COMPANY", "pattern")]
 
 
+def test_a_pattern_that_knows_only_where_a_firm_ends_leaves_its_start_to_the_model():
+    """The firm-forms record's amendment: a legal form says where a firm's name ends, not
+    where it starts. A model COMPANY span that ends with such a match and starts inside it
+    stands ("Taxi [First Philippe & Co.]"); a model fragment that ends before the form
+    still gives way ("[Aker] BP ASA"); a pattern sure of its start replaces both."""
+    from bertforge.pii.patterns import PatternMatch
+
+    text = "Taxi First Philippe & Co. paid; Aker BP ASA rose"
+    firm = Span(5, 25, "COMPANY", "First Philippe & Co.", 0.9)
+    piece = Span(32, 36, "COMPANY", "Aker", 0.9)
+    matches = [PatternMatch(0, 25, "COMPANY", False, "firm_forms", sure_start=False),
+               PatternMatch(32, 43, "COMPANY", False, "firm_forms", sure_start=False)]
+    merged = merge([firm, piece], matches, text)
+    assert [(s.text, s.source) for s in merged] == [("First Philippe & Co.", "model"),
+                                                     ("Aker BP ASA", "pattern")]
+    sure = [PatternMatch(0, 25, "COMPANY", False, "cells"), matches[1]]
+    assert [s.text for s in merge([firm, piece], sure, text)] == ["Taxi First Philippe & Co.",
+                                                                  "Aker BP ASA"]
+
+
 def test_a_model_span_that_lists_known_firms_gives_way_to_them():
     """The known-firms record's fourth probe: the model reads "Coinbase and Binance" as
     one firm; the `firms` pattern finds both, so the list becomes two spans (and a listed

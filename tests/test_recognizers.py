@@ -362,6 +362,9 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
     assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
         "Sharma Textiles Ltd.", "Mueller Werkzeug GmbH", "Equinor ASA", "da Rocha Bakery, Co.",
         "Grupo Ferretero del Norte S.A. de C.V."]]
+    # a legal form says where a firm ends; where the model read the start, the model's stands
+    assert REGISTRY["firm_forms"]("US").trust == "end"
+    assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))
 
 
 def test_a_year_of_birth_after_its_keyword_is_a_date():
