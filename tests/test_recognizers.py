@@ -356,11 +356,12 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
     name's particles; a province, a state, an attorney general, an Irish county and a
     contract's defined term are no firm."""
     text = ("The invoice from Sharma Textiles Ltd. was paid. Yesterday Mueller Werkzeug GmbH said "
-            "so. Shares of Equinor ASA rose. We paid da Rocha Bakery, Co. on time. Grupo Ferretero "
+            "so. Shares of Equinor ASA rose. We paid da Rocha Bakery, Co. and van der Horst Capital Ltd.  Grupo Ferretero "
             "del Norte S.A. de C.V. paid. Calgary, AB T2P 1J9 and Reno, NV 89501. Ohio AG Dave "
             "Yost sued. Ballina, Co. Mayo. The Surviving Corporation shall merge.")
     assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
         "Sharma Textiles Ltd.", "Mueller Werkzeug GmbH", "Equinor ASA", "da Rocha Bakery, Co.",
+        "van der Horst Capital Ltd.",
         "Grupo Ferretero del Norte S.A. de C.V."]]
     # a legal form says where a firm ends; where the model read the start, the model's stands
     assert REGISTRY["firm_forms"]("US").trust == "end"

@@ -546,7 +546,8 @@ FIRM_CELL = re.compile(
 # Textiles Ltd. was paid", "da Rocha Bakery, Co."): capitalised words, a name's particles
 # before them, then the form. The name does not start with a word that starts sentences
 # and mail; "AG" and "Co." before a capitalised word are an attorney general and an Irish
-# county ("Ohio AG Dave Yost", "Ballina, Co. Mayo").
+# county ("Ohio AG Dave Yost", "Ballina, Co. Mayo"). The lookahead first (a capital or
+# a particle's first letter) spares the rest at most of a text's characters.
 NOT_FIRM_STARTS = tuple(w for word in (
     "The", "A", "An", "Our", "Your", "Their", "His", "Her", "Its", "My", "This", "That",
     "These", "Those", "Dear", "From", "To", "By", "For", "With", "At", "In", "On", "And", "But",
@@ -559,7 +560,7 @@ NOT_FIRM_STARTS = tuple(w for word in (
 _FIRM_WORD = r"[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
 _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
 FIRM_FORM = re.compile(
-    rf"(?<![\w&.'\u2019-])(?!(?:{'|'.join(NOT_FIRM_STARTS)})(?![\w&'\u2019.-]))"
+    rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!(?:{'|'.join(NOT_FIRM_STARTS)})(?![\w&'\u2019.-]))"
     rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
     rf",?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{_forms(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
     rf"(?![\w/-])")
