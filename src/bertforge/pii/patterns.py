@@ -514,6 +514,23 @@ JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP
 _TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
 _CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
                rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
+# A street address without its town ("at 118 Juniper Court", "9 Ferncliff Lane"): a house
+# number, perhaps a compass word, one to three capitalised words and a street word. Not a
+# number glued to a comma, a point or a currency sign ("1,000 Main Street customers"), a
+# court of law ("Chapter 11 Bankruptcy Court"), or a year after "in", "since" ... ("in 2019
+# Wall Street banks"); no street words that are as often something else ("Row", "Hill").
+_STREET_END = (r"(?:Street|St\.?|Road|Rd\.?|Lane|Ln\.?|Avenue|Ave\.?|Court|Ct\.?|Drive|Dr\.?|"
+               r"Boulevard|Blvd\.?|Way|Place|Pl\.?|Terrace|Close|Crescent|Parkway|Pkwy\.?|"
+               r"Circle|Cir\.?|Mews)")
+STREET = re.compile(r"(?<![\w,.$£€-])(\d{1,5})[A-Za-z]?(?:-\d{1,4})?[ \t]+"
+                    r"(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?"
+                    rf"((?:[A-Z][a-z'\u2019-]+[ \t]+){{1,3}}){_STREET_END}(?![\w-])")
+# what makes a street's match no address: the word before "Court", and the word before a year
+LAW_COURTS = frozenset({"Bankruptcy", "District", "Supreme", "Appeals", "Circuit", "Superior",
+                        "County", "Family", "Tax", "Claims", "Crown", "Magistrates", "Federal",
+                        "High", "Municipal", "Probate", "Juvenile", "Chancery", "Commercial",
+                        "Criminal", "Civil", "Appellate", "Trial"})
+BEFORE_YEAR = re.compile(r"(?:\b(?:in|since|by|of|until|from|during|before|after|In|Since|By)[ \t]+)$")
 # The abbreviated legal forms written after a firm's name, longest first where one starts
 # another ("S.A. de C.V.", "S.A."); not "Corporation", "Company" or "Limited", which
 # contracts' defined terms end in ("the Surviving Corporation"). CELL_ONLY_FORMS are

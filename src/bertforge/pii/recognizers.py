@@ -466,6 +466,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                     needs=p.BANK_OF_WORDS),
     "uk_addresses": lambda region: UkAddresses(),
     "us_addresses": lambda region: UsAddresses(),
+    "streets": lambda region: Streets(),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
@@ -524,6 +525,29 @@ class UsAddresses(Pattern):
         # a suite's number is no house number ("Suite 1000 Los Angeles, CA 90067")
         return [m for m in super().find(text)
                 if not p.US_UNIT_BEFORE.search(text, max(0, m.start - 12), m.start)]
+
+
+class Streets(Pattern):
+    """A street address without its town (`patterns.STREET`: "at 118 Juniper Court"), which
+    the model reads as nothing or in pieces; not a court of law after a number ("Chapter
+    11 Bankruptcy Court") nor a year after "in", "since" ... ("in 2019 Wall Street banks")."""
+
+    def __init__(self):
+        super().__init__("streets", "street_address", p.STREET, "shape",
+                         check="a house number, a street's name and a street word")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in self.regex.finditer(text):
+            words = m.group(2).split()
+            if text.startswith("Court", m.end(2)) and words[-1] in p.LAW_COURTS:
+                continue
+            number = m.group(1)
+            if len(number) == 4 and number[:2] in ("19", "20") and \
+                    p.BEFORE_YEAR.search(text, max(0, m.start() - 8), m.start()):
+                continue
+            out.append(self.match(m.start(), m.end()))
+        return out
 
 
 class ModelRecognizer:
