@@ -368,6 +368,17 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
     assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))
 
 
+def test_a_street_address_without_its_town_is_found_by_its_shape():
+    """The streets record's probe: a house number, a street's name and a street word is
+    an address; a court of law after a number, a year after "in", and a number glued to a
+    comma are not."""
+    text = ("Water damage at 118 Juniper Court. Once the house at 9 Ferncliff Lane is sold. "
+            "Filed in Chapter 11 Bankruptcy Court. In 2019 Wall Street banks grew; 1,000 Main "
+            "Street shops. She lives at 2019 Main Street and 231 West Eighth Street.")
+    assert recognized("streets", "US", text) == [(a, "ADDRESS") for a in [
+        "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street"]]
+
+
 def test_a_year_of_birth_after_its_keyword_is_a_date():
     """The birth-years record's probe: a year alone after "Year of Birth", "YOB", "birth
     year" or "DOB" is a date of birth; a full date after "DOB" stays one date; a year in
