@@ -1517,17 +1517,19 @@ def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
 
     text = ("Services at St. Mark's Church. They moved to St. Louis, then St. Paul. Donations "
             "to St. Vincent de Paul Society.\nSt. Jude Hospital thanks Elizabeth St. John, "
-            "Yves Saint Laurent and, at 12 Elm St. Jane Doe.")
+            "Yves Saint Laurent and, at 12 Elm St. Jane Doe. Rev. Emmanuel Boateng, St. Luke's "
+            "Parish.")
     values = [("St. ", "Mark"), ("St. ", "Paul."), ("St. ", "Vincent de Paul"), ("St. ", "Jude"),
               ("thanks ", "Elizabeth"), ("St. ", "John"), ("", "Yves Saint Laurent"),
-              ("", "Jane Doe")]
+              ("", "Jane Doe"), ("Rev. ", "Emmanuel Boateng"), ("St. ", "Luke")]
     spans = []
     for before, v in values:
         v = v.rstrip(".")
         at = text.index(before + v) + len(before)
         spans.append(Span(at, at + len(v), "PERSON", v, 0.9, "model"))
     found = tidy(text, spans)
-    assert [s.text for s in found] == ["Elizabeth", "John", "Yves Saint Laurent", "Jane Doe"]
+    assert [s.text for s in found] == ["Elizabeth", "John", "Yves Saint Laurent", "Jane Doe",
+                                       "Emmanuel Boateng"]
 
 
 def test_a_lawmakers_party_and_state_tag_is_no_firm():

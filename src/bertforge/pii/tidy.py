@@ -819,11 +819,13 @@ def _after_saint(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a saint's name in the name of a church, a city or a
     charity ("St. [Mark]'s Church", "St. [Paul]", "St. [Vincent de Paul] Society"):
     right after "St." or "Saint", which does not follow a capitalised word ("Elizabeth
-    St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay)."""
+    St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay); a word with a comma or
+    a bracket after it ends a name ("Rev. Emmanuel Boateng, St. [Luke]'s Parish")."""
     if span.label != "PERSON" or span.source != "model":
         return False
     m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
-    return m is not None and not (m.group(1) or "")[:1].isupper()
+    before = m.group(1) or "" if m is not None else ""
+    return m is not None and not (before[:1].isupper() and before[-1:] not in ",;:)]")
 
 
 # one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
