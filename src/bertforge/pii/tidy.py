@@ -824,8 +824,10 @@ def _after_saint(text: str, span: Span) -> bool:
     if span.label != "PERSON" or span.source != "model":
         return False
     m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
-    before = m.group(1) or "" if m is not None else ""
-    return m is not None and not (before[:1].isupper() and before[-1:] not in ",;:)]")
+    if m is None:
+        return False
+    before = m.group(1) or ""
+    return not (before[:1].isupper() and before[-1:] not in ",;:)]")
 
 
 # one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
