@@ -79,6 +79,19 @@ def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK")
+
+
+def _id_start(text: str, a: int, b: int, label: str) -> int:
+    """Where an identifier starts whose span starts at a hyphen or slash glued to what is
+    before it ("-2291-774" of "HX-2291-774"): the decoder reads "HX", "-" and "2291" as
+    three words, so the whole-word rule does not see the letters left in clear."""
+    if label in ID_GROUPS and 0 < a < b and text[a] in "-/" and _word(text[a - 1]):
+        while a > 0 and (_word(text[a - 1]) or text[a - 1] in "-/" and a > 1 and _word(text[a - 2])):
+            a -= 1
+    return a
+
+
 def _in_markup(text: str, a: int, b: int) -> bool:
     """Whether a span is a tag or attribute name inside "<...>" (not a quoted value):
     XML and HTML names such as "PstlAdr" or "td" are never personal data. Looks no
@@ -351,7 +364,8 @@ def _enough(value: str, label: str) -> bool:
 
 def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
-    widened to whole words ("svc_" of "svc_payments" is the user name, not half of it),
+    widened to whole words ("svc_" of "svc_payments" is the user name, not half of it;
+    an identifier's letters before its hyphen, `_id_start`),
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`), markup
     names and values of the wrong shape (`_plausible`), names without digits, a
@@ -374,7 +388,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             a = _without_title(text, a, b)
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
-        a, b = _whole_words(text, a, b)
+        a, b = _whole_words(text, _id_start(text, a, b, span.label), b)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
