@@ -239,6 +239,23 @@ def test_short_names_are_masked_and_scraps_are_not():
     assert [s.text for s in found] == ["Wu", "王伟"]
 
 
+def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
+    """The id-prefixes record's probe, with the model's span as it gave it: "-2291-774" of
+    "Claim No. HX-2291-774" widened to the whole number; a name's and a date's spans
+    that start at a hyphen are left as they were."""
+    from bertforge.spans import Span
+    from bertforge.pii.tidy import tidy
+
+    text = "Claim No. HX-2291-774 for Al-Sayed, filed 2024-03-05."
+    model = [Span(text.index("-2291"), text.index(" for"), "ACCOUNT", "-2291-774", 0.9),
+             Span(text.index("-Sayed"), text.index(","), "PERSON", "-Sayed", 0.9),
+             Span(text.index("-03-05"), text.index(".", text.index("-03")), "DATE", "-03-05", 0.9)]
+    found = tidy(text, model)
+    assert (found[0].text, found[0].label) == ("HX-2291-774", "ACCOUNT")
+    assert found[1:] == tidy(text, model[1:])  # as they were without the number
+    assert [s.text for s in found[1:]] == ["-Sayed", "-03-05"]
+
+
 def test_a_value_split_between_labels_is_masked_whole():
     from bertforge.spans import Span
     from bertforge.pii.merge import merge

@@ -82,12 +82,14 @@ def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
 ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK")
 
 
-def _id_start(text: str, a: int, b: int, label: str) -> int:
+def _id_start(text: str, a: int, b: int, label: str, floor: int) -> int:
     """Where an identifier starts whose span starts at a hyphen or slash glued to what is
-    before it ("-2291-774" of "HX-2291-774"): the decoder reads "HX", "-" and "2291" as
-    three words, so the whole-word rule does not see the letters left in clear."""
-    if label in ID_GROUPS and 0 < a < b and text[a] in "-/" and _word(text[a - 1]):
-        while a > 0 and (_word(text[a - 1]) or text[a - 1] in "-/" and a > 1 and _word(text[a - 2])):
+    before it ("-2291-774" of "HX-2291-774"), not before the span before it (`floor`):
+    the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule does
+    not see the letters left in clear."""
+    if label in ID_GROUPS and floor < a < b and text[a] in "-/" and _word(text[a - 1]):
+        while a > floor and (_word(text[a - 1]) or
+                             text[a - 1] in "-/" and a - 1 > floor and _word(text[a - 2])):
             a -= 1
     return a
 
@@ -388,7 +390,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             a = _without_title(text, a, b)
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
-        a, b = _whole_words(text, _id_start(text, a, b, span.label), b)
+        a, b = _whole_words(text, _id_start(text, a, b, span.label, out[-1].end if out else 0), b)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
