@@ -14,6 +14,12 @@ A run is matched as whole words with the case it has in the name ("Player" is no
 letters or more, stands for the name alone ("ben player" in a chat finds "ben player"
 again, never every "ben"; "Mr", "HB" or an initial never stands alone). The rule was adopted by a
 pre-registered comparison on validation splits: docs/experiments/2026-12-02-mentions.md.
+
+A firm's words alone are too often ordinary words ("First", "National") to be looked
+for so; but a short name a contract defines right after a firm's full name
+(`Brightline Analytics, Inc. ("Brightline")`), made of the name's own words, is the
+firm wherever it stands, and is looked for as a COMPANY
+(docs/experiments/2026-12-04-defined-names.md).
 """
 
 from __future__ import annotations
@@ -23,12 +29,17 @@ import re
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .tidy import COURTESY_TITLES
+from .tidy import COURTESY_TITLES, FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
 NEXT = re.compile(r"(\W{1,8}?)([^\W\d_]+)")  # what separates a name's words, and the next
 SPACE = re.compile(r"\s+")
+# a term defined in quotes and brackets after a firm's name, on its line: `("Brightline")`,
+# `(the "Bank")`, `(hereinafter "Oakhurst")`
+DEFINED = re.compile(r"[^()\n]{0,80}?\([ \t]*(?:the[ \t]+|hereinafter[ \t]+)?[\"\u201c]"
+                     r"([A-Z][^\"\u201d()\n]{1,60}?)[\"\u201d][ \t]*\)")
+FIRM_ENDS_FOLDED = {w.casefold().rstrip(".") for w in FIRM_ENDS}
 TITLES = {t.casefold() for t in COURTESY_TITLES} | {  # never a name alone
     "sir", "dame", "lord", "lady", "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
 
@@ -57,6 +68,21 @@ def _forms(name: str) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(
         _pieces(name, words[i].start(), words[j - 1].end()) for i, j in runs
         if (i, j) == (0, len(words)) or _stands_alone([w.group() for w in words[i:j]])))
+
+
+def _defined_name(text: str, firm: Span) -> tuple[str, ...] | None:
+    """The short name a contract defines right after a firm's full name (as `_pieces`),
+    or None: every word of it a word of the name, one of them no legal form or firm's
+    word ("Holdings", "Bank"), so a role ("the Company", "Lender") is never one."""
+    m = DEFINED.match(text, firm.end)
+    if m is None:
+        return None
+    words = WORD.findall(m.group(1))
+    name = {w.casefold() for w in WORD.findall(firm.text)}
+    if not words or any(w.casefold() not in name for w in words) or \
+            all(w.casefold() in FIRM_ENDS_FOLDED for w in words) or not _stands_alone(words):
+        return None
+    return _pieces(text, m.start(1), m.end(1))
 
 
 def _stands_alone(words: list[str]) -> bool:
@@ -88,16 +114,26 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                   allowed: Callable[[str], bool] | None = None) -> list[Span]:
     """The spans, plus a PERSON span (from the model, with its name's score) for every
     other mention of a name the model found with a score of at least `sure` that no
-    span covers; `allowed(value)` true keeps a value in clear. Linear in the text:
-    names are looked up word by word, never tried one after another."""
+    span covers, and a COMPANY span for every mention of a firm's short name defined
+    after its full name (`_defined_name`); `allowed(value)` true keeps a value in clear.
+    Linear in the text: names are looked up word by word, never tried one after another."""
     spans = sorted(spans)
-    forms: dict[tuple[str, ...], float] = {}
+    forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
+
+    def add(form: tuple[str, ...], score: float, label: str) -> None:
+        if score > forms.get(form, (0.0, ""))[0]:
+            forms[form] = (score, label)
+        longest[form[0]] = max(longest.get(form[0], 0), len(form))
+
     for s in spans:
         if s.label == "PERSON" and s.source == "model" and s.score >= sure:
             for form in _forms(s.text):
-                forms[form] = max(forms.get(form, 0.0), s.score)
-                longest[form[0]] = max(longest.get(form[0], 0), len(form))
+                add(form, s.score, "PERSON")
+        elif s.label == "COMPANY":
+            short = _defined_name(text, s)
+            if short:
+                add(short, s.score, "COMPANY")
     if not forms:
         return spans
     starts = [s.start for s in spans]
@@ -109,13 +145,13 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         hit = _mention_at(text, m, forms, longest[m.group()])
         if hit is None:
             continue
-        b, score = hit
+        b, (score, label) = hit
         end = b
         k = bisect.bisect_right(starts, a)
         if (k and spans[k - 1].end > a) or (k < len(spans) and spans[k].start < b):
             continue  # a span covers part of it already
         if allowed is None or not allowed(text[a:b]):
-            added.append(Span(a, b, "PERSON", text[a:b], score, "model"))
+            added.append(Span(a, b, label, text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
 
 
