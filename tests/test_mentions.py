@@ -27,6 +27,27 @@ def test_the_short_mention_of_a_name_found_in_full_is_masked():
     assert {s.score for s in spans} == {0.93} and {s.source for s in spans} == {"model"}
 
 
+def test_a_firms_short_name_defined_in_a_contract_is_masked_wherever_it_stands():
+    """The defined-names record's probe: a short name in quotes and brackets after a
+    firm's full name, made of the name's words, is masked there and wherever it stands
+    again as COMPANY; a role ("the Company"), a firm's word alone ("the Bank"), a term
+    that is no word of the name, and a firm's word as an ordinary word are not."""
+    text = ('Made by Brightline Analytics, Inc., a Delaware corporation ("Brightline"), Oakhurst '
+            'Partners LLC (the "Oakhurst"), First National Bank (the "Bank"), Acme Holdings '
+            'Company (the "Company") and Zeta LLC ("Lender"). Brightline shall notify Oakhurst, '
+            'the Bank and the Lender; the Company may assign; brightline is lower case.')
+
+    def firm(value):
+        start = text.index(value)
+        return Span(start, start + len(value), "COMPANY", value, 0.95, "model")
+
+    firms = [firm(f) for f in ("Brightline Analytics, Inc.", "Oakhurst Partners LLC",
+                               "First National Bank", "Acme Holdings Company", "Zeta LLC")]
+    added = [s for s in every_mention(text, firms) if s not in firms]
+    assert [(s.text, s.label) for s in added] == [("Brightline", "COMPANY"), ("Oakhurst", "COMPANY"),
+                                                 ("Brightline", "COMPANY"), ("Oakhurst", "COMPANY")]
+
+
 def test_the_name_again_in_full_with_other_spacing():
     text = "Payee: Ann Lee.\nSigned,\nAnn\n  Lee"
     assert _added(text, [_name(text, "Ann Lee")]) == ["Ann\n  Lee"]
