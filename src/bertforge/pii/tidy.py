@@ -19,7 +19,7 @@ from typing import Sequence
 
 from ..optional import require
 from ..spans import Span
-from .patterns import FIRMS
+from .patterns import FIRMS, MONTH
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -152,6 +152,26 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
             and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM")):
         return b - 1
     return b
+
+
+MONTH_ALONE = re.compile(MONTH + r"\.?")
+DAY_AFTER = re.compile(r"[ \t](\d{1,2})(?:st|nd|rd|th)?(?![\w:]|[.,/-]\d)")
+DAY_BEFORE = re.compile(r"(?<![\w.,:/-])(\d{1,2})(?:st|nd|rd|th)?[ \t]$")
+
+
+def _month_day(text: str, a: int, b: int, label: str) -> tuple[int, int]:
+    """A model DATE span of a month's name alone with the day's number written right
+    after or before it ("Jan" of "LONDON, Jan 12 -"): the model saw a date and stopped a
+    word short, and the `dates` pattern wants a year."""
+    if label != "DATE" or not MONTH_ALONE.fullmatch(text, a, b):
+        return a, b
+    after = DAY_AFTER.match(text, b)
+    if after and 1 <= int(after.group(1)) <= 31:
+        return a, after.end()
+    before = DAY_BEFORE.search(text, max(0, a - 6), a)
+    if before and 1 <= int(before.group(1)) <= 31:
+        return before.start(), b
+    return a, b
 
 
 CAPITALS_TAIL = re.compile(r"[ \t]+([A-Z]{3,})$")
@@ -396,6 +416,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label == "DIGITAL" and b > a:
             a, b = _whole_secret(text, a, b)
         a, b = _date_start(text, a, b, span.label), _date_end(text, a, b, span.label)
+        a, b = _month_day(text, a, b, span.label)
         a, b = _hashtag_start(text, a, b, span.label), _name_end(text, a, b, span.label)
         if b <= a:
             continue
