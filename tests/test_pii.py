@@ -1508,6 +1508,19 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
                                        "Elizabeth A. Warren"]
 
 
+def test_a_months_day_is_masked_with_the_month_read_as_a_date():
+    """The month-days record's probe, with the model's spans as it gave them: a month
+    alone read as a date takes in the day after or before it; a year after it, a number
+    past 31, a time, and a month the model did not read as a date are left."""
+    from bertforge.pii.tidy import tidy
+
+    text = "LONDON, Jan 12 - On 3 Feb, in Mar 2024, March 45 cases, Apr 12:30; May 5 and June 7"
+    spans = [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+             for v, label in (("Jan", "DATE"), ("Feb", "DATE"), ("Mar", "DATE"), ("March", "DATE"),
+                              ("Apr", "DATE"), ("May", "PERSON"))]
+    assert [s.text for s in tidy(text, spans)] == ["Jan 12", "3 Feb", "Mar", "March", "Apr", "May"]
+
+
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
     """The saints record's probe, with the model's spans as it gave them: "St. [Mark]'s
     Church", "St. [Paul]", "St. [Vincent de Paul] Society" and a line that starts "St."
