@@ -19,7 +19,7 @@ from typing import Sequence
 
 from ..optional import require
 from ..spans import Span
-from .patterns import FIRMS, MONTH
+from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -191,10 +191,15 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     """A sentence's full stop after a name is not part of it ("Witness: Harold
     Fenwick-Lowe."), nor one standing apart after a space ("Thomas A ." in text split
     into words), whoever's initial it closes; nor are closing "!" and "?" marks ("thanks
-    amara!"; a firm keeps its own: "Yahoo!")."""
+    amara!"; a firm keeps its own: "Yahoo!"); nor is a field's label glued to a "#" after
+    the name ("ZELLE TO KAREN OYELARAN [CONF]# R8K2L9")."""
     if label == "PERSON":
         while b - a > 1 and text[b - 1] in "!?":
             b -= 1
+        if text[b:b + 1] == "#":
+            space = max(text.rfind(" ", a, b), text.rfind("\t", a, b))
+            if space > a:
+                b = len(text[a:space].rstrip()) + a
     if label == "PERSON" and b - a > 1 and text[b - 1] == "." and text[b - 2].isspace():
         return len(text[a:b - 1].rstrip()) + a
     if label == "PERSON" and b - a > 1 and text[b - 1] == ".":
@@ -895,10 +900,15 @@ def _name_shaped(span: Span) -> Span:
     return span
 
 
+FIRMS_FOLDED = {firm.casefold() for firm in KNOWN_FIRMS}
+
+
 def _known_firm(span: Span) -> Span:
     """A model PERSON span that is a well-known firm's name, whole (`patterns.FIRMS`:
-    "Morgan Stanley", "Lazard"), as COMPANY."""
-    if span.label == "PERSON" and span.source == "model" and FIRMS.fullmatch(span.text):
+    "Morgan Stanley", "Lazard"), or one in capitals, as a statement prints it ("ZELLE"),
+    as COMPANY."""
+    if span.label == "PERSON" and span.source == "model" and (
+            FIRMS.fullmatch(span.text) or span.text.isupper() and span.text.casefold() in FIRMS_FOLDED):
         return replace(span, label="COMPANY")
     return span
 
