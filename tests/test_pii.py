@@ -1508,6 +1508,19 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
                                        "Elizabeth A. Warren"]
 
 
+def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
+    """The statement-lines record's probe, with the model's spans as it gave them: a
+    known firm in capitals is a firm ("ZELLE"); a field's label glued to a "#" after a
+    name is cut off ("KAREN OYELARAN CONF#"); a name in capitals that is no firm stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = "03/02 ZELLE TO KAREN OYELARAN CONF# R8K2L9\n03/10 DEPOSIT FROM MARCUS DELACROIX"
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in ("ZELLE", "KAREN OYELARAN CONF", "MARCUS DELACROIX")]
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("ZELLE", "COMPANY"), ("KAREN OYELARAN", "PERSON"), ("MARCUS DELACROIX", "PERSON")]
+
+
 def test_a_months_day_is_masked_with_the_month_read_as_a_date():
     """The month-days record's probe, with the model's spans as it gave them: a month
     alone read as a date takes in the day after or before it; a year after it, a number
