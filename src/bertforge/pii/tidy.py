@@ -82,16 +82,23 @@ def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
 ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK")
 
 
-def _id_start(text: str, a: int, b: int, label: str, floor: int) -> int:
-    """Where an identifier starts whose span starts at a hyphen or slash glued to what is
-    before it ("-2291-774" of "HX-2291-774"), not before the span before it (`floor`):
-    the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule does
-    not see the letters left in clear."""
-    if label in ID_GROUPS and floor < a < b and text[a] in "-/" and _word(text[a - 1]):
+def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, int]:
+    """An identifier whose span starts at a hyphen or slash glued to what is before it
+    ("-2291-774" of "HX-2291-774"), not back past the span before it (`floor`), or ends
+    right before one glued to what follows ("88213" of "88213-B"), widened to the whole
+    run: the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule
+    does not see the letters left in clear."""
+    if label not in ID_GROUPS or b <= a:
+        return a, b
+    if floor < a and text[a] in "-/" and _word(text[a - 1]):
         while a > floor and (_word(text[a - 1]) or
                              text[a - 1] in "-/" and a - 1 > floor and _word(text[a - 2])):
             a -= 1
-    return a
+    if b + 1 < len(text) and text[b] in "-/" and _word(text[b + 1]) and _word(text[b - 1]):
+        while b < len(text) and (_word(text[b]) or
+                                 text[b] in "-/" and b + 1 < len(text) and _word(text[b + 1])):
+            b += 1
+    return a, b
 
 
 def _in_markup(text: str, a: int, b: int) -> bool:
@@ -392,7 +399,7 @@ def _enough(value: str, label: str) -> bool:
 def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
     widened to whole words ("svc_" of "svc_payments" is the user name, not half of it;
-    an identifier's letters before its hyphen, `_id_start`),
+    an identifier's letters either side of its hyphen, `_whole_id`),
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`), markup
     names and values of the wrong shape (`_plausible`), names without digits, a
@@ -415,7 +422,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             a = _without_title(text, a, b)
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
-        a, b = _whole_words(text, _id_start(text, a, b, span.label, out[-1].end if out else 0), b)
+        a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
