@@ -241,8 +241,9 @@ def test_short_names_are_masked_and_scraps_are_not():
 
 def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
     """The id-prefixes record's probe, with the model's span as it gave it: "-2291-774" of
-    "Claim No. HX-2291-774" widened to the whole number; a name's and a date's spans
-    that start at a hyphen are left as they were."""
+    "Claim No. HX-2291-774" widened to the whole number, and "88213" of "88213-B"; a
+    name's and a date's spans that start at a hyphen, and a number before a spaced
+    dash, are left as they were."""
     from bertforge.spans import Span
     from bertforge.pii.tidy import tidy
 
@@ -252,6 +253,9 @@ def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
              Span(text.index("-03-05"), text.index(".", text.index("-03")), "DATE", "-03-05", 0.9)]
     found = tidy(text, model)
     assert (found[0].text, found[0].label) == ("HX-2291-774", "ACCOUNT")
+    call = "call ID 88213-B today; ref 4471 - ok"  # the amendment: the letters after, glued
+    ids = [Span(call.index(v), call.index(v) + len(v), "ACCOUNT", v, 0.9) for v in ("88213", "4471")]
+    assert [s.text for s in tidy(call, ids)] == ["88213-B", "4471"]
     assert found[1:] == tidy(text, model[1:])  # as they were without the number
     assert [s.text for s in found[1:]] == ["-Sayed", "-03-05"]
 
