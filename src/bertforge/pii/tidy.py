@@ -439,7 +439,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_listed_name(_inverted_name(_firm(_known_firm(s)))) for s in out]
+    relabelled = [_firm_comma(_listed_name(_inverted_name(_firm(_known_firm(s))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _nobodys(text, s)
@@ -918,6 +918,20 @@ def _known_firm(span: Span) -> Span:
             FIRMS.fullmatch(span.text) or span.text.isupper() and span.text.casefold() in FIRMS_FOLDED):
         return replace(span, label="COMPANY")
     return span
+
+
+def _firm_comma(span: Span) -> Span:
+    """A model COMPANY span without a comma and the lower-case words after it ("Zelle" of
+    "Paid through Zelle, bank (Wells) says"): a firm's name has a form or a name after its
+    comma ("Acme Holdings, llc", "Skadden, Arps"), never lower-case words alone."""
+    if span.label != "COMPANY" or span.source != "model":
+        return span
+    comma = span.text.rfind(",")
+    tail = span.text[comma + 1:].split()
+    if comma <= 0 or not tail or not all(w.isalpha() and w.islower() for w in tail) \
+            or any(w.rstrip(".") in FORMS_FOLDED for w in tail):
+        return span
+    return _cut(span, len(span.text[:comma].rstrip()))
 
 
 def _firm(span: Span) -> Span:
