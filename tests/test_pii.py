@@ -1521,6 +1521,17 @@ def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
         ("ZELLE", "COMPANY"), ("KAREN OYELARAN", "PERSON"), ("MARCUS DELACROIX", "PERSON")]
 
 
+def test_a_firms_span_ends_before_a_comma_and_lower_case_words():
+    """The firm-commas record's probe, with the model's spans as it gave them: "Zelle,
+    bank" ends before its comma; a lower-case legal form and a name after the comma stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Paid through Zelle, bank says no. Acme Holdings, llc paid. Skadden, Arps won."
+    spans = [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+             for v in ("Zelle, bank", "Acme Holdings, llc", "Skadden, Arps")]
+    assert [s.text for s in tidy(text, spans)] == ["Zelle", "Acme Holdings, llc", "Skadden, Arps"]
+
+
 def test_a_months_day_is_masked_with_the_month_read_as_a_date():
     """The month-days record's probe, with the model's spans as it gave them: a month
     alone read as a date takes in the day after or before it; a year after it, a number
