@@ -1194,19 +1194,20 @@ def test_a_payments_authorisation_code_is_not_masked_as_card_data():
 
 def test_a_secret_is_masked_with_its_first_and_last_characters_and_not_its_key():
     """A password's "^" or ")" is part of it (left in clear, it leaks); a KEY= or a JSON
-    quote is not, nor a sentence's full stop or the brackets around a user name."""
+    quote is not, nor a sentence's full stop, the brackets around a user name, or the
+    bracket that closes an aside opened before it ("(login: t.okafor88)")."""
     from bertforge.pii.tidy import tidy
 
     text = ('Password: ^3l+@2_ip9P\npassword = dKz#qXRo9XiB3)\nDB_USER=svc_payments\n'
-            '{"user":"jdoe_77"} Login (alex52). Send to bob99.')
+            '{"user":"jdoe_77"} Login (alex52). Send to bob99. A sign-in (login: t.okafor88) failed.')
 
     def span(value):
         return Span(text.index(value), text.index(value) + len(value), "DIGITAL", value)
 
     found = tidy(text, [span(v) for v in ("3l+@2_ip9P", "dKz#qXRo9XiB3", "svc_payments",
-                                          "jdoe_77", "alex52", "bob99")])
+                                          "jdoe_77", "alex52", "bob99", "t.okafor88")])
     assert [s.text for s in found] == ["^3l+@2_ip9P", "dKz#qXRo9XiB3)", "svc_payments",
-                                       "jdoe_77", "alex52", "bob99"]
+                                       "jdoe_77", "alex52", "bob99", "t.okafor88"]
 
 
 def test_model_spans_are_widened_to_whole_words():

@@ -243,13 +243,18 @@ KEY_STOPS = set("=:,;\"'<>{}[]|`")  # what parts a value from its key or its nei
 def _whole_secret(text: str, a: int, b: int) -> tuple[int, int]:
     """A user name, password or key with the characters glued to it ("^3l+@2_ip9P", not
     "3l+@2_ip9P"), up to a space or a character of `KEY_STOPS` ("DB_USER=svc_etl" gives
-    "svc_etl"); a sentence's full stop after it and brackets around it are not part of it."""
+    "svc_etl"); a sentence's full stop after it, brackets around it and a bracket that
+    closes an aside opened before it ("(login: t.okafor88)") are not part of it."""
     while a > 0 and not text[a - 1].isspace() and text[a - 1] not in KEY_STOPS:
         a -= 1
     while b < len(text) and not text[b].isspace() and text[b] not in KEY_STOPS:
         b += 1
     if b - a > 1 and text[b - 1] == "." and (b == len(text) or text[b].isspace()):
         b -= 1
+    line = text.rfind("\n", 0, a) + 1
+    if b - a > 1 and text[b - 1] == ")" and text.count(")", a, b) > text.count("(", a, b) \
+            and text.count("(", line, a) > text.count(")", line, a):
+        b -= 1  # it closes an aside opened before the value on its line
     return (a + 1, b - 1) if _in_brackets(text, a, b) else (a, b)
 
 
