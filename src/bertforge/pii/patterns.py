@@ -463,7 +463,7 @@ FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u201
 # capitalised words (building, town, county), each after a comma, a space or a line
 # break; the postcode. A word with a digit is no word of it.
 UK_POSTCODE = re.compile(r"(?=[A-Z])(?<![\w-])[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
-_ADDRESS_WORD = r"[A-Z][A-Za-z'\u2019-]*\.?(?![\w'\u2019-])"
+_ADDRESS_WORD = r"[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*\.?(?![\w'\u2019-])"  # "Montréal" too
 _ADDRESS_RUN = rf"{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,3}}"
 _ADDRESS_SEP = r"(?:,?[ \t]+|,?[ \t]*\n[ \t]*)"
 _HOUSE = r"\d{1,4}[A-Za-z]?"
@@ -492,13 +492,35 @@ _US_SEP = r"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*)"
 _US_UNIT_WORD = r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?"
 _US_UNIT = rf"(?:{_US_UNIT_WORD}[\w-]{{1,6}})"
 US_UNIT_BEFORE = re.compile(_US_UNIT_WORD + "$")  # a suite's number is no house number
-_US_STREET_WORD = r"(?:[A-Z][A-Za-z'\u2019-]*\.?|\d{1,3}(?:st|nd|rd|th)|[NSEW]\.?)(?![\w'\u2019-])"
-US_ADDRESS = re.compile(
-    rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}"
-    rf"(?:[ \t]+(?:(?:of|the|de|la|del)[ \t]+)*{_US_STREET_WORD}){{0,4}}"
-    rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
-    rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+"
-    rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+\d{{5}}(?:-\d{{4}})?(?![\w-])")
+_US_STREET_WORD = (r"(?:[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*\.?|\d{1,3}(?:st|nd|rd|th)|[NSEW]\.?)"
+                   r"(?![\w'\u2019-])")
+
+
+def _postal_address(region: str) -> re.Pattern:
+    """An address written the US way, up to a region's ending (`region`: its state or
+    province and its postal code): a house number and the street, or a PO box; perhaps a
+    unit; the city."""
+    return re.compile(
+        rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}"
+        rf"(?:[ \t]+(?:(?:of|the|de|la|del|du|des)[ \t]+)*{_US_STREET_WORD}){{0,4}}"
+        rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
+        rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+{region}")
+
+
+US_ADDRESS = _postal_address(rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+"
+                             r"\d{5}(?:-\d{4})?(?![\w-])")
+# Canada and Australia write addresses the US way, with their own provinces or states
+# and postal codes ("Montréal, QC H3G 1K4", "Fitzroy VIC 3065")
+CA_POSTCODE = re.compile(r"(?<![\w-])[A-Z]\d[A-Z][ \t]?\d[A-Z]\d(?![\w-])")
+CA_PROVINCES = ("AB BC MB NB NL NS NT NU ON PE QC SK YT").split() + [
+    "Alberta", "British Columbia", "Manitoba", "New Brunswick", "Newfoundland and Labrador",
+    "Nova Scotia", "Northwest Territories", "Nunavut", "Ontario", "Prince Edward Island",
+    "Quebec", "Québec", "Saskatchewan", "Yukon"]
+CA_ADDRESS = _postal_address(rf"(?:{'|'.join(CA_PROVINCES)})[ \t]+{CA_POSTCODE.pattern}")
+AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
+_AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
+AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)
+AU_ADDRESS = _postal_address(_AU_REGION)
 # A job title and its comma before the firm ("Head of People, Kestrel Analytics Ltd", a
 # signature's line) stand outside the firm; a job word is whole (a space or the comma
 # follows it), so "Partners" in a firm's name is none.

@@ -465,7 +465,14 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                     check='a bank\'s name of the shape "Bank of …"',
                                     needs=p.BANK_OF_WORDS),
     "uk_addresses": lambda region: UkAddresses(),
-    "us_addresses": lambda region: UsAddresses(),
+    "us_addresses": lambda region: PostalAddresses(
+        "us_addresses", p.US_ADDRESS, p.US_ZIP, "a US address ending in its state and ZIP code"),
+    "ca_addresses": lambda region: PostalAddresses(
+        "ca_addresses", p.CA_ADDRESS, p.CA_POSTCODE,
+        "a Canadian address ending in its province and postal code"),
+    "au_addresses": lambda region: PostalAddresses(
+        "au_addresses", p.AU_ADDRESS, p.AU_POSTCODE,
+        "an Australian address ending in its state and postcode"),
     "streets": lambda region: Streets(),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
@@ -509,18 +516,18 @@ class UkAddresses(Pattern):
         return super().find(text) if p.UK_POSTCODE.search(text) else []
 
 
-class UsAddresses(Pattern):
-    """US addresses written inline, up to their state and ZIP code
-    (`patterns.US_ADDRESS`: "P.O. Box 64854, St. Paul, MN 55164-0854"), where the model
-    reads them in pieces (a ZIP+4 as an ID number); only texts that hold a ZIP code are
-    read further."""
+class PostalAddresses(Pattern):
+    """Addresses written inline the US way, up to their state or province and postal code
+    (`patterns.US_ADDRESS`: "P.O. Box 64854, St. Paul, MN 55164-0854"; `CA_ADDRESS`,
+    `AU_ADDRESS`), where the model reads them in pieces (a ZIP+4 as an ID number) or not
+    at all; only texts that hold the region's postal code (`code`) are read further."""
 
-    def __init__(self):
-        super().__init__("us_addresses", "street_address", p.US_ADDRESS, "shape",
-                         check="a US address ending in its state and ZIP code")
+    def __init__(self, name: str, regex: re.Pattern, code: re.Pattern, check: str):
+        super().__init__(name, "street_address", regex, "shape", check=check)
+        self.code = code
 
     def find(self, text: str) -> list[PatternMatch]:
-        if not p.US_ZIP.search(text):
+        if not self.code.search(text):
             return []
         # a suite's number is no house number ("Suite 1000 Los Angeles, CA 90067")
         return [m for m in super().find(text)
