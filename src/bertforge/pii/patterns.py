@@ -569,7 +569,7 @@ CELL_ONLY_FORMS = ("SA", "SAS", "BV", "NV", "AB")
 
 
 def _forms(forms) -> str:
-    return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return trie_pattern(forms)  # the longest form that matches, tried as a tree
 
 
 # A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
@@ -599,7 +599,7 @@ NOT_FIRM_STARTS = tuple(w for word in (
 _FIRM_WORD = r"[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
 _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
 FIRM_FORM = re.compile(
-    rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!(?:{'|'.join(NOT_FIRM_STARTS)})(?![\w&'\u2019.-]))"
+    rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
     rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
     rf",?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{_forms(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
     rf"(?![\w/-])")
