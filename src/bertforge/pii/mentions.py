@@ -93,8 +93,9 @@ def _stands_alone(words: list[str]) -> bool:
         any(len(w) > 2 and not w.isupper() and w.casefold() not in TITLES for w in words)
 
 
-def _mention_at(text: str, m: re.Match, forms: dict, longest: int) -> tuple[int, float] | None:
-    """(end, score) of the longest form that starts with the word `m` and ends a word
+def _mention_at(text: str, m: re.Match, forms: dict,
+                longest: int) -> tuple[int, tuple[float, str]] | None:
+    """(end, (score, label)) of the longest form that starts with the word `m` and ends a word
     ("Ann" in "Ann Lee2", not "Ann Lee"), or None: the words after it are read one by
     one, as far as the longest form of that word goes."""
     pieces, best, at = [m.group()], None, m.end()

@@ -410,7 +410,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     names and values of the wrong shape (`_plausible`), names without digits, a
     sentence's full stop (`_name_end`) or a courtesy title (`_without_title`), a hashtag
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
-    firm with its legal forms (`_with_legal_forms`) and a legal form found alone with
+    month read as a date with its day (`_month_day`), a firm without a comma and the
+    lower-case words after it (`_firm_comma`), a firm with its legal forms
+    (`_with_legal_forms`) and a legal form found alone with
     its firm (`_lone_forms`); without credentials after a name (`_without_credentials`),
     or what is nobody's personal data whole (`_nobodys`);
     a "card number" of a phone number's length is a phone number (`_phone_not_card`);
