@@ -572,6 +572,12 @@ def _forms(forms) -> str:
     return trie_pattern(forms)  # the longest form that matches, tried as a tree
 
 
+# a legal form after a space or a comma, which every match of the two firm patterns below
+# holds: a text without one is not searched (the patterns look back from each capital)
+FORM_AFTER_NAME = re.compile(rf"[ \t,](?:{_forms(ABBREVIATED_FORMS)})(?![\w/-])")
+CELL_FORM = re.compile(rf"[ \t,](?:{_forms(ABBREVIATED_FORMS + CELL_ONLY_FORMS)})")
+
+
 # A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
 # form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a

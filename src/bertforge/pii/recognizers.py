@@ -63,13 +63,14 @@ class Pattern(Recognizer):
     """A regular expression, an optional validator of each match (`validate(match)`) and
     optional context: a pattern that must occur within `before` characters ahead of the
     match. `group`: which group of the regex is the value (0: all of it). `needs`: strings
-    of which every match holds one (casefolded for a case-blind regex): a text without
-    any is not searched, a test of a few microseconds where the regex takes tens."""
+    of which every match holds one (casefolded for a case-blind regex), or a regex every
+    match holds a match of: a text without any is not searched, a test of a few
+    microseconds where the regex takes tens."""
 
     def __init__(self, name: str, kind: str, regex: str | re.Pattern, trust: str = "shape",
                  validate: Callable[[re.Match], bool] | None = None,
                  context: str | re.Pattern | None = None, before: int = 40, group: int = 0,
-                 check: str = "", needs: Sequence[str] = ()):
+                 check: str = "", needs: Sequence[str] | re.Pattern = ()):
         if kind not in GROUP_OF and kind not in GROUPS:
             raise ValueError(f"{name}: {kind!r} is not a label of labels.GROUP_OF, nor a group")
         if trust not in TRUST:
@@ -79,10 +80,13 @@ class Pattern(Recognizer):
         self.context = re.compile(context) if isinstance(context, str) else context
         self.validate, self.before, self.group = validate, before, group
         self.check = check or ("its validator" if validate else "its pattern")
-        self.needs = tuple(needs)
+        self.needs = needs if isinstance(needs, re.Pattern) else tuple(needs)
 
     def find(self, text: str) -> list[PatternMatch]:
-        if self.needs:
+        if isinstance(self.needs, re.Pattern):
+            if not self.needs.search(text):
+                return []
+        elif self.needs:
             hay = text.casefold() if self.regex.flags & re.IGNORECASE else text
             if not any(n in hay for n in self.needs):
                 return []
@@ -478,10 +482,12 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                     check="a name on the list of well-known firms"),
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
                                          check="a table cell or list line holding a firm's "
-                                               "name and its legal form"),
+                                               "name and its legal form",
+                                         needs=p.CELL_FORM),
     "firm_forms": lambda region: Pattern("firm_forms", "company", p.FIRM_FORM, "end",
                                          check="a firm's name in running text followed by "
-                                               "its abbreviated legal form"),
+                                               "its abbreviated legal form",
+                                         needs=p.FORM_AFTER_NAME),
 }
 
 
