@@ -521,21 +521,6 @@ AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)
 AU_ADDRESS = _postal_address(_AU_REGION)
-# A job title and its comma before the firm ("Head of People, Kestrel Analytics Ltd", a
-# signature's line) stand outside the firm; a job word is whole (a space or the comma
-# follows it), so "Partners" in a firm's name is none.
-JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP", "SVP", "EVP",
-             "Partner", "Associate", "Counsel", "Lead", "Secretary", "Analyst", "Engineer",
-             "Consultant", "Specialist", "Coordinator", "Executive", "Administrator",
-             "Controller", "Treasurer", "Founder", "Co-Founder", "Owner", "Principal",
-             "Advisor", "Adviser", "Representative", "Agent", "Clerk", "Supervisor",
-             "Assistant", "Chair", "Chairman", "Chairwoman", "Chairperson", "Trustee",
-             "Attorney", "Paralegal", "Accountant", "Auditor", "Underwriter", "Broker",
-             "Banker", "Planner", "Recruiter", "Developer", "Scientist", "Editor",
-             "Strategist", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO", "CCO")
-_TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
-_CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
-               rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
 # A street address without its town ("at 118 Juniper Court", "9 Ferncliff Lane"): a house
 # number, perhaps a compass word, one to three capitalised words and a street word. Not a
 # number glued to a comma, a point or a currency sign ("1,000 Main Street customers"), a
@@ -553,10 +538,12 @@ LAW_COURTS = frozenset({"Bankruptcy", "District", "Supreme", "Appeals", "Circuit
                         "High", "Municipal", "Probate", "Juvenile", "Chancery", "Commercial",
                         "Criminal", "Civil", "Appellate", "Trial"})
 BEFORE_YEAR = re.compile(r"(?:\b(?:in|since|by|of|until|from|during|before|after|In|Since|By)[ \t]+)$")
-# The abbreviated legal forms written after a firm's name, longest first where one starts
-# another ("S.A. de C.V.", "S.A."); not "Corporation", "Company" or "Limited", which
-# contracts' defined terms end in ("the Surviving Corporation"). CELL_ONLY_FORMS are
-# words or places in a sentence ("Calgary, AB", "Reno, NV"), a form only alone in a cell.
+# The abbreviated legal forms written after a firm's name, matched as a tree of their
+# shared beginnings (the longest that fits: "S.A. de C.V." before "S.A."); not
+# "Corporation", "Company" or "Limited", which contracts' defined terms end in ("the
+# Surviving Corporation"). CELL_ONLY_FORMS are words or places in a sentence ("Calgary,
+# AB", "Reno, NV"), a form only alone in a cell. (`tidy.LEGAL_FORMS` are the forms a
+# model's firm takes in after it, long ones included.)
 ABBREVIATED_FORMS = (
     "Inc.", "Inc", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "LP", "LLLP", "Ltd.", "Ltd", "PLC",
     "plc", "Plc", "ULC", "Corp.", "Corp", "Co.", "GmbH & Co. KG", "GmbH & Co. OHG", "AG & Co. KG",
@@ -568,16 +555,27 @@ ABBREVIATED_FORMS = (
 CELL_ONLY_FORMS = ("SA", "SAS", "BV", "NV", "AB")
 
 
-def _forms(forms) -> str:
-    return trie_pattern(forms)  # the longest form that matches, tried as a tree
-
-
 # a legal form after a space or a comma, which every match of the two firm patterns below
 # holds: a text without one is not searched (the patterns look back from each capital)
-FORM_AFTER_NAME = re.compile(rf"[ \t,](?:{_forms(ABBREVIATED_FORMS)})(?![\w/-])")
-CELL_FORM = re.compile(rf"[ \t,](?:{_forms(ABBREVIATED_FORMS + CELL_ONLY_FORMS)})")
+FORM_AFTER_NAME = re.compile(rf"[ \t,](?:{trie_pattern(ABBREVIATED_FORMS)})(?![\w/-])")
+CELL_FORM = re.compile(rf"[ \t,](?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)})")
 
 
+# A job title and its comma before the firm ("Head of People, Kestrel Analytics Ltd", a
+# signature's line) stand outside the firm; a job word is whole (a space or the comma
+# follows it), so "Partners" in a firm's name is none.
+JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP", "SVP", "EVP",
+             "Partner", "Associate", "Counsel", "Lead", "Secretary", "Analyst", "Engineer",
+             "Consultant", "Specialist", "Coordinator", "Executive", "Administrator",
+             "Controller", "Treasurer", "Founder", "Co-Founder", "Owner", "Principal",
+             "Advisor", "Adviser", "Representative", "Agent", "Clerk", "Supervisor",
+             "Assistant", "Chair", "Chairman", "Chairwoman", "Chairperson", "Trustee",
+             "Attorney", "Paralegal", "Accountant", "Auditor", "Underwriter", "Broker",
+             "Banker", "Planner", "Recruiter", "Developer", "Scientist", "Editor",
+             "Strategist", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO", "CCO")
+_TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
+_CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
+               rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
 # A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
 # form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
@@ -586,7 +584,7 @@ CELL_FORM = re.compile(rf"[ \t,](?:{_forms(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}
 _CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
 FIRM_CELL = re.compile(
     rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
-    rf",?[ \t](?:{_forms(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
+    rf",?[ \t](?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
 # A firm named in running text with its abbreviated legal form ("The invoice from Sharma
 # Textiles Ltd. was paid", "da Rocha Bakery, Co."): capitalised words, a name's particles
 # before them, then the form. The name does not start with a word that starts sentences
@@ -607,7 +605,7 @@ _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d
 FIRM_FORM = re.compile(
     rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
     rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
-    rf",?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{_forms(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
+    rf",?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{trie_pattern(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
     rf"(?![\w/-])")
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
