@@ -511,12 +511,13 @@ US_ADDRESS = _postal_address(rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAME
                              r"\d{5}(?:-\d{4})?(?![\w-])")
 # Canada and Australia write addresses the US way, with their own provinces or states
 # and postal codes ("Montréal, QC H3G 1K4", "Fitzroy VIC 3065")
-CA_POSTCODE = re.compile(r"(?<![\w-])[A-Z]\d[A-Z][ \t]?\d[A-Z]\d(?![\w-])")
+_CA_CODE = r"[A-Z]\d[A-Z][ \t]?\d[A-Z]\d(?![\w-])"
+CA_POSTCODE = re.compile(r"(?<![\w-])" + _CA_CODE)
 CA_PROVINCES = ("AB BC MB NB NL NS NT NU ON PE QC SK YT").split() + [
     "Alberta", "British Columbia", "Manitoba", "New Brunswick", "Newfoundland and Labrador",
     "Nova Scotia", "Northwest Territories", "Nunavut", "Ontario", "Prince Edward Island",
     "Quebec", "Québec", "Saskatchewan", "Yukon"]
-CA_ADDRESS = _postal_address(rf"(?:{'|'.join(CA_PROVINCES)})[ \t]+{CA_POSTCODE.pattern}")
+CA_ADDRESS = _postal_address(rf"(?:{'|'.join(CA_PROVINCES)})[ \t]+{_CA_CODE}")
 AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)
@@ -717,8 +718,7 @@ _TEENS = r"(?:ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen)"
 _SPOKEN_YEAR = (rf"(?:nineteen|twenty)[ -](?:{_TENS}|{_TEENS}|oh[ -](?:one|two|three|four|five|six|"
                 rf"seven|eight|nine)|hundred)|two thousand(?:(?: and)? (?:{_TENS}|{_TEENS}|one|two|"
                 rf"three|four|five|six|seven|eight|nine))?")
-MONTH_NAME = (r"(?:January|February|March|April|May|June|July|August|September|October|"
-              r"November|December)")
+MONTH_NAME = "(?:%s)" % "|".join(MONTHS)  # read case-blind where it is used
 SPOKEN_DATE = re.compile(
     rf"(?i)\b{MONTH_NAME}[ \t]+(?:{_ORDINAL})\b(?:,?[ \t]+(?:{_SPOKEN_YEAR})\b)?")
 SPOKEN_EMAIL = re.compile(r"(?i)(?=[a-z0-9_])(?<![\w.])[a-z0-9_]+(?:[ \t]+(?:dot|underscore)[ \t]+[a-z0-9_]+)*"
