@@ -228,8 +228,10 @@ RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 # what joins two values that are two spans; for names also a comma with a space before
 # it, as text split into words writes a list ("Tohpati , Ridho and Abdee Negara"), which
 # "Miller, Brandon" is not
+# (a spaced dash parts a name from what follows it, as a call's list of participants
+# writes "Jonathan Feld - Morgan Stanley"; a name's own hyphen has no spaces)
 JOINED = {"DATE": re.compile(r"\s+and\s+"),
-          "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+")}
+          "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+|[ \t]+[-\u2013\u2014][ \t]+")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 # a title for several people ("Messrs. Thornbury, Vasquez and Lindqvist"): after it a
 # comma parts surnames, where elsewhere it may part a surname from a given name
@@ -322,14 +324,32 @@ def _twice(text: str, span: Span) -> list[Span] | None:
                          (words[half].start(), words[-1].end()))]
 
 
+def _name_and_firm(span: Span) -> list[Span] | None:
+    """A PERSON span and a COMPANY span for a model PERSON span that is a name, a comma
+    and a firm ("Betsy Graseck, Morgan Stanley", as an analyst introduces herself on a
+    call): the firm a well-known one (`patterns.FIRMS`) or ending in a firm's word or
+    legal form (`FIRM_ENDS`); None for anything else ("Okonkwo, Chidi")."""
+    comma = span.text.rfind(", ")
+    if span.label != "PERSON" or span.source != "model" or comma <= 0:
+        return None
+    firm = span.text[comma + 2:].strip()
+    if not NAME_WORD.search(span.text, 0, comma) or not firm or not (
+            FIRMS.fullmatch(firm) or firm.split()[-1] in FIRM_ENDS):
+        return None
+    start = span.start + len(span.text) - len(span.text[comma + 2:].lstrip())
+    return [_cut(span, comma), Span(start, start + len(firm), "COMPANY", firm, span.score,
+                                    span.source)]
+
+
 def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more; two people's names that the
     model read as one firm are two names (`_name_pair`), and so is one name written
-    twice (`_twice`). Other labels pass unchanged."""
-    pair = _name_pair(span) or _twice(text, span)
+    twice (`_twice`), and a name with a firm after its comma is a name and a firm
+    (`_name_and_firm`); a spaced dash parts names too. Other labels pass unchanged."""
+    pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span)
     if pair is not None:
         return pair
     join = JOINED.get(span.label)
@@ -446,7 +466,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_firm_comma(_listed_name(_inverted_name(_firm(_known_firm(s))))) for s in out]
+    relabelled = [_firm_comma(_listed_name(_inverted_name(_firm(text, _known_firm(s))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _nobodys(text, s)
@@ -513,13 +533,21 @@ def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+# the mark of a question or an answer before a speaker's name in a call's transcript
+# ("Q - Kenneth Usdin", "A - Daniel Whitcombe"); "A." may be an initial, so a dash or a
+# colon is needed
+SPEAKER_MARK = re.compile(r"[QA][ \t]*[-\u2013\u2014:][ \t]*(?=[^\W\d_])")
+
+
 def _without_title(text: str, a: int, b: int) -> int:
     """Where a PERSON span starts once a courtesy title, a title of office, a role, a
     kinship word or where the person is from before the name is left out ("Mr. [Tomasz
     Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
-    "Swede [Stefan Edberg]"): none is anybody's personal
+    "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
+    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`): none is anybody's personal
     data, and the gold convention of the generator, the hand-written sets and wikigold
     puts it outside the name."""
+    a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
     m = TITLE.match(text, a, b)
     return m.end() if m else a
 
@@ -941,14 +969,18 @@ def _firm_comma(span: Span) -> Span:
     return _cut(span, len(span.text[:comma].rstrip()))
 
 
-def _firm(span: Span) -> Span:
+def _firm(text: str, span: Span) -> Span:
     """A model PERSON span that ends in a firm's word or a legal form ("Olausson Nilsson
-    HB", "de Wit Groep") or starts with a bank's ("Banque de France") as COMPANY: no
-    person's name in any gold set does either."""
+    HB", "de Wit Groep"), starts with a bank's ("Banque de France") or has a firm's word
+    right after it ("[Prosek] Partners", `FIRM_TAIL`, not a field's label such as
+    "Direct:") as COMPANY: no person's name in any gold set does any of these. (The
+    firm's word joins it in `_with_legal_forms`.)"""
     if span.label != "PERSON" or span.source != "model":
         return span
     words = span.text.split()
-    if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS):
+    tail = FIRM_TAIL.match(text, span.end)
+    if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS) or \
+            tail and text[tail.end():tail.end() + 1] != ":":
         return replace(span, label="COMPANY")
     return span
 
