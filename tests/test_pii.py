@@ -1829,3 +1829,29 @@ def test_a_hyphenated_name_is_masked_whole():
     assert tidied("the Trump-Biden debate", ["Trump", "Biden"]) == ["Trump", "Biden"]
     assert tidied("a Merkel-led coalition", ["Merkel"]) == ["Merkel"]
     assert tidied("ref Smith-4410 filed", ["Smith"]) == ["Smith"]
+
+
+def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
+    """The call-transcripts record's probe, with the model's spans as it gave them: a
+    question or answer mark before a speaker is left out ("A." may be an initial and
+    stays); a spaced dash parts a name from the firm after it, a hyphen does not; a name,
+    a comma and a firm are two spans ("Okonkwo, Chidi" is one name); a person with a
+    firm's word after it is that firm, a field's label after a name is not."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Q - Kenneth Usdin: Thanks.\nA - Daniel Whitcombe: Yes.\nA. Daniel Whitcombe\n"
+            "Jonathan Feld - Morgan Stanley\nKwame Asante-Boateng\n"
+            "Hi, Betsy Graseck, Morgan Stanley. Okonkwo, Chidi\n"
+            "Hannah Liebowitz\nProsek Partners\nAmy Reyes Direct: 555-0100")
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in ("Q - Kenneth Usdin", "A - Daniel Whitcombe", "A. Daniel Whitcombe",
+                       "Jonathan Feld - Morgan Stanley", "Kwame Asante-Boateng",
+                       "Betsy Graseck, Morgan Stanley", "Okonkwo, Chidi",
+                       "Hannah Liebowitz", "Prosek", "Amy Reyes")]
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Kenneth Usdin", "PERSON"), ("Daniel Whitcombe", "PERSON"),
+        ("A. Daniel Whitcombe", "PERSON"), ("Jonathan Feld", "PERSON"),
+        ("Morgan Stanley", "COMPANY"), ("Kwame Asante-Boateng", "PERSON"),
+        ("Betsy Graseck", "PERSON"), ("Morgan Stanley", "COMPANY"),
+        ("Okonkwo, Chidi", "PERSON"), ("Hannah Liebowitz", "PERSON"),
+        ("Prosek Partners", "COMPANY"), ("Amy Reyes", "PERSON")]
