@@ -608,6 +608,53 @@ FIRM_FORM = re.compile(
     rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
     rf",?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{trie_pattern(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
     rf"(?![\w/-])")
+# A person's full name right after a label that names one: a copy's ("cc", "Attn"), a
+# ticket's verb ("Assigned to", "Reviewed by") or, with its colon, a form's field
+# ("Account Holder:", "Borrower:"). The name is two to four capitalised words one space
+# apart (initials and a name's particles between them; a wider space parts fields) and
+# ends the field: the line's end, a comma, a bracket, "<", a full stop, a lower-case
+# word, a digit or the next field's label. Who the words may belong to is the
+# recognizer's check (`recognizers._labelled_person`).
+_BY_VERBS = ("Prepared", "Reviewed", "Approved", "Submitted", "Signed", "Authorized",
+             "Authorised", "Requested", "Reported", "Handled", "Written", "Verified",
+             "Witnessed", "Checked", "Completed", "Processed", "Raised", "Opened", "Closed",
+             "Updated", "Created", "Initiated", "Entered", "Countersigned", "Notarized")
+_TO_VERBS = ("Assigned", "Reassigned", "Escalated", "Forwarded", "Transferred", "Referred")
+_COPY_LABELS = ("cc", "bcc", "Attn", "Attention", "FAO", "c/o")
+NAME_FIELDS = (
+    "Name", "Full Name", "Full Legal Name", "Legal Name", "Account Holder", "Account Holders",
+    "Account Name", "Cardholder", "Card Holder", "Cardholder Name", "Joint Owner",
+    "Joint Holder", "Joint Account Holder", "Primary Owner", "Owner", "Borrower",
+    "Co-Borrower", "Guarantor", "Applicant", "Co-Applicant", "Beneficiary", "Beneficiary Name",
+    "Payee", "Payer", "Remitter", "Sender", "Recipient", "Customer", "Customer Name",
+    "Client", "Client Name", "Contact", "Contact Person", "Contact Name", "Requester",
+    "Requestor", "Reporter", "Assignee", "Agent", "Representative", "Advisor", "Adviser",
+    "Loan Officer", "Relationship Manager", "Account Manager", "Employee", "Employee Name",
+    "Patient", "Tenant", "Landlord", "Witness", "Notary", "Signatory", "Authorized Signatory",
+    "Insured", "Policyholder", "Policy Holder", "Claimant", "Decedent", "Executor",
+    "Trustee", "Spouse", "Emergency Contact", "Next of Kin", "Nominee", "From", "To")
+_NAME_FIELD_WORD = r"(?:[A-ZÀ-ÖØ-Þ](?:[^\W\d_]+(?:[-'\u2019][A-Za-zÀ-ÖØ-öø-ÿ][^\W\d_]*)*|\.))"
+_NAME_FIELD_VALUE = rf"{_NAME_FIELD_WORD}(?: (?:{_PARTICLE} )?{_NAME_FIELD_WORD}){{1,3}}"
+NAME_FIELD = re.compile(
+    rf"(?<![\w/-])(?:(?i:{trie_pattern(_BY_VERBS)})[ \t]+(?i:by)[ \t]*:?"
+    rf"|(?i:{trie_pattern(_TO_VERBS)})[ \t]+(?i:to)[ \t]*:?"
+    rf"|(?i:{trie_pattern(_COPY_LABELS)})(?![\w/])[ \t]*:?"
+    rf"|(?i:{trie_pattern(NAME_FIELDS)})[ \t]*:)[ \t]*({_NAME_FIELD_VALUE})"
+    rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
+    re.MULTILINE)
+# words that make a labelled name a team's, a desk's or a role's ("Attn: Accounts
+# Payable", "cc: Legal Team", "Approved by: Risk Committee")
+NOT_NAME_WORDS = frozenset(w.casefold() for w in (
+    "Team", "Teams", "Department", "Dept", "Desk", "Committee", "Board", "Office", "Unit",
+    "Division", "Branch", "Support", "Service", "Services", "Operations", "Ops", "Payable",
+    "Payables", "Receivable", "Receivables", "Legal", "Finance", "Compliance", "Treasury",
+    "Accounting", "Accounts", "Audit", "Risk", "Security", "Admin", "Administration",
+    "Center", "Centre", "Helpdesk", "Help", "Customer", "Customers", "Client", "Clients",
+    "Sales", "Marketing", "Billing", "Payroll", "Human", "Resources", "Relations",
+    "Investor", "Investors", "Underwriting", "Servicing", "Collections", "Fraud", "Disputes",
+    "Onboarding", "Engineering", "Product", "Products", "Staff", "Members", "Member",
+    "Everyone", "All", "Others", "Records", "Registry", "Registrar", "Secretariat",
+    "Mailroom", "Reception", "Recipients", "Account", "Holder", "Card", "Estate", "Trust"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
                     r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)"

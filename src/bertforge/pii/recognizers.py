@@ -28,6 +28,7 @@ from ..optional import require
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
+from .tidy import FIRM_ENDS, LONE_TITLES, known_names
 
 TRUST = ("checksum", "shape", "end")
 
@@ -437,6 +438,23 @@ def _ipv6(m: re.Match) -> bool:
         return False
 
 
+def _labelled_person(m: re.Match) -> bool:
+    """Whether a name after a person's label (`patterns.NAME_FIELD`) looks like a
+    person's: one of its words (or a hyphenated word's parts) a given name or surname of
+    Faker's locales, none a firm's word, legal form, title or a team's word
+    (`patterns.NOT_NAME_WORDS`), and not a well-known firm."""
+    value = m.group(1)
+    if p.FIRMS.fullmatch(value):
+        return False
+    words = value.split()
+    if any(w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS or w.rstrip(".").casefold() in LONE_TITLES
+           or w.casefold() in p.NOT_NAME_WORDS for w in words):
+        return False
+    names = known_names()
+    return any(len(part) > 1 and part in names
+               for w in words for part in (w.casefold(), *w.casefold().split("-")))
+
+
 # name -> a function of the region that makes the recognizer, in the order they run
 REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum",
@@ -478,6 +496,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         "au_addresses", p.AU_ADDRESS, p.AU_POSTCODE,
         "an Australian address ending in its state and postcode"),
     "streets": lambda region: Streets(),
+    "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
+                                             validate=_labelled_person, group=1,
+                                             check="a full name after a label that names a "
+                                                   "person, one of its words a known name"),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,

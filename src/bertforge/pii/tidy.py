@@ -537,6 +537,10 @@ def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
 # ("Q - Kenneth Usdin", "A - Daniel Whitcombe"); "A." may be an initial, so a dash or a
 # colon is needed
 SPEAKER_MARK = re.compile(r"[QA][ \t]*[-\u2013\u2014:][ \t]*(?=[^\W\d_])")
+# "Per" before a one-word name and its "'s" is the preposition of "per your request"
+# ("Per Chukwuemeka's email, ..."), not the Scandinavian given name, which comes with a
+# surname ("Per Gessle")
+PER_LEAD = re.compile(r"Per[ \t]+(?=[^\W\d_]+(?:-[^\W\d_]+)*['\u2019]s\b)")
 
 
 def _without_title(text: str, a: int, b: int) -> int:
@@ -544,10 +548,13 @@ def _without_title(text: str, a: int, b: int) -> int:
     kinship word or where the person is from before the name is left out ("Mr. [Tomasz
     Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
     "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
-    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`): none is anybody's personal
+    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), or the "Per" of "Per [Mateus]'s email"
+    (`PER_LEAD`): none is anybody's personal
     data, and the gold convention of the generator, the hand-written sets and wikigold
     puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
+    if (m := PER_LEAD.match(text, a)) and m.end() < b and " " not in text[m.end():b]:
+        a = m.end()
     m = TITLE.match(text, a, b)
     return m.end() if m else a
 
