@@ -1855,3 +1855,19 @@ def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
         ("Betsy Graseck", "PERSON"), ("Morgan Stanley", "COMPANY"),
         ("Okonkwo, Chidi", "PERSON"), ("Hannah Liebowitz", "PERSON"),
         ("Prosek Partners", "COMPANY"), ("Amy Reyes", "PERSON")]
+
+
+def test_per_before_a_one_word_name_and_its_possessive_is_no_part_of_it():
+    """The labelled-names record's probe, with the model's spans as it gave them: "Per
+    Mateus's email" is the preposition and a name; the Scandinavian given name, with a
+    surname after it, stays whole, before a possessive too."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Per Mateus's email, the wire was sent. Per Gessle's album and Per Gessle sang. "
+            "Per Anders Holm's boat.")
+    spans = [Span(m, m + len(v), "PERSON", v, 0.9, "model")
+             for v, m in (("Per Mateus", 0), ("Per Gessle", text.index("Per Gessle's")),
+                          ("Per Gessle", text.rindex("Per Gessle")),
+                          ("Per Anders Holm", text.index("Per Anders")))]
+    assert [s.text for s in tidy(text, spans)] == ["Mateus", "Gessle", "Per Gessle",
+                                                   "Per Anders Holm"]

@@ -553,7 +553,7 @@ def _without_title(text: str, a: int, b: int) -> int:
     data, and the gold convention of the generator, the hand-written sets and wikigold
     puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
-    if (m := PER_LEAD.match(text, a)) and m.end() < b and " " not in text[m.end():b]:
+    if (m := PER_LEAD.match(text, a)) and m.end() < b:
         a = m.end()
     m = TITLE.match(text, a, b)
     return m.end() if m else a
