@@ -490,7 +490,8 @@ US_STATE_NAMES = ("Alabama", "Alaska", "Arizona", "Arkansas", "California", "Col
 US_ZIP = re.compile(r"(?<![\w-])\d{5}(?:-\d{4})?(?![\w-])")
 _US_SEP = r"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*)"
 _US_UNIT_WORD = r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?"
-_US_UNIT = rf"(?:{_US_UNIT_WORD}[\w-]{{1,6}})"
+# a unit, or a floor by its ordinal ("21st Floor", as filings write an office's address)
+_US_UNIT = rf"(?:{_US_UNIT_WORD}[\w-]{{1,6}}|\d{{1,3}}(?:st|nd|rd|th)[ \t]+(?:Floor|FLOOR|Fl\.?))"
 US_UNIT_BEFORE = re.compile(_US_UNIT_WORD + "$")  # a suite's number is no house number
 _US_STREET_WORD = (r"(?:[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*\.?|\d{1,3}(?:st|nd|rd|th)|[NSEW]\.?)"
                    r"(?![\w'\u2019-])")
@@ -499,12 +500,12 @@ _US_STREET_WORD = (r"(?:[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*\.?|\d{1,3}(?:st|
 def _postal_address(region: str) -> re.Pattern:
     """An address written the US way, up to a region's ending (`region`: its state or
     province and its postal code): a house number and the street, or a PO box; perhaps a
-    unit; the city."""
+    unit and a floor; the city."""
     return re.compile(
         rf"(?<![\w/.,-])(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?[ \t]+{_US_STREET_WORD}"
         rf"(?:[ \t]+(?:(?:of|the|de|la|del|du|des)[ \t]+)*{_US_STREET_WORD}){{0,4}}"
         rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
-        rf"(?:{_US_SEP}{_US_UNIT})?{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+{region}")
+        rf"(?:{_US_SEP}{_US_UNIT}){{0,2}}{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+{region}")
 
 
 US_ADDRESS = _postal_address(rf"(?:{'|'.join(US_STATES)}|{'|'.join(US_STATE_NAMES)})[ \t]+"
