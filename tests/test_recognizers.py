@@ -305,14 +305,16 @@ def test_us_addresses_written_inline_are_found_up_to_their_zip_code():
     """The us-addresses record's probe: a house number and street or a PO box, a suite or
     unit, the city, the state (two capitals or in full) and the ZIP code (and ZIP+4):
     each address whole, as ADDRESS, also with a space before its commas, over a line
-    break and with "of the" in the street's name; a suite's number is no house number; a city, state and ZIP alone, a number of things before a state and a ZIP, and
+    break, with "of the" in the street's name and with a floor by its ordinal; a suite's number is no house number; a city, state and ZIP alone, a number of things before a state and a ZIP, and
     a text without a ZIP code are not found."""
     addresses = ["88 Harbor Blvd, Suite 300, Long Beach, CA 90802",
                  "P.O. Box 64854, St. Paul, MN 55164-0854",
                  "2400 Hanover Street , Palo Alto , California 94304",
                  "2215 Nelson Avenue, No. 205, Redondo Beach, California 90278",
                  "4 W 43rd St\nNew York, NY 10036", "1600 Pennsylvania Avenue NW, Washington, DC 20500",
-                 "1900 Avenue of the Stars, Suite 1000 Los Angeles, CA 90067"]
+                 "1900 Avenue of the Stars, Suite 1000 Los Angeles, CA 90067",
+                 "450 Park Avenue, 21st Floor, New York, NY 10022",
+                 "1 Main St, Suite 200, 3rd Floor, Boston, MA 02116"]
     text = ("Remit to " + "; or ".join(addresses) + ". Offices in Redondo Beach, California 90278; "
             "we sold 300 units in Texas 75001 times.")
     assert recognized("us_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
