@@ -796,6 +796,24 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
 
 
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
+# programs, libraries, services and devices that support and developer posts name, and
+# whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
+# Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
+# "Alexa", "Siri", "Claude", "Spark"), which the model's reading decides
+SOFTWARE = frozenset("""
+    Jupyter Conda Anaconda Miniconda Gunicorn Uvicorn Maven Gradle Docker Kubernetes Terraform
+    Ansible Grafana Prometheus Redis Flask Django Heroku Webpack Vite CUDA NumPy Pandas PyTorch
+    TensorFlow Keras Postman Zapier HubSpot Slack Jira Confluence Trello Figma Airflow Celery
+    Nginx Tomcat Kibana Elasticsearch Splunk Datadog Postgres PostgreSQL MySQL MongoDB SQLite
+    Hadoop Presto Snowflake Databricks Tableau Looker Excel PowerPoint Outlook Zoom Webex Gmail
+    Firefox Chrome Linux Ubuntu Debian Fedora CentOS macOS iOS Android Xcode IntelliJ PyCharm
+    VSCode Vim Emacs GitHub GitLab Bitbucket Yarn Angular Svelte Laravel Kotlin Scala Golang
+    Matlab Stata Pytest Selenium Cypress Playwright Mocha TypeScript JavaScript Photoshop
+    Lightroom Canva Shopify Magento WordPress Drupal Joomla Squarespace Twilio SendGrid
+    Mailchimp Auth0 Cloudflare Akamai Netlify Vercel Fargate Kinesis Redshift DynamoDB BigQuery
+    Firebase Supabase Prisma Hibernate FastAPI Streamlit Gradio Ollama ChatGPT Copilot Cortana
+    Bixby Quicken QuickBooks Xero Metamask Trezor Hive
+""".split())
 # a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
 # capitalised word after "X-" as a name
 MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -817,12 +835,14 @@ def _nobodys(text: str, span: Span) -> bool:
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
     a name that is part of a thing's or an institution's name (`_eponym`), a filing's
     number at the securities regulator (`_file_number`),
-    or a lawmaker's party tag, a mail header's name or a courtesy title alone read by
-    the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`: "[Ms]. Okafor", "[Sen].
-    Elizabeth Warren", "the [Manager]")."""
+    or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
+    program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
+    `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
+    [Jupyter] kernel")."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
         _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
-        (span.source == "model" and (PARTY_TAG.fullmatch(span.text) is not None or
+        (span.source == "model" and (span.label == "PERSON" and span.text in SOFTWARE or
+                                     PARTY_TAG.fullmatch(span.text) is not None or
                                      MAIL_HEADER.fullmatch(span.text) is not None or
                                      span.text.rstrip(".").casefold() in LONE_TITLES))
 
