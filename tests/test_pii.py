@@ -1871,3 +1871,16 @@ def test_per_before_a_one_word_name_and_its_possessive_is_no_part_of_it():
                           ("Per Anders Holm", text.index("Per Anders")))]
     assert [s.text for s in tidy(text, spans)] == ["Mateus", "Gessle", "Per Gessle",
                                                    "Per Anders Holm"]
+
+
+def test_a_programs_name_read_as_a_person_is_nobodys():
+    """The software-names record's probe, with the model's spans as it gave them: tools
+    named in a developer's post are not masked; a person beside them is, and so is a name
+    people are called that is also a program's ("Jenkins")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Gunicorn keeps timing out, so restart the Jupyter kernel or use Conda. "
+            "Kendra asked Jenkins about it.")
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in ("Gunicorn", "Jupyter", "Conda", "Kendra", "Jenkins")]
+    assert [s.text for s in tidy(text, spans)] == ["Kendra", "Jenkins"]
