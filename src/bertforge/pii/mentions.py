@@ -57,15 +57,15 @@ def _pieces(text: str, start: int, end: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _forms(name: str) -> list[tuple[str, ...]]:
-    """The name and the runs of its words at its start and its end that can stand for
-    it, as `_pieces`."""
+def _forms(name: str, starts: bool = True) -> list[tuple[str, ...]]:
+    """The name and the runs of its words at its end (and, with `starts`, at its start)
+    that can stand for it, as `_pieces`."""
     words = list(WORD.finditer(name))
     if len(words) < 2:  # a one-word name is too often a word ("Mara", "Will")
         return []
     runs = [(0, len(words))]
     for n in range(1, len(words)):
-        runs += [(0, n), (len(words) - n, len(words))]
+        runs += [(0, n), (len(words) - n, len(words))] if starts else [(len(words) - n, len(words))]
     return list(dict.fromkeys(
         _pieces(name, words[i].start(), words[j - 1].end()) for i, j in runs
         if (i, j) == (0, len(words)) or _stands_alone([w.group() for w in words[i:j]])))
@@ -138,7 +138,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             if short:
                 add(short, s.score, "COMPANY")
     people = {form for s in spans if s.label == "PERSON" and s.source == "model"
-              for form in _forms(s.text)}  # sure or not: a label, not a new mask
+              for form in _forms(s.text, starts=False)}  # sure or not: a label, not a mask
     spans = [_as_person(s, people) for s in spans] if people else spans
     if not forms:
         return spans
@@ -162,9 +162,11 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
 
 
 def _as_person(span: Span, people: set) -> Span:
-    """A model COMPANY span that is, whole, a form of a name the model read as a person's
-    in the same document ("Wood" of "Wood's flagship fund", after "Cathie Wood"), as
-    PERSON; not a well-known firm ("Ford" after "Bill Ford") nor a firm's word or form."""
+    """A model COMPANY span that is, whole, a name the model read as a person's in the
+    same document or the words at its end ("Wood" of "Wood's flagship fund", after
+    "Cathie Wood"), as PERSON: a later mention names a person by surname; not a given
+    name ("Ben" of "Ben Player"), a well-known firm ("Ford" after "Bill Ford") nor a
+    firm's word or form."""
     if span.label != "COMPANY" or span.source != "model" or FIRMS.fullmatch(span.text) or \
             _pieces(span.text, 0, len(span.text)) not in people or \
             any(w.casefold().rstrip(".") in FIRM_ENDS_FOLDED for w in WORD.findall(span.text)):
