@@ -29,7 +29,6 @@ import re
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .patterns import FIRMS
 from .tidy import COURTESY_TITLES, FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
@@ -57,15 +56,15 @@ def _pieces(text: str, start: int, end: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _forms(name: str, starts: bool = True) -> list[tuple[str, ...]]:
-    """The name and the runs of its words at its end (and, with `starts`, at its start)
-    that can stand for it, as `_pieces`."""
+def _forms(name: str) -> list[tuple[str, ...]]:
+    """The name and the runs of its words at its start and its end that can stand for
+    it, as `_pieces`."""
     words = list(WORD.finditer(name))
     if len(words) < 2:  # a one-word name is too often a word ("Mara", "Will")
         return []
     runs = [(0, len(words))]
     for n in range(1, len(words)):
-        runs += [(0, n), (len(words) - n, len(words))] if starts else [(len(words) - n, len(words))]
+        runs += [(0, n), (len(words) - n, len(words))]
     return list(dict.fromkeys(
         _pieces(name, words[i].start(), words[j - 1].end()) for i, j in runs
         if (i, j) == (0, len(words)) or _stands_alone([w.group() for w in words[i:j]])))
@@ -116,8 +115,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                   allowed: Callable[[str], bool] | None = None) -> list[Span]:
     """The spans, plus a PERSON span (from the model, with its name's score) for every
     other mention of a name the model found with a score of at least `sure` that no
-    span covers (and a model COMPANY span that is a mention of any name the model found
-    made PERSON: `_as_person`), and a COMPANY span for every mention of a firm's short name defined
+    span covers, and a COMPANY span for every mention of a firm's short name defined
     after its full name (`_defined_name`); `allowed(value)` true keeps a value in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
     spans = sorted(spans)
@@ -137,9 +135,6 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             short = _defined_name(text, s)
             if short:
                 add(short, s.score, "COMPANY")
-    people = {form for s in spans if s.label == "PERSON" and s.source == "model"
-              for form in _forms(s.text, starts=False)}  # sure or not: a label, not a mask
-    spans = [_as_person(s, people) for s in spans] if people else spans
     if not forms:
         return spans
     starts = [s.start for s in spans]
@@ -159,19 +154,6 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         if allowed is None or not allowed(text[a:b]):
             added.append(Span(a, b, label, text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
-
-
-def _as_person(span: Span, people: set) -> Span:
-    """A model COMPANY span that is, whole, a name the model read as a person's in the
-    same document or the words at its end ("Wood" of "Wood's flagship fund", after
-    "Cathie Wood"), as PERSON: a later mention names a person by surname; not a given
-    name ("Ben" of "Ben Player"), a well-known firm ("Ford" after "Bill Ford") nor a
-    firm's word or form."""
-    if span.label != "COMPANY" or span.source != "model" or FIRMS.fullmatch(span.text) or \
-            _pieces(span.text, 0, len(span.text)) not in people or \
-            any(w.casefold().rstrip(".") in FIRM_ENDS_FOLDED for w in WORD.findall(span.text)):
-        return span
-    return Span(span.start, span.end, "PERSON", span.text, span.score, span.source)
 
 
 def _word(char: str) -> bool:
