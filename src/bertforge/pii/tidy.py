@@ -999,15 +999,16 @@ def _firm_comma(span: Span) -> Span:
 def _firm(text: str, span: Span) -> Span:
     """A model PERSON span that ends in a firm's word or a legal form ("Olausson Nilsson
     HB", "de Wit Groep"), starts with a bank's ("Banque de France") or has a firm's word
-    right after it ("[Prosek] Partners", `FIRM_TAIL`, not a field's label such as
-    "Direct:") as COMPANY: no person's name in any gold set does any of these. (The
-    firm's word joins it in `_with_legal_forms`.)"""
+    right after it ("[Prosek] Partners", `FIRM_TAIL`; not a field's label such as
+    "Direct:", nor an institution named after a person, "Bill & Melinda Gates
+    Foundation", `_eponym`) as COMPANY: no person's name in any gold set does any of
+    these. (The firm's word joins it in `_with_legal_forms`.)"""
     if span.label != "PERSON" or span.source != "model":
         return span
     words = span.text.split()
     tail = FIRM_TAIL.match(text, span.end)
     if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS) or \
-            tail and text[tail.end():tail.end() + 1] != ":":
+            tail and text[tail.end():tail.end() + 1] != ":" and not _eponym(text, span):
         return replace(span, label="COMPANY")
     return span
 
