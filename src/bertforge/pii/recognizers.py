@@ -496,6 +496,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         "au_addresses", p.AU_ADDRESS, p.AU_POSTCODE,
         "an Australian address ending in its state and postcode"),
     "streets": lambda region: Streets(),
+    "account_numbers": lambda region: Pattern(
+        "account_numbers", "customer_id", p.ACCOUNT_NUMBER, "shape", group=1,
+        validate=lambda m: 4 <= sum(c.isdigit() for c in m.group(1)) <= 34,
+        check="a number of four digits or more after an account's keyword"),
     "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "
