@@ -616,14 +616,15 @@ def test_a_full_name_after_a_label_that_names_a_person_is_found():
 
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
-    number word, a colon or "is"), or after a member's or policy's keyword and its number
+    number word, a colon or "is"), or after a client's or member's keyword and its number
     word, is found whole as ACCOUNT; the last four digits after "ending in", a number of
     three digits, a word that only starts with "account", an amount, a ticket's number
-    and "policy" without its number word are not."""
+    and a policy's number are not."""
     text = ("His account number is 3390-227-14. Account #: 88-4410-92\n"
             "Please credit acct no. 5561-0093-21 today. Account: AC-812978\n"
-            "Policy No. HX-2291-774 and member ID: 88213; account ending in 4471.\n"
+            "Client Number: 51774752 and member ID: 88213; account ending in 4471.\n"
+            "Policy No. HX-2291-774 and Policy Number: POL-14506474.\n"
             "Account 123 was closed. Accountant 12345. The account balance of 1,234.56.\n"
             "Ticket #: 88-4410-92. Policy 2291-774.")
     assert recognized("account_numbers", "US", text) == [(n, "ACCOUNT") for n in [
-        "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "HX-2291-774", "88213"]]
+        "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213"]]

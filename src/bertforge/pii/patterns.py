@@ -656,19 +656,19 @@ NAME_FIELD = re.compile(
     rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
 # An account's number after its keyword: "account", "acct" or "a/c" (and perhaps its
-# number word), or a member's, customer's, client's, loan's or policy's keyword with its
-# number word; a colon or "is" may stand between (not "ending in": the last four digits
-# are what banks print in clear). The number: digits in
-# groups joined by hyphens, spaces or dots, perhaps a few capitals before it
-# ("AC-812978"); four digits at least is the recognizer's check. Not a ticket's, case's,
-# claim's or reference's number: they name a request, not what a person holds.
+# number word), or a member's, customer's, client's or loan's keyword with its number
+# word; a colon or "is" may stand between (not "ending in": the last four digits are what
+# banks print in clear). The number: digits in groups joined by hyphens, spaces or dots,
+# perhaps a few capitals before it ("AC-812978"); four digits at least is the
+# recognizer's check. Not a policy's, ticket's, case's, claim's or reference's number:
+# they name a contract or a request, not what a person holds.
 _NUMBER_WORD = r"(?:number|Number|NUMBER|No\.?|NO\.?|no\.?|Num\.?|#|ID|Id|Nr\.?)"
 _ACCOUNT_KEY = (rf"(?:(?:{trie_pattern(_cases(('Account', 'Acct', 'A/C'), True))})\.?"
                 rf"(?:[ \t]*{_NUMBER_WORD})?"
-                rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan', 'Policy'), True))})"
+                rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan'), True))})"
                 rf"[ \t]*{_NUMBER_WORD})")
 ACCOUNT_NUMBER = re.compile(
-    rf"(?=[AaMmCcLlPp])(?<![\w/]){_ACCOUNT_KEY}[ \t]*[:#.=]?[ \t]*"
+    rf"(?=[AaMmCcLl])(?<![\w/]){_ACCOUNT_KEY}[ \t]*[:#.=]?[ \t]*"
     rf"(?:is[ \t]+)?"
     rf"((?:[A-Z]{{1,4}}[-/ ]?)?\d+(?:[- .]\d+)*(?:-[A-Z0-9]{{1,4}})?)(?![\w-]|[.,]\d)")
 # words that make a labelled name a team's, a desk's or a role's ("Attn: Accounts
