@@ -628,3 +628,48 @@ def test_an_account_number_after_its_keyword_is_found_whole():
             "Ticket #: 88-4410-92. Policy 2291-774.")
     assert recognized("account_numbers", "US", text) == [(n, "ACCOUNT") for n in [
         "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213"]]
+
+
+NATIONAL_IDS = [  # (the line, the number), each number valid by its country's check
+    ("Employee NI number: AB 12 34 56 C.", "AB 12 34 56 C"),
+    ("Please provide your SIN (046 454 286) for the T4 slip.", "046 454 286"),
+    ("Aadhaar: 2345 6789 0124, mobile +91 98765 43210.", "2345 6789 0124"),
+    ("PAN: ABCPD1234E", "ABCPD1234E"),
+    ("CPF 123.456.789-09 do titular.", "123.456.789-09"),
+    ("DNI 12345678Z, domicilio en Madrid.", "12345678Z"),
+    ("NIE X1234567L", "X1234567L"),
+    ("Codice fiscale: RSSMRA85T10A562S.", "RSSMRA85T10A562S"),
+    ("Numéro de sécurité sociale : 1 85 05 78 006 084 91.", "1 85 05 78 006 084 91"),
+    ("BSN 123456782 en rekeningnummer", "123456782"),
+    ("Steuer-ID 48 036 952 129.", "48 036 952 129"),
+    ("TFN 123 456 782.", "123 456 782"),
+    ("NRIC S1234567D, mobile 9123 4567.", "S1234567D")]
+
+
+@pytest.mark.parametrize("line, number", NATIONAL_IDS)
+def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number):
+    """The national-ids record's probe: each country's number after its keyword is found
+    whole as GOV_ID; with its last check character changed, or without its keyword
+    (or with the keyword in lower case where only the acronym counts), it is not."""
+    assert recognized("national_ids", "US", line) == [(number, "GOV_ID")]
+    last = number.rstrip()[-1]
+    wrong = number[:-1] + ("0" if last.isalpha() and last != "0" else
+                           "X" if last.isalpha() else str((int(last) + 1) % 10))
+    if number not in ("AB 12 34 56 C", "ABCPD1234E"):  # no check digit published
+        assert recognized("national_ids", "US", line.replace(number, wrong)) == []
+    assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
+
+
+def test_a_national_numbers_acronym_counts_only_in_capitals_and_near_the_number():
+    """"SIN", "BSN" and "PAN" are keywords as acronyms, not as the words "sin", "bsn" or
+    "pan"; a keyword more than 40 characters before the number does not count; and a
+    keyword the model read as a person is nobody's."""
+    from bertforge.pii.tidy import tidy
+
+    for line in ("no sin (046 454 286) here", "bsn 123456782", "pan: ABCPD1234E",
+                 "SIN, as the form asks for it in the box on the left: 046 454 286"):
+        assert recognized("national_ids", "US", line) == [], line
+    text = "Aadhaar: 2345 6789 0124, Steuer-ID 48 036 952 129"
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in ("Aadhaar", "Steuer-ID")]
+    assert tidy(text, spans) == []

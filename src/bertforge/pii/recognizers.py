@@ -25,6 +25,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..optional import require
+from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
@@ -176,6 +177,21 @@ class NineDigits(Recognizer):
             elif p.valid_ssn(m.group()) and p.context(text, m.start(), p.SSN_CONTEXT):
                 out.append(self.match(m.start(), m.end(), "ssn"))
         return out
+
+
+class NationalIds(Recognizer):
+    """National identity and tax numbers of twelve countries outside the US (`ids.KINDS`:
+    the UK's National Insurance number, Canada's SIN, India's Aadhaar and PAN, Brazil's
+    CPF, Spain's DNI and NIE, Italy's codice fiscale, France's social security number,
+    the Netherlands' BSN, Germany's tax ID, Australia's TFN, Singapore's NRIC), each by
+    its format, its check digits and, where the format alone could be something else,
+    its keyword before it. A number with check digits wins over the model; one with none
+    (a PAN, a National Insurance number) is a shape the model can overrule."""
+    name, kinds, trust = "national_ids", ("ssn",), "checksum"
+    check = "a country's format, its check digits and its keyword"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        return [self.match(a, b, "ssn", checked) for a, b, _, checked in ids.find(text)]
 
 
 class Bic(Recognizer):
@@ -469,6 +485,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                   validate=lambda m: p.valid_ssn(m.group()),
                                   check="the SSN's area, group and serial rules"),
     "nine_digits": lambda region: NineDigits(),
+    "national_ids": lambda region: NationalIds(),
     "bic": lambda region: Bic(),
     "latlng": lambda region: Pattern("latlng", "local_latlng", p.LATLNG, "checksum",
                                      validate=lambda m: abs(float(m.group(1))) <= 90

@@ -19,6 +19,7 @@ from typing import Sequence
 
 from ..optional import require
 from ..spans import Span
+from . import ids
 from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
@@ -838,10 +839,12 @@ def _nobodys(text: str, span: Span) -> bool:
     or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
     program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
-    [Jupyter] kernel")."""
+    [Jupyter] kernel"), or a national number's keyword read as a person ("[Aadhaar]:
+    2345 6789 0124", `ids.is_keyword`)."""
     return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
         _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
-        (span.source == "model" and (span.label == "PERSON" and span.text in SOFTWARE or
+        (span.source == "model" and (span.label == "PERSON" and (
+            span.text in SOFTWARE or ids.is_keyword(span.text)) or
                                      PARTY_TAG.fullmatch(span.text) is not None or
                                      MAIL_HEADER.fullmatch(span.text) is not None or
                                      span.text.rstrip(".").casefold() in LONE_TITLES))

@@ -1,0 +1,213 @@
+"""National identity and tax numbers outside the US, by their formats and check digits.
+
+Each kind is a row of `KINDS`: its format, its check (the country's published check-digit
+rule, where it has one), and the keywords of which one must stand in the 40 characters
+before it (nine digits are a SIN only after "SIN", a Dutch BSN only after "BSN"). The text
+is searched for the keywords first, and only the stretches after them for numbers: most
+documents hold none, and cost one search. The US's own (SSN, ITIN, routing numbers) are
+`patterns`' and `recognizers.NineDigits`'.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from .patterns import luhn, verhoeff
+
+
+def _digits(value: str) -> str:
+    return re.sub(r"\D", "", value)
+
+
+def cpf(value: str) -> bool:
+    """Brazil's CPF: two check digits, each the sum of the digits before it weighted
+    10, 9, ... (then 11, 10, ...) times 10, mod 11 (10 read as 0); not one digit eleven times."""
+    d = [int(c) for c in _digits(value)]
+    if len(d) != 11 or len(set(d)) == 1:
+        return False
+    for n in (9, 10):
+        if sum(x * (n + 1 - i) for i, x in enumerate(d[:n])) * 10 % 11 % 10 != d[n]:
+            return False
+    return True
+
+
+DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni(value: str) -> bool:
+    """Spain's DNI (eight digits) and NIE (X, Y or Z and seven digits, read as 0, 1, 2):
+    the letter is the number mod 23 in `DNI_LETTERS`."""
+    value = re.sub(r"[\s-]", "", value.upper())
+    number = str("XYZ".index(value[0])) + value[1:-1] if value[0] in "XYZ" else value[:-1]
+    return number.isdigit() and DNI_LETTERS[int(number) % 23] == value[-1]
+
+
+# the codice fiscale's values of a character in an odd place (1st, 3rd...); in an even
+# place a digit is itself and a letter its place in the alphabet
+_CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                   [1, 0, 5, 7, 9, 13, 15, 17, 19, 21] +
+                   [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10,
+                    22, 25, 24, 23]))
+
+
+def codice_fiscale(value: str) -> bool:
+    """Italy's codice fiscale: the sixteenth letter is the sum of the first fifteen's
+    values (odd places by `_CF_ODD`, even ones by their place), mod 26."""
+    value = value.upper()
+    total = sum(_CF_ODD[c] if i % 2 == 0 else (int(c) if c.isdigit() else ord(c) - 65)
+                for i, c in enumerate(value[:15]))
+    return chr(65 + total % 26) == value[15]
+
+
+def nir(value: str) -> bool:
+    """France's social security number (NIR): thirteen characters and a key, 97 minus
+    the number mod 97 (Corsica's 2A and 2B read as 19 and 18)."""
+    value = re.sub(r"\s", "", value.upper())
+    body, key = value[:13], value[13:]
+    body = body.replace("2A", "19", 1) if body[5:7] == "2A" else \
+        body.replace("2B", "18", 1) if body[5:7] == "2B" else body
+    return body.isdigit() and key.isdigit() and 97 - int(body) % 97 == int(key)
+
+
+def bsn(value: str) -> bool:
+    """The Netherlands' BSN: the eleven test (the digits weighted 9 down to 2, minus the
+    last, divisible by 11)."""
+    d = [int(c) for c in _digits(value)]
+    return len(d) == 9 and (sum(x * (9 - i) for i, x in enumerate(d[:8])) - d[8]) % 11 == 0
+
+
+def steuer_id(value: str) -> bool:
+    """Germany's tax ID (Steuer-IdNr): eleven digits, the first no 0, the last an ISO 7064
+    MOD 11,10 check digit."""
+    d = [int(c) for c in _digits(value)]
+    if len(d) != 11 or d[0] == 0:
+        return False
+    product = 10
+    for x in d[:10]:
+        total = (x + product) % 10 or 10
+        product = total * 2 % 11
+    return (11 - product) % 10 == d[10]
+
+
+def tfn(value: str) -> bool:
+    """Australia's tax file number: nine digits (or eight, older) weighted and summed,
+    divisible by 11."""
+    d = [int(c) for c in _digits(value)]
+    weights = {9: (1, 4, 3, 7, 5, 8, 6, 9, 10), 8: (10, 7, 8, 4, 6, 3, 5, 1)}.get(len(d))
+    return weights is not None and sum(w * x for w, x in zip(weights, d)) % 11 == 0
+
+
+def nric(value: str) -> bool:
+    """Singapore's NRIC and FIN (S, T, F, G and seven digits): the letter is the digits
+    weighted 2, 7, 6, 5, 4, 3, 2 (plus 4 for T and G) mod 11, in the prefix's table."""
+    value = value.upper()
+    total = sum(w * int(c) for w, c in zip((2, 7, 6, 5, 4, 3, 2), value[1:8]))
+    total += 4 if value[0] in "TG" else 0
+    table = "JZIHGFEDCBA" if value[0] in "ST" else "XWUTRQPNMLK"
+    return table[total % 11] == value[8]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One national number: what it is, its format, its check (None: none published),
+    the words one of which must come before it, and the ones among them that count only
+    in capitals ("SIN", not "sin")."""
+    name: str
+    regex: re.Pattern
+    check: Callable[[str], bool] | None
+    words: tuple[str, ...]
+    capitals: tuple[str, ...] = ()
+
+
+_GROUP = r"[ \t-]?"  # what may stand between a number's groups
+
+
+def _kind(name: str, regex: str, check, words: str, capitals: str = "") -> Kind:
+    return Kind(name, re.compile(regex + r"(?![\w-]|[.,]\d)"), check,
+                tuple(words.split("|")) if words else (),
+                tuple(capitals.split("|")) if capitals else ())
+
+
+KINDS = (
+    _kind("Brazilian CPF", r"(?<![\w.-])(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})", cpf, "", "CPF"),
+    _kind("Italian codice fiscale",
+          r"(?<![\w-])[A-Z]{6}[\dLMNP-V]{2}[A-EHLMPR-T][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z]",
+          codice_fiscale, "codice fiscale|cod. fisc.|c.f.", "CF"),
+    _kind("French social security number",
+          r"(?<![\w-])[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}", nir,
+          "sécurité sociale|securite sociale|numéro de sécu|insee", "NIR|NSS"),
+    _kind("Singapore NRIC or FIN", r"(?<![\w-])[STFG]\d{7}[A-Z]", nric, "ic no|ic number",
+          "NRIC|FIN"),
+    _kind("Spanish DNI or NIE", r"(?<![\w-])(?:\d{8}|[XYZ]-?\d{7})-?[A-Z]", dni,
+          "documento|d.n.i.", "DNI|NIF|NIE"),
+    _kind("Canadian SIN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}",
+          lambda v: luhn(_digits(v)), "social insurance", "SIN"),
+    _kind("Indian Aadhaar", rf"(?<![\w-])[2-9]\d{{3}}{_GROUP}\d{{4}}{_GROUP}\d{{4}}",
+          lambda v: verhoeff(_digits(v)), "aadhaar|aadhar", "UID|UIDAI"),
+    _kind("Indian PAN", r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", None,
+          "permanent account number", "PAN"),
+    _kind("UK National Insurance number",
+          r"(?<![\w-])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]",
+          None, "national insurance|ni number|ni no", "NINO"),
+    _kind("Dutch BSN", rf"(?<![\w-])(?:\d{{4}}\.?\d{{2}}\.?\d{{3}}|\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}})",
+          bsn, "burgerservicenummer|sofinummer", "BSN"),
+    _kind("German tax ID", r"(?<![\w-])\d{2} ?\d{3} ?\d{3} ?\d{3}", steuer_id,
+          "steuer-id|steuerid|steuer-idnr|steueridentifikationsnummer|identifikationsnummer",
+          "IdNr"),
+    _kind("Australian TFN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{2,3}}", tfn,
+          "tax file number", "TFN"),
+)
+KEYWORD_REACH = 40  # characters between a keyword's end and its number's start, at most
+_NUMBER_REACH = KEYWORD_REACH + 30  # and past that, room for the longest number
+_BY_WORD: dict[str, list[Kind]] = {}
+for _k in KINDS:
+    for _w in _k.words + _k.capitals:
+        _BY_WORD.setdefault(_w, []).append(_k)
+_WORDS = sorted({w for k in KINDS for w in k.words}, key=len, reverse=True)
+_CAPITALS = sorted({w for k in KINDS for w in k.capitals}, key=len, reverse=True)
+
+
+def _keyword_regex(words: list[str]) -> re.Pattern:
+    # the lookahead for their first letters first: a pattern that starts with a
+    # lookbehind is tried in full at every position
+    first = "".join(sorted({re.escape(w[0]) for w in words}))
+    return re.compile(rf"(?=[{first}])(?<![\w.])(?:{'|'.join(map(re.escape, words))})(?!\w)")
+
+
+# the keywords: the words in lower case, looked for in the text in lower case (a plain
+# substring test first, as most documents hold none), and the acronyms as written ("SIN",
+# never "sin")
+WORDS, CAPITALS = _keyword_regex(_WORDS), _keyword_regex(_CAPITALS)
+
+
+def _keywords(text: str) -> list[tuple[int, int, str]]:
+    lower = text.lower()
+    hits = [(m.start(), m.end(), m.group()) for m in CAPITALS.finditer(text)]
+    if len(lower) == len(text) and any(w in lower for w in _WORDS):  # "İ" lowers to two
+        hits += [(m.start(), m.end(), m.group()) for m in WORDS.finditer(lower)]
+    return sorted(hits)
+
+
+def find(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, kind's name, checked) of every national number in `text`: a keyword
+    of its kind, then within `KEYWORD_REACH` characters a number of its format that
+    passes its check where it has one; the first kind that takes a stretch keeps it."""
+    out: list[tuple[int, int, str, bool]] = []
+    for start, end, word in _keywords(text):
+        for kind in _BY_WORD[word]:
+            for m in kind.regex.finditer(text, end, min(len(text), end + _NUMBER_REACH)):
+                if m.start() - end > KEYWORD_REACH:
+                    break
+                if kind.check is not None and not kind.check(m.group()):
+                    continue
+                if not any(a < m.end() and m.start() < b for a, b, _, _ in out):
+                    out.append((m.start(), m.end(), kind.name, kind.check is not None))
+    return sorted(out)
+
+
+def is_keyword(value: str) -> bool:
+    """Whether `value` is, whole, one of the keywords ("Aadhaar", "Steuer-ID", "BSN"):
+    a model that reads one as a name is wrong."""
+    return value.lower() in _WORDS or value in _CAPITALS
