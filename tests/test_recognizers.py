@@ -673,3 +673,18 @@ def test_a_national_numbers_acronym_counts_only_in_capitals_and_near_the_number(
     spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
              for v in ("Aadhaar", "Steuer-ID")]
     assert tidy(text, spans) == []
+
+
+def test_continental_european_addresses_are_found_up_to_their_postcode_and_town():
+    """The eu-addresses record's probe: a street by its ending or by its first word, or
+    a number and a French street, then a flat perhaps, the postcode of its country's shape
+    after a comma or a line break, and the town; each whole. A date's year before a
+    word, and a street without its postcode, are not addresses."""
+    addresses = ["Bahnhofstraße 14, 8001 Zürich", "FRIEDRICHSTRASSE 44\n10117 BERLIN",
+                 "12 rue de Rivoli, 75001 Paris", "Calle Mayor 12, 3º B, 28013 Madrid",
+                 "Via Roma 10, 00184 Roma", "Keizersgracht 123, 1015 CJ Amsterdam",
+                 "ul. Marszałkowska 84/92, 00-514 Warszawa", "Kungsgatan 5, 111 43 Stockholm",
+                 "Hauptstr. 5, D-80331 München"]
+    text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
+            "the office on Bahnhofstraße 14 in Zürich.")
+    assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]

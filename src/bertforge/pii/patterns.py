@@ -523,6 +523,48 @@ AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)
 AU_ADDRESS = _postal_address(_AU_REGION)
+# A continental European address written inline, anchored by its postcode and town:
+# the street first and its number after it ("Bahnhofstraße 14, 8001 Zürich", "Calle Mayor
+# 12, 3º B, 28013 Madrid", "ul. Marszałkowska 84/92, 00-514 Warszawa", "Keizersgracht 123,
+# 1015 CJ Amsterdam"), or the number first as French writes it ("12 rue de Rivoli, 75001
+# Paris"). The street is a word that ends in a street's word ("-straße", "-gracht",
+# "-gatan") or a street's word and the name after it ("Via Roma", "Rua Augusta"); the
+# postcode, after a comma or a line break, is its country's shape (five digits, four,
+# "1015 CJ", "111 43", "00-514"),
+# perhaps after a country letter ("D-10117"), and the town one to three capitalised words
+# (a street's ending in capitals too, as a payment message writes it: "FRIEDRICHSTRASSE").
+_EU_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*\.?"
+_EU_PARTICLE = r"(?:de la|de l'|de|del|della|di|da|do|dos|das|du|des|van|von|der|den|d')"
+EU_STREET_ENDS = ("straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm",
+                  "ufer", "gracht", "kade", "laan", "straat", "plein", "singel", "dijk",
+                  "gatan", "vägen", "gata", "gränd", "torget", "gade", "vej", "veien", "gate",
+                  "katu", "tie")
+EU_STREET_STARTS = ("ul.", "al.", "pl.", "os.", "Via", "Viale", "Vicolo", "Piazza", "Piazzale",
+                    "Corso", "Largo", "Calle", "C/", "Avenida", "Avda.", "Av.", "Plaza", "Paseo",
+                    "Carrer", "Rambla", "Rua", "Travessa", "Praça", "Rue", "Avenue", "Boulevard",
+                    "Place", "Quai", "Chemin", "Allée", "Impasse", "Route", "Chaussée", "Cours")
+_FR_STREET_WORDS = ("rue", "avenue", "av.", "boulevard", "bd", "place", "quai", "chemin", "allée",
+                    "impasse", "route", "cours", "chaussée", "square", "passage")
+_EU_NUMBER = r"\d{1,4}[a-zA-Z]?(?:[-/]\d{1,4}[a-zA-Z]?)?"
+_EU_UNIT = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?[º°ª][ \t]?[A-Z]?|(?:apto|apt|piso|puerta|Top|Stiege|"
+            r"bus|boîte|étage|Whg\.?|Wohnung)\.?[ \t]*\w{1,4}))?")
+_EU_POSTCODE = (r"(?:(?:D|F|I|E|A|CH|NL|B|L|S|PL|P|DK|N|FI)-)?"
+                r"(?:\d{2}-\d{3}|\d{4}[ \t]?[A-Z]{2}(?![\w])|\d{3}[ \t]\d{2}|\d{4,5})")
+_EU_TOWN_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"  # no full stop: a sentence's
+_EU_TOWN = (rf"{_EU_TOWN_WORD}(?:[ -](?:(?:am|an|der|sur|sous|le|la|de|del|di|im|upon)[ -])?"
+            rf"{_EU_TOWN_WORD}){{0,2}}")
+# what an address's postcode follows (a comma or a line break) and the postcode before a
+# capitalised word: where `EU_ADDRESS` is tried; not a date's year ("Jan 28, 2024 Train")
+EU_POSTCODE_TOWN = re.compile(rf"[,\n][ \t]*{_EU_POSTCODE}[ \t]+(?=[A-ZÀ-ÖØ-ÞĀ-Ž])")
+EU_DATE_BEFORE = re.compile(rf"{MONTH}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
+EU_ADDRESS = re.compile(
+    rf"(?<![\w.-])(?:"
+    rf"(?:(?:{_EU_WORD} ){{0,2}}[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?i:{'|'.join(map(re.escape, EU_STREET_ENDS))})"
+    rf"|(?:{'|'.join(map(re.escape, EU_STREET_STARTS))})(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})"
+    rf" {_EU_NUMBER}"
+    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{'|'.join(map(re.escape, _FR_STREET_WORDS))})"
+    rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
+    rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
 # A street address without its town ("at 118 Juniper Court", "9 Ferncliff Lane"): a house
 # number, perhaps a compass word, one to three capitalised words and a street word. Not a
 # number glued to a comma, a point or a currency sign ("1,000 Main Street customers"), a
