@@ -688,3 +688,20 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
     text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
             "the office on Bahnhofstraße 14 in Zürich.")
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
+
+
+def test_crypto_wallet_addresses_are_found_by_shape_and_checksum():
+    """The crypto-wallets record's probe: an Ethereum address, Bitcoin addresses in
+    base58 (P2PKH, P2SH) and bech32 (and bech32m) whole as BANK; with a character
+    changed a Bitcoin address fails its checksum; a transaction's hash and a hex string
+    glued to a word are not wallets."""
+    wallets = ["0x742d35Cc6634C0532925a3b844Bc454e4438f44e", "1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa",
+               "3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy", "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq",
+               "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297"]
+    text = "Send to " + ", ".join(wallets) + "."
+    assert recognized("crypto_wallets", "US", text) == [(w, "BANK") for w in wallets]
+    for w in wallets[1:]:
+        changed = w[:-1] + ("a" if w[-1] != "a" else "c")
+        assert recognized("crypto_wallets", "US", f"Send to {changed}.") == [], changed
+    assert recognized("crypto_wallets", "US", "tx 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 "
+                      "and id_0x742d35Cc6634C0532925a3b844Bc454e4438f44e") == []

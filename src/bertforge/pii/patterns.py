@@ -10,6 +10,7 @@ as strict as one: email, IP address) backs it, which is what the merge policy ac
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -808,6 +809,52 @@ def _digits(value: str) -> str:
 
 # the validators a declared recognizer may name (a policy file, Presidio's YAML): each
 # takes the matched text and says whether its check passes
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def valid_base58check(value: str) -> bool:
+    """A Bitcoin address in base58: its last four bytes are the first four of the
+    double SHA-256 of the rest."""
+    number = 0
+    for c in value:
+        if c not in _BASE58:
+            return False
+        number = number * 58 + _BASE58.index(c)
+    raw = number.to_bytes(25, "big") if number < 1 << 200 else b""
+    return len(raw) == 25 and hashlib.sha256(hashlib.sha256(raw[:-4]).digest()).digest()[:4] == raw[-4:]
+
+
+_BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+
+def valid_bech32(value: str) -> bool:
+    """A Bitcoin address in bech32 or bech32m ("bc1..."): its BCH checksum (BIP 173, 350)."""
+    value = value.lower()
+    hrp, _, data = value.rpartition("1")
+    if hrp != "bc" or len(data) < 7 or any(c not in _BECH32 for c in data):
+        return False
+    check = 1
+    for v in [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp] + \
+            [_BECH32.index(c) for c in data]:
+        top, check = check >> 25, (check & 0x1FFFFFF) << 5 ^ v
+        for i, g in enumerate((0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)):
+            check ^= g if top >> i & 1 else 0
+    return check in (1, 0x2BC830A3)  # bech32, bech32m
+
+
+# A crypto wallet's address: Ethereum's ("0x" and 40 hex digits), Bitcoin's in base58
+# ("1..." or "3...") or bech32 ("bc1..."); the checksums are the recognizer's
+CRYPTO_WALLET = re.compile(r"(?=[0-9bB])(?<![\w])(?:0x[0-9a-fA-F]{40}|[13][1-9A-HJ-NP-Za-km-z]{25,34}"
+                           r"|(?:bc|BC)1[02-9ac-hj-np-zAC-HJ-NP-Z]{11,71})(?![\w])")
+
+
+def valid_wallet(value: str) -> bool:
+    """An Ethereum address by its shape; a Bitcoin address by its checksum."""
+    if value.startswith("0x"):
+        return True
+    return valid_bech32(value) if value[:3].lower() == "bc1" else valid_base58check(value)
+
+
 VALIDATORS = {
     "luhn": lambda value: luhn(_digits(value)),
     "card": valid_card,

@@ -487,6 +487,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "nine_digits": lambda region: NineDigits(),
     "national_ids": lambda region: NationalIds(),
     "bic": lambda region: Bic(),
+    "crypto_wallets": lambda region: Pattern("crypto_wallets", "bban", p.CRYPTO_WALLET, "checksum",
+                                             validate=lambda m: p.valid_wallet(m.group()),
+                                             check="an Ethereum address's shape or a Bitcoin "
+                                                   "address's checksum"),
     "latlng": lambda region: Pattern("latlng", "local_latlng", p.LATLNG, "checksum",
                                      validate=lambda m: abs(float(m.group(1))) <= 90
                                      and abs(float(m.group(2))) <= 180,
