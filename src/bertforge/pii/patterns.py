@@ -928,7 +928,7 @@ def spoken_kind(text: str, start: int, digits: int) -> str:
 
 # a year of birth after its keyword ("Year of Birth: 1979", "YOB 1979", "DOB: 1979"),
 # which the dates' shapes (a day, a month and a year) do not take alone
-BIRTH_YEAR = re.compile(r"(?i)\b(?:year\s+of\s+birth|birth\s*year|yob|dob|date\s+of\s+birth)"
+BIRTH_YEAR = re.compile(r"(?i)(?=[ybd])\b(?:year\s+of\s+birth|birth\s*year|yob|dob|date\s+of\s+birth)"
                         r"\s*[:#-]?\s*((?:19|20)\d\d)(?![\w/.-]*\d)")
 
 
