@@ -14,11 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .patterns import luhn, verhoeff
-
-
-def _digits(value: str) -> str:
-    return re.sub(r"\D", "", value)
+from .patterns import _digits, luhn, verhoeff
 
 
 def cpf(value: str) -> bool:

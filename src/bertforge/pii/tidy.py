@@ -841,13 +841,15 @@ def _nobodys(text: str, span: Span) -> bool:
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
     [Jupyter] kernel"), or a national number's keyword read as a person ("[Aadhaar]:
     2345 6789 0124", `ids.is_keyword`)."""
-    return _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-        _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
-        (span.source == "model" and (span.label == "PERSON" and (
-            span.text in SOFTWARE or ids.is_keyword(span.text)) or
-                                     PARTY_TAG.fullmatch(span.text) is not None or
-                                     MAIL_HEADER.fullmatch(span.text) is not None or
-                                     span.text.rstrip(".").casefold() in LONE_TITLES))
+    if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
+            _affiliation(text, span) or _eponym(text, span) or _file_number(text, span):
+        return True
+    if span.source != "model":
+        return False
+    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text)) or \
+        PARTY_TAG.fullmatch(span.text) is not None or \
+        MAIL_HEADER.fullmatch(span.text) is not None or \
+        span.text.rstrip(".").casefold() in LONE_TITLES
 
 
 # a name's last word and the bracket after it; and the bracket that closes
