@@ -705,3 +705,17 @@ def test_crypto_wallet_addresses_are_found_by_shape_and_checksum():
         assert recognized("crypto_wallets", "US", f"Send to {changed}.") == [], changed
     assert recognized("crypto_wallets", "US", "tx 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060 "
                       "and id_0x742d35Cc6634C0532925a3b844Bc454e4438f44e") == []
+
+
+def test_brazilian_addresses_are_found_up_to_their_cep():
+    """The br-addresses record's probe: a street and number, a flat or a district perhaps,
+    the town, the state and the CEP, each whole; without the state, or without the CEP,
+    no address."""
+    addresses = ["Rua Augusta 1500, apto 32, São Paulo - SP, 01304-001",
+                 "Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200",
+                 "Rua das Flores, nº 45, Curitiba/PR, CEP: 80010-020",
+                 "Avenida Atlântica 1702, Rio de Janeiro - RJ 22021-001"]
+    text = "Endereço: " + "; ".join(addresses) + "."
+    assert recognized("br_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
+    assert recognized("br_addresses", "US", "Rua Augusta 1500, São Paulo, 01304-001.") == []
+    assert recognized("br_addresses", "US", "Rua Augusta 1500, São Paulo - SP.") == []

@@ -566,6 +566,21 @@ EU_ADDRESS = re.compile(
     rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{'|'.join(map(re.escape, _FR_STREET_WORDS))})"
     rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
     rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
+# A Brazilian address: a street's word and its name, the number, perhaps a flat or block
+# and a district, then the town, its state's two capitals and the CEP ("Rua Augusta 1500,
+# apto 32, São Paulo - SP, 01304-001"): the town and state come before the postcode there.
+BR_STATES = ("AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE "
+             "TO").split()
+BR_CEP = re.compile(r"(?<![\w-])\d{5}-\d{3}(?![\w-])")
+_BR_STREET = ("Rua", "R.", "Avenida", "Av.", "Travessa", "Tv.", "Alameda", "Al.", "Praça",
+              "Estrada", "Rodovia", "Largo")
+_BR_PARTICLE = r"(?:da|de|do|das|dos|e)"
+_BR_UNIT = r"(?:apto|apt|ap|sala|bloco|bl|conj|casa|lote|andar)\.?[ \t]*\w{1,5}"
+BR_ADDRESS = re.compile(
+    rf"(?<![\w.])(?:{'|'.join(map(re.escape, _BR_STREET))})"
+    rf"(?: (?:{_BR_PARTICLE} )?{_EU_WORD}){{1,4}},? (?:n[º°o]\.? ?)?\d{{1,5}}[A-Za-z]?"
+    rf"(?:,? {_BR_UNIT})*(?:,? [-–]? ?{_EU_TOWN})?,? {_EU_TOWN} ?[-–/] ?(?:{'|'.join(BR_STATES)}),?"
+    rf"[ \t]*(?:\n[ \t]*)?(?:CEP:?[ \t]*)?\d{{5}}-\d{{3}}(?![\w-])")
 # A street address without its town ("at 118 Juniper Court", "9 Ferncliff Lane"): a house
 # number, perhaps a compass word, one to three capitalised words and a street word. Not a
 # number glued to a comma, a point or a currency sign ("1,000 Main Street customers"), a

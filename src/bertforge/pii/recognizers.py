@@ -519,6 +519,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         "au_addresses", p.AU_ADDRESS, p.AU_POSTCODE,
         "an Australian address ending in its state and postcode"),
     "eu_addresses": lambda region: EuAddresses(),
+    "br_addresses": lambda region: Pattern(
+        "br_addresses", "street_address", p.BR_ADDRESS, "shape", needs=p.BR_CEP,
+        check="a Brazilian street and number up to its town, state and CEP"),
     "streets": lambda region: Streets(),
     "account_numbers": lambda region: Pattern(
         "account_numbers", "customer_id", p.ACCOUNT_NUMBER, "shape", group=1,
