@@ -157,10 +157,9 @@ KINDS = (
 )
 KEYWORD_REACH = 40  # characters between a keyword's end and its number's start, at most
 _NUMBER_REACH = KEYWORD_REACH + 30  # and past that, room for the longest number
-_BY_WORD: dict[str, list[Kind]] = {}
-for _k in KINDS:
-    for _w in _k.words + _k.capitals:
-        _BY_WORD.setdefault(_w, []).append(_k)
+# keyword -> the kinds it leads to ("documento" to the DNI, "SIN" to the SIN)
+_BY_WORD = {word: [k for k in KINDS if word in k.words + k.capitals]
+            for k in KINDS for word in k.words + k.capitals}
 _WORDS = sorted({w for k in KINDS for w in k.words}, key=len, reverse=True)
 _CAPITALS = sorted({w for k in KINDS for w in k.capitals}, key=len, reverse=True)
 

@@ -529,12 +529,13 @@ AU_ADDRESS = _postal_address(_AU_REGION)
 # 12, 3º B, 28013 Madrid", "ul. Marszałkowska 84/92, 00-514 Warszawa", "Keizersgracht 123,
 # 1015 CJ Amsterdam"), or the number first as French writes it ("12 rue de Rivoli, 75001
 # Paris"). The street is a word that ends in a street's word ("-straße", "-gracht",
-# "-gatan") or a street's word and the name after it ("Via Roma", "Rua Augusta"); the
-# postcode, after a comma or a line break, is its country's shape (five digits, four,
-# "1015 CJ", "111 43", "00-514"),
-# perhaps after a country letter ("D-10117"), and the town one to three capitalised words
-# (a street's ending in capitals too, as a payment message writes it: "FRIEDRICHSTRASSE").
-_EU_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*\.?"
+# "-gatan"; in capitals too, as a payment message writes it: "FRIEDRICHSTRASSE") or a
+# street's word and the name after it ("Via Roma", "Rua Augusta"); the postcode, after a
+# comma or a line break, is its country's shape (five digits, four, "1015 CJ", "111 43",
+# "00-514"), perhaps after a country letter ("D-10117"), and the town one to three
+# capitalised words.
+_EU_TOWN_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"  # no full stop: a sentence's
+_EU_WORD = _EU_TOWN_WORD + r"\.?"  # a street's word may be abbreviated ("Av.")
 _EU_PARTICLE = r"(?:de la|de l'|de|del|della|di|da|do|dos|das|du|des|van|von|der|den|d')"
 EU_STREET_ENDS = ("straße", "strasse", "str.", "gasse", "weg", "platz", "allee", "ring", "damm",
                   "ufer", "gracht", "kade", "laan", "straat", "plein", "singel", "dijk",
@@ -551,7 +552,6 @@ _EU_UNIT = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?[º°ª][ \t]?[A-Z]?|(?:apto|apt|piso|p
             r"bus|boîte|étage|Whg\.?|Wohnung)\.?[ \t]*\w{1,4}))?")
 _EU_POSTCODE = (r"(?:(?:D|F|I|E|A|CH|NL|B|L|S|PL|P|DK|N|FI)-)?"
                 r"(?:\d{2}-\d{3}|\d{4}[ \t]?[A-Z]{2}(?![\w])|\d{3}[ \t]\d{2}|\d{4,5})")
-_EU_TOWN_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"  # no full stop: a sentence's
 _EU_TOWN = (rf"{_EU_TOWN_WORD}(?:[ -](?:(?:am|an|der|sur|sous|le|la|de|del|di|im|upon)[ -])?"
             rf"{_EU_TOWN_WORD}){{0,2}}")
 # what an address's postcode follows (a comma or a line break) and the postcode before a

@@ -337,7 +337,7 @@ def _name_and_firm(span: Span) -> list[Span] | None:
     if not NAME_WORD.search(span.text, 0, comma) or not firm or not (
             FIRMS.fullmatch(firm) or firm.split()[-1] in FIRM_ENDS):
         return None
-    start = span.start + len(span.text) - len(span.text[comma + 2:].lstrip())
+    start = span.start + span.text.index(firm, comma)
     return [_cut(span, comma), Span(start, start + len(firm), "COMPANY", firm, span.score,
                                     span.source)]
 
