@@ -765,7 +765,8 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
 # degree or a qualification ("Jane Doe, CPA"); not "JD" (a given name in the corpora) or
 # "RN" (a Brazilian state in the generator's addresses)
 CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA", "CFA",
-               "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS")
+               "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS", "CAIA", "FRM", "ChFC", "CLU",
+               "CIMA", "CPWA", "CRPC", "CPCU", "CIPP", "PMP", "CFE", "CISA")
 CREDENTIAL = "(?:%s)(?![\\w'-])" % "|".join(
     map(re.escape, sorted(CREDENTIALS, key=len, reverse=True)))
 CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
@@ -774,13 +775,15 @@ CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
-    Esq" -> "Margaret Osei"), and none where it is only credentials (the model's "CPA"
-    after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
+    Esq" -> "Margaret Osei"), and none where a PERSON or COMPANY span is only credentials
+    (the model's "CPA" or "CFP" after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
     personal data, and the gold convention leaves them out."""
-    if span.label != "PERSON" or span.source != "model":
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return [span]
     if CREDENTIALS_ONLY.fullmatch(span.text):
         return []
+    if span.label != "PERSON":
+        return [span]
     m = CREDENTIALS_AFTER.search(span.text)
     return [_cut(span, m.start())] if m and m.start() > 0 else [span]
 
@@ -835,14 +838,18 @@ def _nobodys(text: str, span: Span) -> bool:
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
     a name that is part of a thing's or an institution's name (`_eponym`), a filing's
-    number at the securities regulator (`_file_number`),
+    number at the securities regulator (`_file_number`), a listed company's exchange and
+    ticker (`_listing`), a court's abbreviation or a case's docket number (`_court`,
+    `_docket`), a program's version (`_version`),
     or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
     program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
     [Jupyter] kernel"), or a national number's keyword read as a person ("[Aadhaar]:
     2345 6789 0124", `ids.is_keyword`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-            _affiliation(text, span) or _eponym(text, span) or _file_number(text, span):
+            _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
+            _listing(text, span) or _court(text, span) or _docket(text, span) or \
+            _version(text, span):
         return True
     if span.source != "model":
         return False
@@ -916,6 +923,107 @@ def _file_number(text: str, span: Span) -> bool:
         return False
     keys = list(FILE_NUMBER_KEY.finditer(text, max(0, span.start - 120), span.start))
     return bool(keys) and FILE_NUMBER_LIST.fullmatch(text, keys[-1].end(), span.start) is not None
+
+
+# the codes of stock exchanges as press releases and news write them before a ticker, and
+# a ticker ("Halverson Industries (NYSE: HLV)", "(TSX: APX) (OTCQX: APXMF)", "(Nasdaq:
+# RWBC; TSX: RWB)", "(TYO: 6521)", "(NYSE: BF.B)")
+EXCHANGES = ("NYSE", "NYSE American", "NYSE MKT", "NYSE Arca", "Nasdaq", "NASDAQ", "Nasdaq GS",
+             "Nasdaq GM", "Nasdaq CM", "AMEX", "TSX", "TSXV", "TSX-V", "TSX Venture", "CSE",
+             "NEO", "ASX", "NZX", "LSE", "AIM", "OTC", "OTCQX", "OTCQB", "OTC Pink", "OTCBB",
+             "OSE", "TYO", "TSE", "JPX", "HKEX", "HKSE", "SEHK", "HK", "SGX", "JSE", "NSE", "BSE",
+             "Euronext", "XETRA", "Xetra", "FWB", "FRA", "ETR", "EPA", "AMS", "EBR", "ELI",
+             "SIX", "SWX", "BME", "BIT", "OMX", "STO", "CPH", "HEL", "OSL", "WSE", "TASE", "B3",
+             "BVMF", "BMV", "KRX", "KOSDAQ", "KOSPI", "TWSE", "TPE", "SSE", "SZSE", "IDX",
+             "SET", "Bursa", "TADAWUL", "Tadawul", "ADX", "DFM", "EGX", "Cboe", "CBOE", "BATS")
+_LISTING = r"(?:%s)[ \t]*:[ \t]*[A-Z0-9]{1,6}(?:[.-][A-Z0-9]{1,3})?" % "|".join(
+    map(re.escape, sorted(EXCHANGES, key=len, reverse=True)))
+LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*\)")
+
+
+def _listing(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is an exchange's code or a ticker in the brackets that
+    name where a company is listed ("Halverson Industries (NYSE: [HLV])"): a company's,
+    and public."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    opening = text.rfind("(", max(0, span.start - 60), span.start + 1)
+    if opening < 0:
+        return False
+    m = LISTING.match(text, opening)
+    return m is not None and m.end() >= span.end
+
+
+# a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
+# year: a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(D. Mass.)", "(D.D.C.)"), a circuit
+# ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy court ("(Bankr. D. Del.)")
+# the states as the citations abbreviate them where they are no initials ("Cal.", "Ill.")
+COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
+                "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
+                "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
+                "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
+COURT = re.compile(r"(?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
+                   r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
+                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?)"
+                   % "|".join(COURT_STATES))
+COURT_AROUND = re.compile(r"[ \t]*(?:\d{4}[ \t]*)?\)")
+
+
+def _court(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a court's abbreviation in a case's citation
+    ("Ramirez v. Coastline Mortgage Corp., No. 3:24-cv-01187 ([S.D. Cal].)"): right
+    after the bracket that opens, the year or the bracket's close after it."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    m = COURT.fullmatch(text, span.start, _court_end(text, span.end))
+    return m is not None and text[max(0, span.start - 3):span.start].rstrip(" \t").endswith("(") \
+        and COURT_AROUND.match(text, m.end()) is not None
+
+
+def _court_end(text: str, end: int) -> int:
+    """Where a court's abbreviation ends: after its full stop, which the span may leave
+    out."""
+    return end + 1 if text.startswith(".", end) else end
+
+
+# a federal case's docket number: the office, the year, the kind of case and its number,
+# perhaps the judge's initials ("No. 3:24-cv-01187", "1:19-cr-00365-JSR", "22-bk-10943")
+DOCKET = re.compile(r"(?<![\w:-])(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
+                    r"-\d{2,6}(?:-[A-Z]{2,5})*(?![\w-])")
+
+
+def _docket(text: str, span: Span) -> bool:
+    """Whether a span, of any source, lies inside a case's docket number (`DOCKET`): a
+    court's record, whose pieces read as a time ("3:24") and an account ("01187")."""
+    window = max(0, span.start - 12), min(len(text), span.end + 24)
+    if "-" not in text[window[0]:window[1]]:
+        return False
+    for m in DOCKET.finditer(text, *window):
+        if m.start() <= span.start and span.end <= m.end():
+            return True
+    return False
+
+
+# a program's version: digits and full stops, perhaps a suffix ("22.04", "3.12", "2.13.0",
+# "6.5.0-14", "1.0rc1"), right after a pin ("torch==2.13.0", "numpy>=1.26") or a "v"
+# ("v18.17.1"), or after a program's name or a version's word and a space ("Ubuntu
+# 22.04", "Python 3.12", "version 4.2.1", "kernel 6.5")
+VERSION = re.compile(r"[vV]?\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z0-9]+)?")
+VERSION_BEFORE = re.compile(
+    r"(?:[=<>~!]=|(?<![\w.])[vV]|(?:^|[\s(])(?:%s|[Vv]ersions?|[Vv]er\.|[Rr]elease|[Bb]uild|"
+    r"[Kk]ernel|[Ff]irmware|[Pp]atch|[Pp]ython|Node(?:\.js)?|Java|JDK|Go|Rust|Ruby|PHP|Perl|"
+    r"Swift|Windows|Safari|Edge|Chromium|Electron|Rails|React|Vue|Spring|Spark|Kafka|"
+    r"Jenkins|\.NET)[ \t]+)$" % "|".join(
+        sorted(map(re.escape, SOFTWARE), key=len, reverse=True)))
+
+
+def _version(text: str, span: Span) -> bool:
+    """Whether a model DATE or DIGITAL span is a program's version (`VERSION` after
+    `VERSION_BEFORE`): "Ubuntu [22.04]" is no date, "torch==[2.13.0]" no secret."""
+    if span.label not in ("DATE", "DIGITAL") or span.source != "model" or \
+            VERSION.fullmatch(span.text) is None:
+        return False
+    return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
 
 
 def _dateline(text: str, span: Span) -> bool:
@@ -1208,6 +1316,7 @@ def given_names() -> frozenset[str]:
 
 
 GIVEN = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
+
 
 
 @functools.lru_cache(maxsize=2)
