@@ -1884,3 +1884,43 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
              for v in ("Gunicorn", "Jupyter", "Conda", "Kendra", "Jenkins")]
     assert [s.text for s in tidy(text, spans)] == ["Kendra", "Jenkins"]
+
+
+@pytest.mark.parametrize("text, spans, kept", [
+    # a listed company's exchange and ticker (`_listing`); a bracket that is no listing stays
+    ("Halverson Industries (NYSE: HLV) and Norsk Vind ASA (OSE: NVIND; TSX: NVD) rose. "
+     "Mr. Lee (LEE) spoke.", [("PERSON", "HLV"), ("PERSON", "OSE"), ("PERSON", "NVD"),
+                              ("PERSON", "Lee"), ("PERSON", "LEE")], ["Lee", "LEE"]),
+    # a court's abbreviation in a citation (`_court`); initials and a name elsewhere stay
+    ("Ramirez v. Coastline, No. 3:24-cv-01187 (S.D. Cal.), and Smith (9th Cir. 2021); "
+     "D. Mass. spoke (D. Massey)", [("PERSON", "Ramirez"), ("PERSON", "S.D. Cal"),
+                                    ("PERSON", "9th Cir"), ("PERSON", "D. Mass"),
+                                    ("PERSON", "D. Massey")],
+     ["Ramirez", "D. Mass", "D. Massey"]),
+    # a docket number's pieces (`_docket`), whatever found them; an account stays
+    ("No. 3:24-cv-01187 and 1:19-cr-00365-JSR; account 44-01188", [
+        ("DATE", "3:24"), ("ACCOUNT", "01187"), ("ACCOUNT", "00365"), ("ACCOUNT", "44-01188")],
+     ["44-01188"]),
+    # a program's version (`_version`); a date after a word that is no program's stays
+    ("I'm on Ubuntu 22.04 with Python 3.12, torch==2.13.0 and Node v18.17.1; paid on 23.04",
+     [("DATE", "22.04"), ("DATE", "3.12"), ("DIGITAL", "2.13.0"), ("DIGITAL", "18.17.1"),
+      ("DATE", "23.04")], ["23.04"]),
+    # a credential read as a firm after a name (`_without_credentials`); the firm stays
+    ("Liang Qiu, CFP®\nSenior Wealth Advisor | Meridian Wealth Partners",
+     [("PERSON", "Liang Qiu"), ("COMPANY", "CFP"), ("COMPANY", "Meridian Wealth Partners")],
+     ["Liang Qiu", "Meridian Wealth Partners"]),
+])
+def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
+    """The public-tokens record's probes, with the model's spans as it gave them."""
+    from bertforge.pii.tidy import tidy
+
+    placed = [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+              for label, v in spans]
+    assert [s.text for s in tidy(text, placed)] == kept
+
+
+def test_a_docket_numbers_office_and_year_are_no_time():
+    from bertforge.pii.recognizers import DatesAndTimes
+
+    text = "No. 3:24-cv-01187, filed at 3:24 pm"
+    assert [text[m.start:m.end] for m in DatesAndTimes().find(text)] == ["3:24 pm"]

@@ -955,35 +955,28 @@ def _listing(text: str, span: Span) -> bool:
 
 
 # a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
-# year: a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(D. Mass.)", "(D.D.C.)"), a circuit
+# year (the abbreviation is the group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(D. Mass.)", "(D.D.C.)"), a circuit
 # ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy court ("(Bankr. D. Del.)")
 # the states as the citations abbreviate them where they are no initials ("Cal.", "Ill.")
 COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
                 "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
                 "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
                 "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
-COURT = re.compile(r"(?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
+COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
                    r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
-                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?)"
-                   % "|".join(COURT_STATES))
-COURT_AROUND = re.compile(r"[ \t]*(?:\d{4}[ \t]*)?\)")
+                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
+                   r"[ \t]*(?:\d{4}[ \t]*)?\)" % "|".join(COURT_STATES))
 
 
 def _court(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is a court's abbreviation in a case's citation
-    ("Ramirez v. Coastline Mortgage Corp., No. 3:24-cv-01187 ([S.D. Cal].)"): right
-    after the bracket that opens, the year or the bracket's close after it."""
+    """Whether a model PERSON span lies in a court's abbreviation in a case's citation
+    ("Ramirez v. Coastline Mortgage Corp., No. 3:24-cv-01187 ([S.D. Cal].)", "(9th
+    [Cir]. 2021)"): in brackets, alone or with the year (`COURT`)."""
     if span.label != "PERSON" or span.source != "model":
         return False
-    m = COURT.fullmatch(text, span.start, _court_end(text, span.end))
-    return m is not None and text[max(0, span.start - 3):span.start].rstrip(" \t").endswith("(") \
-        and COURT_AROUND.match(text, m.end()) is not None
-
-
-def _court_end(text: str, end: int) -> int:
-    """Where a court's abbreviation ends: after its full stop, which the span may leave
-    out."""
-    return end + 1 if text.startswith(".", end) else end
+    opening = text.rfind("(", max(0, span.start - 12), span.start)
+    m = COURT.match(text, opening) if opening >= 0 else None
+    return m is not None and m.start(1) <= span.start and span.end <= m.end(1)
 
 
 # a federal case's docket number: the office, the year, the kind of case and its number,
