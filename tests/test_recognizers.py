@@ -80,6 +80,9 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     ("Shoutout to @jasmine.r and @the.real.ann! Thanks @jack.", ["jasmine.r", "the.real.ann",
                                                                  "jack"]),  # full stops inside
     ("@pytest.mark.parametrize('x')\n@functools.lru_cache\ndef f(): pass", []),
+    ("LGTM /cc @nguyen-t @rajesh_k, thanks @sarah-okonkwo-2.", ["nguyen-t", "rajesh_k",
+                                                               "sarah-okonkwo-2"]),  # GitHub's
+    ("@font-face { } @counter-style x { }", []),                     # at-rules with a hyphen
 ])
 def test_handles_are_user_names_and_code_is_not(text, handles):
     assert [text[m.start:m.end] for m in Handles().find(text)] == handles

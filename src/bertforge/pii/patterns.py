@@ -743,8 +743,9 @@ NOT_NAME_WORDS = frozenset(w.casefold() for w in (
     "Everyone", "All", "Others", "Records", "Registry", "Registrar", "Secretariat",
     "Mailroom", "Reception", "Recipients", "Account", "Holder", "Card", "Estate", "Trust"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
-HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.]{1,30}(?![\w.]|\.\w))"
-                    r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)"
+# or hyphens ("@sarah-okonkwo", as GitHub's)
+HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"
+                    r"[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*)"
                     r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
 # a Reddit user name as the forum writes it ("u/name", "/u/name"): nothing glued before
 # it ("reddit.com/u/x", "menu/item"), not a unit after a number ("5 u/min")
@@ -766,7 +767,9 @@ NOT_HANDLES = frozenset({
     "media", "import", "charset", "supports", "keyframes", "font", "page", "namespace",
     "layer", "container", "tailwind", "apply", "include", "mixin", "extend", "if", "else",
     "each", "use", "forward", "interface", "implementation", "end", "synthesize",
-    "property", "protocol", "here", "channel", "everyone", "all", "someone"})
+    "property", "protocol", "here", "channel", "everyone", "all", "someone", "font-face",
+    "counter-style", "font-feature-values", "font-palette-values", "starting-style",
+    "view-transition", "position-try", "scope"})
 # words that follow a code annotation on its own line ("@Test public void run()")
 AFTER_ANNOTATION = frozenset({
     "public", "private", "protected", "internal", "static", "final", "abstract", "open",
