@@ -617,6 +617,22 @@ def test_a_full_name_after_a_label_that_names_a_person_is_found():
         "Szymon Wr\u00f3blewski", "MARIA OYELARAN"]]
 
 
+def test_a_rare_name_after_a_greeting_or_under_a_sign_off_is_found():
+    """The greeted-names record's probes: a name alone after a greeting, a thanks or a
+    request, before "from support", or under a sign-off, where its words are names or
+    rare words ("Thanh", "Xochitl"); what greetings are said to that is no one ("Hi All",
+    "Thanks Again", "Cheers mate", "Regards,\nCustomer Service", "Thanks Apple", "Per
+    Section 4.2") is not, nor a name where no greeting puts it."""
+    text = ("Thanks Thanh, that fixed it! Anh from support said so. Cheers Xochitl!\n"
+            "Shoutout to Nomvula Dlamini for the help. Per Eero's note, ask Zainab about it.\n"
+            "Hi All, Thanks Again! Cheers Mate. Dear Customer, Welcome Back.\n"
+            "Thanks Apple, and thank you Microsoft. Per Section 4.2, see Annex A.\n"
+            "Hi Team: Thanh Pham called. Hello World\n"
+            "Regards,\nCustomer Service\n\nBest,\nThanh\n")
+    assert recognized("greeted_names", "US", text) == [(f, "PERSON") for f in [
+        "Thanh", "Anh", "Xochitl", "Nomvula Dlamini", "Eero", "Zainab", "Thanh"]]
+
+
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's or member's keyword and its number

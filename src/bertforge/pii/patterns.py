@@ -742,6 +742,44 @@ NOT_NAME_WORDS = frozenset(w.casefold() for w in (
     "Onboarding", "Engineering", "Product", "Products", "Staff", "Members", "Member",
     "Everyone", "All", "Others", "Records", "Registry", "Registrar", "Secretariat",
     "Mailroom", "Reception", "Recipients", "Account", "Holder", "Card", "Estate", "Trust"))
+# A person's name alone where a message puts one: after a greeting, a thanks or a request
+# ("Hi Thanh,", "Thanks Anh!", "Ask Nomvula about it", "loop in Xochitl?"), before
+# "from" and a team ("Anh from support said ..."), or on its own line under a sign-off
+# ("Regards,\nThanh"). One or two capitalised words (a hyphen or an apostrophe inside
+# one: "Ji-Woo", "O'Neil"); who they may belong to is the recognizer's check
+# (`recognizers._greeted_person`): the model misses the rare given names here, which
+# its pieces do not know as names.
+_GREETINGS = ("Hi", "Hello", "Hey", "Hiya", "Dear", "Thanks", "Thank you", "Thx", "Cheers",
+              "Congrats", "Congratulations", "Welcome", "Morning", "Bye", "Shoutout to",
+              "Shout-out to", "Shout out to", "Kudos to", "Props to", "Ask", "Ping",
+              "Loop in", "cc'ing", "Per", "As per")
+_SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best wishes", "Best",
+              "Thanks", "Many thanks", "Thank you", "Thanks again", "Cheers", "Sincerely",
+              "Yours", "Yours truly", "Yours sincerely", "Respectfully", "Cordially",
+              "Take care", "Talk soon", "Rgds", "Warmly", "All the best")
+_TEAMS = ("support", "billing", "accounts", "sales", "IT", "HR", "legal", "finance",
+          "compliance", "ops", "operations", "payroll", "onboarding", "customer service",
+          "customer care", "customer support", "tech support", "the help desk", "the helpdesk")
+_GREETED_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'\u2019][A-Za-zÀ-ÖØ-öø-ÿ][a-zß-öø-ÿ]+)?"
+_GREETED = rf"{_GREETED_WORD}(?: {_GREETED_WORD})?"
+GREETED_NAME = re.compile(
+    rf"(?<![\w-])(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]+({_GREETED})"
+    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|['\u2019]s\b|$)|[ \t]+(?:about|for|to|if|when|on)\b)"
+    rf"|(?<![\w-])({_GREETED})(?=[ \t]+from[ \t]+(?:the[ \t]+)?"
+    rf"(?:{trie_pattern(_cases(_TEAMS, True))})\b)"
+    rf"|^[ \t]*(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*[,!.]?[ \t]*\n[ \t]*"
+    rf"({_GREETED})[ \t]*$", re.MULTILINE)
+# what a greeting or a thanks is said to that is nobody's name ("Hi there", "Thanks again",
+# "Cheers mate", "Welcome aboard")
+NOT_GREETED = frozenset(w.casefold() for w in (
+    "There", "Again", "Guys", "Guy", "Folks", "Mate", "Mates", "Man", "Bro", "Buddy", "Sir",
+    "Sirs", "Madam", "Friend", "Friends", "Everybody", "Both", "Much", "So", "Lot", "Anyway",
+    "Boss", "Dude", "Love", "Honey", "Doc", "Gents", "Ladies", "Gentlemen", "Mom", "Dad",
+    "Mum", "Aboard", "Back", "Home", "World", "Folks", "Y'all", "Yall", "Lads", "Peeps",
+    "Fam", "Hun", "Babe", "Darling", "Sweetie", "Chief", "Captain", "Partner", "Pal",
+    "Neighbor", "Neighbour", "Colleagues", "Coworkers", "Valued", "Again", "Kindly", "Very",
+    "Tons", "Heaps", "Loads", "Alot", "Brother", "Sister", "Sis", "Uncle", "Auntie", "Aunt",
+    "Grandma", "Grandpa", "Santa", "God", "Lord", "Jesus", "Heavens", "Goodness"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"

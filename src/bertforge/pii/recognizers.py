@@ -29,7 +29,7 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .tidy import FIRM_ENDS, LONE_TITLES, known_names
+from .tidy import FIRM_ENDS, LONE_TITLES, SOFTWARE, common_words, known_names
 
 TRUST = ("checksum", "shape", "end")
 
@@ -394,6 +394,41 @@ class Handles(Recognizer):
         return out
 
 
+class GreetedNames(Recognizer):
+    """A name alone where a message puts one (`patterns.GREETED_NAME`): after a greeting
+    or a thanks, before "from support", under a sign-off. Every word must be a name's:
+    none a team's, a salutation's or a title's word, a firm's form or a program, not a
+    well-known firm ("Thanks Chase" is the model's to read), and each
+    a given name or surname of Faker's locales, or a word the bundled vocabulary does not
+    hold (`tidy.common_words`: "Thanh", "Xochitl"), which in that place is a rare name, not
+    a rare word ("Hi Team", "Thanks Again" and "Cheers Mate" stay)."""
+    name, kinds, trust = "greeted_names", ("name",), "shape"
+    check = "a name after a greeting or a thanks, or under a sign-off"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.GREETED_NAME.finditer(text):
+            group = m.lastindex
+            if _greeted_person(m.group(group)):
+                out.append(self.match(m.start(group), m.end(group)))
+        return out
+
+
+def _greeted_person(value: str) -> bool:
+    """Whether the words after a greeting may be a person's name (`GreetedNames`)."""
+    if p.FIRMS.fullmatch(value):
+        return False
+    names, common = known_names(), common_words()
+    for word in value.split():
+        if word in FIRM_ENDS or word in SOFTWARE or word.casefold() in LONE_TITLES or \
+                word.casefold() in p.NOT_NAME_WORDS or word.casefold() in p.NOT_GREETED:
+            return False
+        parts = re.split(r"[-'\u2019]", word.casefold())
+        if not all(part in names or part not in common for part in parts if len(part) > 1):
+            return False
+    return True
+
+
 @functools.lru_cache(maxsize=None)
 def _fewest_digits(regions: tuple[str, ...]) -> tuple[int, int]:
     """The fewest digits a valid number can be written with, read in these regions, from
@@ -527,6 +562,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         "account_numbers", "customer_id", p.ACCOUNT_NUMBER, "shape", group=1,
         validate=lambda m: 4 <= sum(c.isdigit() for c in m.group(1)) <= 34,
         check="a number of four digits or more after an account's keyword"),
+    "greeted_names": lambda region: GreetedNames(),
     "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "

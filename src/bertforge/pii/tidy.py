@@ -15,6 +15,7 @@ import pkgutil
 import re
 import unicodedata
 from dataclasses import replace
+from pathlib import Path
 from typing import Sequence
 
 from ..optional import require
@@ -1309,6 +1310,18 @@ def given_names() -> frozenset[str]:
 
 
 GIVEN = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
+
+
+@functools.lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """The whole words of the bundled model's vocabulary (about 22,500: English's most
+    frequent words, and the names frequent in its text), in lower case: a word missing
+    from it is rare, as a name from another language is. Empty if the file is missing."""
+    try:
+        lines = (Path(__file__).parent / "model" / "vocab.txt").read_text("utf-8").split()
+    except OSError:
+        return frozenset()
+    return frozenset(w for w in lines if w.isalpha())
 
 
 
