@@ -1924,3 +1924,35 @@ def test_a_docket_numbers_office_and_year_are_no_time():
 
     text = "No. 3:24-cv-01187, filed at 3:24 pm"
     assert [text[m.start:m.end] for m in DatesAndTimes().find(text)] == ["3:24 pm"]
+
+
+def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_nobodys():
+    """The filing-tables record's probe, with the model's spans as it gave them: a
+    person's name alone in its cell, read as a firm, is a person (not a firm named after
+    its founder, a firm's word, or a name in running text); the pieces of amounts the
+    model read as an ID and a bank number are nobody's, an account number is not."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Name                   Salary ($)   Total ($)\n"
+            "Kwame Asante-Boateng   1,150,000    8,412,550\n"
+            "Lucia Ferraro            640,000    2,901,337\n"
+            "| Sofia Mendoza-Rey | 312,009 |\n"
+            "Raymond James          Edward Jones\n"
+            "Marcus Capital\n"
+            "Fees paid to Sofia Mendoza-Rey and account 640000.\n")
+    def at(label, value, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(value, start + 1)
+        return Span(start, start + len(value), label, value, 0.9, "model")
+
+    placed = sorted([at("COMPANY", "Kwame Asante-Boateng"), at("PERSON", "Lucia Ferraro"),
+                     at("GOV_ID", "640"), at("BANK", "901"), at("COMPANY", "Sofia Mendoza-Rey"),
+                     at("COMPANY", "Raymond James"), at("COMPANY", "Edward Jones"),
+                     at("COMPANY", "Marcus Capital"), at("COMPANY", "Sofia Mendoza-Rey", 1),
+                     at("ACCOUNT", "640000")], key=lambda s: s.start)
+    assert [(s.label, s.text) for s in tidy(text, placed)] == [
+        ("PERSON", "Kwame Asante-Boateng"), ("PERSON", "Lucia Ferraro"),
+        ("PERSON", "Sofia Mendoza-Rey"), ("COMPANY", "Raymond James"),
+        ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
+        ("COMPANY", "Sofia Mendoza-Rey"), ("ACCOUNT", "640000")]

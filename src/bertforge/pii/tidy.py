@@ -468,7 +468,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_firm_comma(_listed_name(_inverted_name(_firm(text, _known_firm(s))))) for s in out]
+    relabelled = [_firm_comma(_listed_name(_cell_name(text, _inverted_name(
+        _firm(text, _known_firm(s)))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _nobodys(text, s)
@@ -841,7 +842,8 @@ def _nobodys(text: str, span: Span) -> bool:
     a name that is part of a thing's or an institution's name (`_eponym`), a filing's
     number at the securities regulator (`_file_number`), a listed company's exchange and
     ticker (`_listing`), a court's abbreviation or a case's docket number (`_court`,
-    `_docket`), a program's version (`_version`),
+    `_docket`), a program's version (`_version`), a piece of an amount
+    (`_amount_piece`),
     or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
     program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
@@ -850,7 +852,7 @@ def _nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
-            _version(text, span):
+            _version(text, span) or _amount_piece(text, span):
         return True
     if span.source != "model":
         return False
@@ -1020,6 +1022,20 @@ def _version(text: str, span: Span) -> bool:
     return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
 
 
+# an amount written with thousands separators, perhaps with cents ("640,000", "2,901,337.50")
+AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\d)")
+
+
+def _amount_piece(text: str, span: Span) -> bool:
+    """Whether a model number span lies inside an amount (`AMOUNT`): "640" of a
+    compensation table's "640,000" is money, not a government ID."""
+    if span.label not in NUMBER_GROUPS or span.source != "model" or "," not in \
+            text[max(0, span.start - 4):span.end + 4]:
+        return False
+    return any(m.start() <= span.start and span.end <= m.end() for m in
+               AMOUNT.finditer(text, max(0, span.start - 12), min(len(text), span.end + 16)))
+
+
 def _dateline(text: str, span: Span) -> bool:
     """Whether a model PERSON span is the place of a news story's dateline: one word in
     capitals that is nobody's given name or surname (`known_names`), where a text, a
@@ -1077,6 +1093,49 @@ def _name_shaped(span: Span) -> Span:
 
 
 FIRMS_FOLDED = {firm.casefold() for firm in KNOWN_FIRMS}
+
+
+# a table's cell: at its line's start (past spaces or a "|"), up to the line's end, a tab,
+# two spaces or a "|"
+CELL_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:\|[ \t]*)?$")
+CELL_AFTER = re.compile(r"[ \t]*(?:$|\n|\||\t)| {2}")
+# firms named after their founders, as a filing's tables name them; not on `patterns.FIRMS`
+# because a person may have the name ("Edward Jones")
+FOUNDERS_FIRMS = frozenset(("Edward Jones", "Raymond James", "Charles Schwab", "John Deere",
+                            "William Blair", "Stifel Nicolaus", "Keefe Bruyette", "Paul Weiss",
+                            "Eli Lilly", "Ralph Lauren", "Calvin Klein", "Michael Kors",
+                            "Kate Spade", "Tommy Hilfiger", "Morgan Lewis", "Charles River",
+                            "Marcus Millichap", "Sullivan Cromwell", "Harris Williams",
+                            "Oliver Wyman", "Booz Allen", "Grant Thornton", "Robert Half",
+                            "Jones Day", "Hugo Boss", "Tory Burch", "Vera Wang", "Marc Jacobs",
+                            "Levi Strauss", "Estee Lauder", "Harley Davidson", "Warburg Pincus",
+                            "Thoma Bravo", "Dean Witter", "Smith Barney", "Morgan Keegan",
+                            "Price Waterhouse", "Baker McKenzie", "Hogan Lovells",
+                            "Simpson Thacher", "Cleary Gottlieb", "Herbert Smith", "Allen Overy",
+                            "Martha Stewart", "Ben Jerry", "Eddie Bauer", "Kenneth Cole",
+                            "Anne Klein", "Tom Ford", "Jenny Craig", "Sherwin Williams"))
+
+
+def _cell_name(text: str, span: Span) -> Span:
+    """A model COMPANY span that is a whole table cell holding a person's name, as
+    PERSON: two or three words, none a firm's word or form, not a known firm or one
+    named after its founder, the first (or its first part) a given name and the last (or
+    each of its parts) a name ("Kwame Asante-Boateng" among a compensation table's
+    figures, "Sofia Mendoza-Rey" under "BlackRock, Inc.")."""
+    if span.label != "COMPANY" or span.source != "model":
+        return span
+    words = span.text.split()
+    if not 2 <= len(words) <= 3 or any(w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS for w in words) \
+            or FIRMS.fullmatch(span.text) or " ".join(w.strip("&,") for w in words if w != "&") \
+            in FOUNDERS_FIRMS:
+        return span
+    first, last = words[0].casefold().split("-")[0], words[-1].casefold().split("-")
+    if first not in given_names() or not all(part in known_names() for part in last):
+        return span
+    if CELL_BEFORE.search(text, max(0, span.start - 8), span.start) is None or \
+            CELL_AFTER.match(text, span.end) is None:
+        return span
+    return replace(span, label="PERSON")
 
 
 def _known_firm(span: Span) -> Span:
