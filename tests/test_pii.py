@@ -1956,3 +1956,16 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
         ("PERSON", "Sofia Mendoza-Rey"), ("COMPANY", "Raymond James"),
         ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
         ("COMPANY", "Sofia Mendoza-Rey"), ("ACCOUNT", "640000")]
+
+
+def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
+    """The firm-words record's probes, with the model's spans as it gave them: a founder's
+    name and the firm's industry, or "& Partners", make one firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it."
+    spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska")]
+    placed = [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+              for label, v in spans]
+    assert [(s.label, s.text) for s in tidy(text, placed)] == [
+        ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners")]

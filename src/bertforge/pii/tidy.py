@@ -612,11 +612,18 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Logistics", "Supplies", "Supply", "Consulting", "Ventures", "Enterprises", "Media",
           "Foods", "Motors", "Pharmaceuticals", "Healthcare", "Energy", "Financial", "Lending",
           "Realty", "Properties", "Management", "Advisors", "Advisory", "Recoveries",
-          "Collections", "Fund", "Funds"}
+          "Collections", "Fund", "Funds",
+          # and the words of a listed company's industry ("Kellner Pharma", "Orbis Therapeutics")
+          "Pharma", "Pharmaceutical", "Therapeutics", "Biosciences", "Biotech", "Laboratories",
+          "Minerals", "Mining", "Resources", "Bancshares", "Brands", "Airlines",
+          "Communications", "Networks", "Software", "Semiconductor", "Semiconductors",
+          "Analytics", "Aerospace", "Chemicals", "Materials", "Robotics", "Telecom",
+          "Devices", "Instruments"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
-FIRM_TAIL = re.compile(r"(?: (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
+# firm words after a name, perhaps after "&" ("Prosek Partners", "Szymańska & Partners")
+FIRM_TAIL = re.compile(r"(?:(?: &)? (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
 def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
@@ -1291,7 +1298,8 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
     N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), two
     joined by " & " as one ("Title & Escrow"), and two one space apart as one when the
-    second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC.");
+    second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC.") or is only firm
+    words ("Kellner" + "Pharma");
     a form another span starts inside of stays out, unless that span is the model's
     COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm), or the
     model's spans of the forms ("Company" + "N.A.")."""
@@ -1307,7 +1315,8 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         gap = text[last.end:span.start] if last is not None else None
         if last is not None and last.label == "COMPANY" and last.source == "model" and (
                 gap == " & " or gap == " " and (FORM_END.search(span.text) or
-                                                LEGAL_FORM_RUN.match(text, span.end))):
+                                                LEGAL_FORM_RUN.match(text, span.end) or
+                                                FIRM_TAIL.fullmatch(" " + span.text))):
             out.pop()
             span = _joined(text, last, span, "COMPANY")
         following = spans[k + 1] if k + 1 < len(spans) else None
