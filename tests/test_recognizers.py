@@ -623,7 +623,7 @@ def test_a_rare_name_after_a_greeting_or_under_a_sign_off_is_found():
     rare words ("Thanh", "Xochitl"); what greetings are said to that is no one ("Hi All",
     "Thanks Again", "Cheers mate", "Regards,\nCustomer Service", "Thanks Apple", "Per
     Section 4.2") is not, nor a name where no greeting puts it."""
-    text = ("Thanks Thanh, that fixed it! Anh from support said so. Cheers Xochitl!\n"
+    text = ("Thanks Thanh, that fixed it! Yesterday Anh from support said so. Cheers Xochitl!\n"
             "Shoutout to Nomvula Dlamini for the help. Per Eero's note, ask Zainab about it.\n"
             "Hi All, Thanks Again! Cheers Mate. Dear Customer, Welcome Back.\n"
             "Thanks Apple, and thank you Microsoft. Per Section 4.2, see Annex A.\n"

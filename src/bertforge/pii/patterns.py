@@ -762,12 +762,18 @@ _TEAMS = ("support", "billing", "accounts", "sales", "IT", "HR", "legal", "finan
           "customer care", "customer support", "tech support", "the help desk", "the helpdesk")
 _GREETED_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'\u2019][A-Za-zÀ-ÖØ-öø-ÿ][a-zß-öø-ÿ]+)?"
 _GREETED = rf"{_GREETED_WORD}(?: {_GREETED_WORD})?"
+# (three patterns, each with the cheap first test the engine needs to skip most positions:
+# a greeting's first letter, the word "from", a line's start)
 GREETED_NAME = re.compile(
-    rf"(?<![\w-])(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]+({_GREETED})"
-    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|['\u2019]s\b|$)|[ \t]+(?:about|for|to|if|when|on)\b)"
-    rf"|(?<![\w-])({_GREETED})(?=[ \t]+from[ \t]+(?:the[ \t]+)?"
-    rf"(?:{trie_pattern(_cases(_TEAMS, True))})\b)"
-    rf"|^[ \t]*(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*[,!.]?[ \t]*\n[ \t]*"
+    rf"(?=[{''.join(sorted({w[0] for w in _cases(_GREETINGS, True)}))}])(?<![\w-])"
+    rf"(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]+({_GREETED})"
+    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|['\u2019]s\b|$)|[ \t]+(?:about|for|to|if|when|on)\b)",
+    re.MULTILINE)
+FROM_TEAM = re.compile(rf"(?<=[ \t])from[ \t]+(?:the[ \t]+)?(?:{trie_pattern(_cases(_TEAMS, True))})\b")
+NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
+SIGNED_NAME = re.compile(
+    rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
+    rf"(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*[,!.]?[ \t]*\n[ \t]*"
     rf"({_GREETED})[ \t]*$", re.MULTILINE)
 # what a greeting or a thanks is said to that is nobody's name ("Hi there", "Thanks again",
 # "Cheers mate", "Welcome aboard")

@@ -406,12 +406,24 @@ class GreetedNames(Recognizer):
     check = "a name after a greeting or a thanks, or under a sign-off"
 
     def find(self, text: str) -> list[PatternMatch]:
-        out = []
-        for m in p.GREETED_NAME.finditer(text):
-            group = m.lastindex
-            if _greeted_person(m.group(group)):
-                out.append(self.match(m.start(group), m.end(group)))
-        return out
+        found = [(m.start(1), m.end(1)) for m in p.GREETED_NAME.finditer(text)]
+        if "\n" in text:
+            found += [(m.start(1), m.end(1)) for m in p.SIGNED_NAME.finditer(text)]
+        if "from" in text:
+            found += [where for m in p.FROM_TEAM.finditer(text)
+                      for where in self._name_before(text, m.start())]
+        return [self.match(a, b) for a, b in found if _greeted_person(text[a:b])]
+
+    @staticmethod
+    def _name_before(text: str, end: int) -> list[tuple[int, int]]:
+        """The name whose words end at `end` (where "from" starts): its two words, or else
+        the nearer one alone ("Yesterday [Anh] from support")."""
+        m = p.NAME_BEFORE.search(text, max(0, end - 60), end)
+        if m is None:
+            return []
+        if _greeted_person(m.group(1)):
+            return [(m.start(1), m.end(1))]
+        return [(m.start(1) + m.group(1).rfind(" ") + 1, m.end(1))]
 
 
 def _greeted_person(value: str) -> bool:
