@@ -1969,3 +1969,17 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
               for label, v in spans]
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners")]
+
+
+def test_a_judges_title_after_the_surname_is_no_name():
+    """The judges-titles record's probe, with the model's spans as it gave them: "C. J."
+    and "JJ" after a justice's surname and comma go; an initial after a name stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("SOTOMAYOR, J., delivered the opinion, in which ROBERTS, C. J., and KAGAN, "
+            "JJ., joined. Michael J. Fox watched.")
+    values = ("SOTOMAYOR", "ROBERTS", "C. J.", "KAGAN", "JJ", "Michael J.")
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in values]
+    assert [s.text for s in tidy(text, spans)] == ["SOTOMAYOR", "ROBERTS", "KAGAN",
+                                                   "Michael J."]

@@ -802,6 +802,19 @@ PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alas
                        r"Iowa|Maine|Ohio|Texas|Utah)")
 
 
+# the title a court's opinion writes after a justice's or judge's surname in capitals
+# ("SOTOMAYOR, J.", "ROBERTS, C. J.", "THOMAS and ALITO, JJ.", "SMITH, P.J.")
+JUDGES_TITLE = re.compile(r"(?:C\.[ \t]?J|P\.[ \t]?J|JJ|J)\.?")
+JUDGES_NAME = re.compile(r"[A-Z][A-Z'\u2019-]+,[ \t]*$")
+
+
+def _judges_title(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is the title after a judge's surname ("ROBERTS, [C.
+    J.]", "KAGAN, [JJ].")."""
+    return JUDGES_TITLE.fullmatch(span.text) is not None and \
+        JUDGES_NAME.search(text, max(0, span.start - 30), span.start) is not None
+
+
 # a saint's title and the space after it, at the end of what comes before a span, and the
 # word before the title (capitalised: "Elizabeth St. John" is a person's name)
 SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$",
@@ -854,8 +867,9 @@ def _nobodys(text: str, span: Span) -> bool:
     or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
     program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
-    [Jupyter] kernel"), or a national number's keyword read as a person ("[Aadhaar]:
-    2345 6789 0124", `ids.is_keyword`)."""
+    [Jupyter] kernel"), a national number's keyword read as a person ("[Aadhaar]:
+    2345 6789 0124", `ids.is_keyword`), or a judge's title after the surname
+    (`_judges_title`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
@@ -863,7 +877,8 @@ def _nobodys(text: str, span: Span) -> bool:
         return True
     if span.source != "model":
         return False
-    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text)) or \
+    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+                                       _judges_title(text, span)) or \
         PARTY_TAG.fullmatch(span.text) is not None or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_TITLES
