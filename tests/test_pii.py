@@ -1959,7 +1959,7 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
 
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
-    """The firm-words record's probes, with the model's spans as it gave them: a founder's
+    """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm."""
     from bertforge.pii.tidy import tidy
 

@@ -492,6 +492,19 @@ def test_a_firm_the_model_read_as_a_person_is_a_firm():
         ("Morgan Stanley", "COMPANY"), ("Richard Jefferies", "PERSON"), ("Lazard", "COMPANY")]
 
 
+def test_a_banks_short_name_the_model_read_as_a_person_is_a_firm():
+    """The bank-short-names record's probe: "Citi" and "BofA", read as persons, are firms;
+    a bank whose name is a surname ("Nomura") is the model's to read."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Citi named Joanna Wyrzykowska; at BofA, Takeshi Nomura left."
+    values = ["Citi", "Joanna Wyrzykowska", "BofA", "Takeshi Nomura"]
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model") for v in values]
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Citi", "COMPANY"), ("Joanna Wyrzykowska", "PERSON"), ("BofA", "COMPANY"),
+        ("Takeshi Nomura", "PERSON")]
+
+
 def test_the_firms_of_a_filings_front_page_are_found_whole():
     """The known-firms record's second probe: auditors, counsel, underwriters and agents,
     many named after people, each whole as COMPANY with its legal form."""

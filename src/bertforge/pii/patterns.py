@@ -297,6 +297,10 @@ KNOWN_FIRMS = (
     "Fannie Mae", "Freddie Mac", "Ginnie Mae", "Sallie Mae", "American Express", "Mastercard",
     "MasterCard", "Visa Inc.", "Capital One", "Discover Financial", "PayPal", "Ally Financial",
     "Western Union", "MoneyGram", "Coinbase", "Revolut", "Klarna",
+    # the short names news gives banks and brokers ("Citi named ...", "At BofA, ..."),
+    # none a name or a word (not "Regions", "Citizens", "Discover", "Ally")
+    "Citi", "BofA", "BNY", "StanChart", "SocGen", "Truist", "PNC", "KeyBanc", "KeyBank",
+    "Fifth Third", "Synchrony", "Amex", "Ameriprise", "LPL Financial", "Nordea", "Danske Bank",
     # asset managers and investors
     "BlackRock", "Vanguard Group", "Fidelity Investments", "State Street Corporation",
     "State Street Bank", "State Street Global Advisors", "Northern Trust", "BNY Mellon",
