@@ -66,6 +66,21 @@ def test_which_parts_of_a_name_stand_for_it(name, text, expected):
     assert _added(text, [_name(text, name)]) == expected
 
 
+def test_a_part_of_a_name_inside_a_contracts_term_is_not_a_mention():
+    """The mention-terms record's probe: a party's surname inside a capitalised term
+    ("Purchase Price", "Series A Bond", "Bond Indenture", "Price-based") is not the
+    party; at a sentence's start, after a title or a possessive, before a lower-case word
+    or in a table's cell it is, and the name in full is wherever it stands."""
+    text = ("Agreement with Thomas Price. The Purchase Price is fixed. Price represents "
+            "that he may sell. Series A Bond and the Bond Indenture, Price-based. "
+            "Mr. Price agreed; Acme's Price signed; Director  Price  2026.\n"
+            "Notice to Thomas Price Esq.")
+    added = _added(text, [_name(text, "Thomas Price")])
+    assert added == ["Price", "Price", "Price", "Price", "Thomas Price"]
+    starts = [s.start for s in every_mention(text, [_name(text, "Thomas Price")])][1:]
+    assert [text[a - 4:a] for a in starts] == ["ed. ", "Mr. ", "e's ", "or  ", " to "]
+
+
 def test_unsure_names_and_other_groups_are_not_looked_for():
     text = "Ann Lee of Lee Holdings. Lee called."
     assert _added(text, [_name(text, "Ann Lee", 0.6)]) == []

@@ -14,6 +14,9 @@ A run is matched as whole words with the case it has in the name ("Player" is no
 letters or more, stands for the name alone ("ben player" in a chat finds "ben player"
 again, never every "ben"; "Mr", "HB" or an initial never stands alone). The rule was adopted by a
 pre-registered comparison on validation splits: docs/experiments/2026-12-02-mentions.md.
+A part of a name is not looked for inside a run of capitalised words, where it is a
+term's word ("the Purchase Price" after "Thomas Price" signed:
+docs/experiments/2026-12-06-mention-terms.md).
 
 A firm's words alone are too often ordinary words ("First", "National") to be looked
 for so; but a short name a contract defines right after a firm's full name
@@ -29,7 +32,7 @@ import re
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .tidy import COURTESY_TITLES, FIRM_ENDS
+from .tidy import COURTESY_TITLES, FIRM_ENDS, LONE_TITLES
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -42,6 +45,12 @@ DEFINED = re.compile(r"[^()\n]{0,80}?\([ \t]*(?:the[ \t]+|hereinafter[ \t]+)?[\"
 FIRM_ENDS_FOLDED = {w.casefold().rstrip(".") for w in FIRM_ENDS}
 TITLES = {t.casefold() for t in COURTESY_TITLES} | {  # never a name alone
     "sir", "dame", "lord", "lady", "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
+# the capitalised word one space before a mention (not one that ends a sentence or a
+# clause, "Adjustment. [Price] represents"), and what one space after it, that make
+# the mention one word of a term ("Purchase [Price]", "Series A [Bond]", "[Bond] Indenture",
+# "[Price]-based")
+WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([A-Z]\S*(?<![.,;:!?)\]\"'\u201d])) $")
+TERM_AFTER = re.compile(r" ([A-Z][^\W\d_]*)|-[^\W\d_]")
 
 
 def _pieces(text: str, start: int, end: int) -> tuple[str, ...]:
@@ -127,10 +136,14 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             forms[form] = (score, label)
         longest[form[0]] = max(longest.get(form[0], 0), len(form))
 
+    whole, own = set(), set()  # the names in full, which stand anywhere; and their words
     for s in spans:
         if s.label == "PERSON" and s.source == "model" and s.score >= sure:
-            for form in _forms(s.text):
+            forms_of_name = _forms(s.text)
+            for form in forms_of_name:
                 add(form, s.score, "PERSON")
+            whole.update(forms_of_name[:1])  # the name in full comes first
+            own.update(WORD.findall(s.text) if forms_of_name else ())
         elif s.label == "COMPANY":
             short = _defined_name(text, s)
             if short:
@@ -151,9 +164,29 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         k = bisect.bisect_right(starts, a)
         if (k and spans[k - 1].end > a) or (k < len(spans) and spans[k].start < b):
             continue  # a span covers part of it already
+        if label == "PERSON" and _pieces(text, a, b) not in whole and \
+                _in_a_term(text, a, b, own):
+            continue
         if allowed is None or not allowed(text[a:b]):
             added.append(Span(a, b, label, text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
+
+
+def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:
+    """Whether a part of a name at text[start:end] is one word of a run of capitalised
+    words, a term's rather than the name's (`2026-12-06-mention-terms.md`): a capitalised
+    word one space before it that is no title, no possessive and no word of a name
+    (`own`) ("Purchase [Price]", not "Ms. [Grant]", "Tesla's [Musk]" or "Ann [Lee]"), or
+    one after it that is no title and no word of a name ("[Bond] Indenture", not "[Ann]
+    Lee2")."""
+    before = WORD_BEFORE.search(text, max(0, start - 40), start)
+    if before is not None and before.group(1).rstrip(".").casefold() not in LONE_TITLES \
+            and not before.group(1).endswith(("'s", "\u2019s")) and \
+            WORD.match(before.group(1)).group() not in own:
+        return True
+    after = TERM_AFTER.match(text, end)
+    return after is not None and not (after.group(1) and (
+        after.group(1) in own or after.group(1).casefold() in LONE_TITLES))
 
 
 def _word(char: str) -> bool:
