@@ -1983,3 +1983,16 @@ def test_a_judges_title_after_the_surname_is_no_name():
              for v in values]
     assert [s.text for s in tidy(text, spans)] == ["SOTOMAYOR", "ROBERTS", "KAGAN",
                                                    "Michael J."]
+
+
+def test_a_functions_name_before_its_bracket_is_nobodys():
+    """The developer-posts record's probe, with the model's spans as it gave them: a
+    CamelCase name glued to the bracket of a call goes; a name before a spaced bracket,
+    or a CamelCase name that is not called, stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = 'Calling GetCustomer("Smith") fails; ask Ann McDonald (support) or DeShawn.'
+    values = ("GetCustomer", "Smith", "Ann McDonald", "DeShawn")
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in values]
+    assert [s.text for s in tidy(text, spans)] == ["Smith", "Ann McDonald", "DeShawn"]

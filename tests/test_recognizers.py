@@ -83,6 +83,9 @@ def test_a_users_own_recognizer_goes_through_the_merge():
     ("LGTM /cc @nguyen-t @rajesh_k, thanks @sarah-okonkwo-2.", ["nguyen-t", "rajesh_k",
                                                                "sarah-okonkwo-2"]),  # GitHub's
     ("@font-face { } @counter-style x { }", []),                     # at-rules with a hyphen
+    ('File "/home/rkapoor/app.py", C:\\Users\\Svetlana.Ivanova\\Temp, /Users/ann.lee/x '
+     "/home/runner/work C:\\Users\\Public\\y cd /home/jsmith", [
+         "rkapoor", "Svetlana.Ivanova", "ann.lee", "jsmith"]),       # a home's directory
 ])
 def test_handles_are_user_names_and_code_is_not(text, handles):
     assert [text[m.start:m.end] for m in Handles().find(text)] == handles

@@ -799,6 +799,19 @@ HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"
 # it ("reddit.com/u/x", "menu/item"), not a unit after a number ("5 u/min")
 REDDIT_USER = re.compile(r"(?=[u/])(?<![\w/.@-])(?<!\d )/?u/([A-Za-z0-9_-]{3,20})"
                          r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
+# a user's name as the directory of a home in a path: "/home/rkapoor/", "/Users/ann.lee/",
+# "C:\Users\Svetlana.Ivanova\" (a stack trace's or a log's); not the names systems and CI
+# give their own users (`NOT_HOME_USERS`)
+HOME_DIR = re.compile(r"(?:(?<![\w.~-])/(?:home|Users)/|(?<![\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\)"
+                      r"([A-Za-z0-9_][\w.@-]{0,63}?)(?=[/\\]|$|[\s'\"),;:])")
+NOT_HOME_USERS = frozenset({
+    "public", "default", "default user", "all users", "shared", "guest", "root", "runner",
+    "runneradmin", "ubuntu", "ec2-user", "admin", "administrator", "user", "username", "vagrant",
+    "jenkins", "git", "www-data", "travis", "circleci", "node", "app", "you", "me", "name",
+    "yourname", "your_user", "your-user", "your_username", "codespace", "vscode", "coder",
+    "linuxbrew", "pi", "centos", "debian", "fedora", "opc", "azureuser", "docker", "postgres",
+    "mysql", "nobody", "appveyor", "build", "buildbot", "ci", "test", "tester", "demo", "dev",
+    "developer", "work", "workspace", "myuser", "john.doe", "jdoe", "foo", "bar", "x"})
 # a chat log's nick as IRC and its exports write it, after the line's time stamp in
 # brackets ("[2026-11-02 09:14] <kwame_a> ..."); without the time stamp "<name>" is markup
 CHAT_NICK = re.compile(r"(?m)^[ \t]*\[[^\]\n]{3,30}\][ \t]*<[@+%]?([A-Za-z_\\`^{}|\[\]][\w\\`^{}|\[\]-]{1,29})>")

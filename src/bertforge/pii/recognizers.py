@@ -349,8 +349,9 @@ class Phones(Recognizer):
 
 class Handles(Recognizer):
     """Social-media and chat handles ("@sallykohn"), Reddit's user names
-    ("u/throwaway_22", `patterns.REDDIT_USER`) and a chat log's nicks ("[09:14]
-    <kwame_a>", `patterns.CHAT_NICK`) as user names: "@" and a name, not
+    ("u/throwaway_22", `patterns.REDDIT_USER`), a chat log's nicks ("[09:14]
+    <kwame_a>", `patterns.CHAT_NICK`) and the user's directory in a path ("/home/rkapoor/",
+    `patterns.HOME_DIR`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
@@ -372,6 +373,10 @@ class Handles(Recognizer):
     def find(self, text: str) -> list[PatternMatch]:
         out = [self.match(m.start(1), m.end(1)) for m in p.REDDIT_USER.finditer(text)] \
             if "u/" in text else []
+        if "/home/" in text or "/Users/" in text or ":\\Users\\" in text or \
+                "Documents and Settings" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.HOME_DIR.finditer(text)
+                    if m.group(1).lower() not in p.NOT_HOME_USERS]
         if "] <" in text or "]<" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.CHAT_NICK.finditer(text)
                     if m.group(1).lower() not in p.NOT_NICKS]

@@ -802,6 +802,12 @@ PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alas
                        r"Iowa|Maine|Ohio|Texas|Utah)")
 
 
+# a function's or a class's name in CamelCase, as code calls it ("GetCustomer(",
+# "ParseInvoiceLine("): capitals inside a word, which names have only after "Mc", "Mac",
+# "O'", "De" and the like, and then never right before a bracket
+CODE_CALL = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+
+
 # the title a court's opinion writes after a justice's or judge's surname in capitals
 # ("SOTOMAYOR, J.", "ROBERTS, C. J.", "THOMAS and ALITO, JJ.", "SMITH, P.J.")
 JUDGES_TITLE = re.compile(r"(?:C\.[ \t]?J|P\.[ \t]?J|JJ|J)\.?")
@@ -868,8 +874,9 @@ def _nobodys(text: str, span: Span) -> bool:
     program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
     [Jupyter] kernel"), a national number's keyword read as a person ("[Aadhaar]:
-    2345 6789 0124", `ids.is_keyword`), or a judge's title after the surname
-    (`_judges_title`)."""
+    2345 6789 0124", `ids.is_keyword`), a judge's title after the surname
+    (`_judges_title`), or a function's name in CamelCase before its bracket
+    ("[GetCustomer]("Smith")", `CODE_CALL`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
@@ -878,7 +885,9 @@ def _nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
-                                       _judges_title(text, span)) or \
+                                       _judges_title(text, span) or
+                                       CODE_CALL.fullmatch(span.text) is not None and
+                                       text.startswith("(", span.end)) or \
         PARTY_TAG.fullmatch(span.text) is not None or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_TITLES
