@@ -206,6 +206,15 @@ def test_banks_named_bank_of_are_found_by_their_shape():
         "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England")]
 
 
+def test_a_bank_of_name_ends_before_the_title_of_a_person_after_it():
+    """The bank-titles record's probe: news writes a banker's title between the bank and
+    the name ("Bank of Japan Governor Kazuo Ueda"); the bank's name ends before it."""
+    text = ("Bank of Japan Governor Kazuo Ueda disagreed. Bank of Montreal Chief Economist "
+            "Douglas Porter and Bank of America Chief Executive Brian Moynihan agreed.")
+    assert recognized("banks", "US", text) == [
+        (name, "COMPANY") for name in ("Bank of Japan", "Bank of Montreal", "Bank of America")]
+
+
 def test_us_national_banks_are_found_by_their_legal_form():
     """The national-banks record's probe: each bank whole, as COMPANY, "Fifth Third Bank,
     National Association" (which the model misses) among them; "the Bank, N.A." names no

@@ -243,7 +243,13 @@ _BANK_LEADS = ("Royal", "National", "Commonwealth", "Federal", "Reserve", "Centr
                "Merchants", "Co-operative", "Mutual", "Investment", "People's")
 _NOT_BANK = ("Base", "Rate", "Rates", "Prime", "Plaza", "Tower", "Building", "Centre", "Center",
              "Branch", "Account", "Accounts", "Loan", "Loans", "Agreement", "Card", "Cards",
-             "Arena", "Stadium")
+             "Arena", "Stadium",
+             # the titles news writes after a bank's name, before a person's ("Bank of Japan
+             # Governor Kazuo Ueda", "Bank of America Chief Executive Brian Moynihan")
+             "Governor", "Deputy", "President", "Chairman", "Chairwoman", "Chair", "Chief", "CEO",
+             "CFO", "COO", "Head", "Economist", "Analyst", "Analysts", "Strategist", "Director",
+             "Executive", "Vice", "Managing", "Senior", "Board", "Policymaker", "Member",
+             "Spokesman", "Spokeswoman", "Spokesperson", "Official", "Officials", "Researcher")
 
 
 def _banks(case, word: str) -> str:
