@@ -1996,3 +1996,17 @@ def test_a_functions_name_before_its_bracket_is_nobodys():
     spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
              for v in values]
     assert [s.text for s in tidy(text, spans)] == ["Smith", "Ann McDonald", "DeShawn"]
+
+
+def test_a_name_and_an_initial_read_as_a_firm_is_a_person():
+    """The initialled-names record's probe, with the model's spans as it gave them: a
+    signature's "Priyanka S." read as a firm is a person; a firm's name that is an
+    ordinary word and a letter ("Vanguard A.") is not made one."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Warm regards,\nPriyanka S.\nClient Services | Halcyon Wealth\nVanguard A. shares"
+    values = ("Priyanka S.", "Halcyon Wealth", "Vanguard A.")
+    spans = [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+             for v in values]
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("PERSON", "Priyanka S."), ("COMPANY", "Halcyon Wealth"), ("COMPANY", "Vanguard A.")]

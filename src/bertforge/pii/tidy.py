@@ -468,8 +468,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_firm_comma(_listed_name(_cell_name(text, _inverted_name(
-        _firm(text, _known_firm(s)))))) for s in out]
+    relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
+        _firm(text, _known_firm(s))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _nobodys(text, s)
@@ -670,6 +670,21 @@ def _inverted_name(span: Span) -> Span:
     found = INVERTED.fullmatch(span.text) if span.label == "COMPANY" else None
     if found and span.source == "model" and found.group(2).casefold() in given_names() \
             and found.group(1).casefold() in known_names():
+        return replace(span, label="PERSON")
+    return span
+
+
+# a given name and the initial of a surname, as a message is signed ("Priyanka S.")
+INITIALLED = re.compile(r"([A-Z][^\W\d_]+(?:-[A-Za-z][^\W\d_]+)?) [A-Z]\.")
+
+
+def _initialled(span: Span) -> Span:
+    """A model COMPANY span that is a name and an initial ("Priyanka S." under "Warm
+    regards,") as PERSON, the first word a name Faker knows or a word the vocabulary
+    lacks (`common_words`): no firm is named so."""
+    found = INITIALLED.fullmatch(span.text) if span.label == "COMPANY" else None
+    word = found.group(1).casefold() if found else ""
+    if found and span.source == "model" and (word in known_names() or word not in common_words()):
         return replace(span, label="PERSON")
     return span
 
