@@ -2010,3 +2010,27 @@ def test_a_name_and_an_initial_read_as_a_firm_is_a_person():
              for v in values]
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("PERSON", "Priyanka S."), ("COMPANY", "Halcyon Wealth"), ("COMPANY", "Vanguard A.")]
+
+
+def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
+    """The firms'-people record's probe, with the model's spans as it gave them:
+    "Goldman's Dan Dees" names a firm's banker; a surname that heads no listed firm, a
+    given name that does ("Arthur"), and a firm's word before no full name stay persons."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Goldman's Dan Dees and Bridgewater's Greg Jensen met Sandberg's Dan Rosensweig, "
+            "Arthur's Jane Doe and Goldman's team.")
+
+    def at(value, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(value, start + 1)
+        return Span(start, start + len(value), "PERSON", value, 0.9, "model")
+
+    spans = [at("Goldman"), at("Dan Dees"), at("Bridgewater"), at("Greg Jensen"),
+             at("Sandberg"), at("Dan Rosensweig"), at("Arthur"), at("Jane Doe"),
+             at("Goldman", 1)]
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("COMPANY", "Goldman"), ("PERSON", "Dan Dees"), ("COMPANY", "Bridgewater"),
+        ("PERSON", "Greg Jensen"), ("PERSON", "Sandberg"), ("PERSON", "Dan Rosensweig"),
+        ("PERSON", "Arthur"), ("PERSON", "Jane Doe"), ("PERSON", "Goldman")]

@@ -470,7 +470,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
         _firm(text, _known_firm(s))))))) for s in out]
-    out = _with_legal_forms(text, _one_person(text, _lone_forms(text, relabelled)))
+    out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not _nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
@@ -1223,6 +1223,27 @@ def _firm(text: str, span: Span) -> Span:
             tail and text[tail.end():tail.end() + 1] != ":" and not _eponym(text, span):
         return replace(span, label="COMPANY")
     return span
+
+
+# the first words of the well-known firms' names ("Goldman" of "Goldman Sachs"), as news
+# shortens them before a possessive
+FIRM_HEADS = frozenset(firm.split()[0] for firm in KNOWN_FIRMS if " " in firm)
+POSSESSIVE = re.compile(r"['\u2019]s ")
+
+
+def _firms_people(text: str, spans: list[Span]) -> list[Span]:
+    """A one-word model PERSON span that is the first word of a well-known firm's name
+    and no given name ("Goldman", not "Arthur" of "Arthur Andersen"), with a possessive
+    and a person's full name right after it, as COMPANY: news says
+    "Goldman's Dan Dees" and "Apollo's Torsten Slok" for a firm's people."""
+    out = list(spans)
+    for k, (span, after) in enumerate(zip(spans, spans[1:])):
+        if span.label == after.label == "PERSON" and span.source == "model" and \
+                span.text in FIRM_HEADS and span.text.casefold() not in given_names() and \
+                " " in after.text and \
+                POSSESSIVE.fullmatch(text, span.end, after.start):
+            out[k] = replace(span, label="COMPANY")
+    return out
 
 
 def _one_person(text: str, spans: list[Span]) -> list[Span]:
