@@ -2034,3 +2034,17 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
         ("COMPANY", "Goldman"), ("PERSON", "Dan Dees"), ("COMPANY", "Bridgewater"),
         ("PERSON", "Greg Jensen"), ("PERSON", "Sandberg"), ("PERSON", "Dan Rosensweig"),
         ("PERSON", "Arthur"), ("PERSON", "Jane Doe"), ("PERSON", "Goldman")]
+
+
+def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
+    """The unknown-parties record's probe, with the model's spans as it gave them:
+    "JOHN DOES 1-10" names no one; a plaintiff, and a "John Doe" who stands for a person,
+    stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Plaintiff YOLANDA PIERRE-LOUIS sues JOHN DOES 1-10 and Jane Does 1 through 5. "
+            "John Doe, a minor, appears by his mother.")
+    values = ("YOLANDA PIERRE-LOUIS", "JOHN", "Jane Does", "John Doe")
+    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+             for v in values]
+    assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]

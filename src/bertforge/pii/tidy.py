@@ -823,6 +823,19 @@ PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alas
 CODE_CALL = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 
+# the parties a complaint sues without their names: "JOHN DOES 1-10", "Jane Does 1
+# through 5", "DOES 1 to 20"
+UNKNOWN_PARTIES = re.compile(r"(?:(?:John|JOHN|Jane|JANE|Richard|RICHARD)[ \t]+)?(?:Does|DOES|Roes|ROES)"
+                             r"(?:[ \t]+\d+(?:[ \t]*(?:-|–|through|THROUGH|to|TO)[ \t]*\d+)?)?")
+
+
+def _unknown_parties(text: str, span: Span) -> bool:
+    """Whether a model PERSON span starts the name a complaint gives the parties it sues
+    without knowing them ("[JOHN] DOES 1-10"), and ends inside it."""
+    found = UNKNOWN_PARTIES.match(text, span.start)
+    return found is not None and found.end() >= span.end
+
+
 # the title a court's opinion writes after a justice's or judge's surname in capitals
 # ("SOTOMAYOR, J.", "ROBERTS, C. J.", "THOMAS and ALITO, JJ.", "SMITH, P.J.")
 JUDGES_TITLE = re.compile(r"(?:C\.[ \t]?J|P\.[ \t]?J|JJ|J)\.?")
@@ -890,8 +903,9 @@ def _nobodys(text: str, span: Span) -> bool:
     `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
     [Jupyter] kernel"), a national number's keyword read as a person ("[Aadhaar]:
     2345 6789 0124", `ids.is_keyword`), a judge's title after the surname
-    (`_judges_title`), or a function's name in CamelCase before its bracket
-    ("[GetCustomer]("Smith")", `CODE_CALL`)."""
+    (`_judges_title`), a function's name in CamelCase before its bracket
+    ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a complaint sues
+    ("[JOHN] DOES 1-10", `_unknown_parties`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
@@ -902,7 +916,8 @@ def _nobodys(text: str, span: Span) -> bool:
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
                                        _judges_title(text, span) or
                                        CODE_CALL.fullmatch(span.text) is not None and
-                                       text.startswith("(", span.end)) or \
+                                       text.startswith("(", span.end) or
+                                       _unknown_parties(text, span)) or \
         PARTY_TAG.fullmatch(span.text) is not None or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_TITLES
