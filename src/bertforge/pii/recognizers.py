@@ -401,12 +401,8 @@ class Handles(Recognizer):
 
 class GreetedNames(Recognizer):
     """A name alone where a message puts one (`patterns.GREETED_NAME`): after a greeting
-    or a thanks, before "from support", under a sign-off. Every word must be a name's:
-    none a team's, a salutation's or a title's word, a firm's form or a program, not a
-    well-known firm ("Thanks Chase" is the model's to read), and each
-    a given name or surname of Faker's locales, or a word the bundled vocabulary does not
-    hold (`tidy.common_words`: "Thanh", "Xochitl"), which in that place is a rare name, not
-    a rare word ("Hi Team", "Thanks Again" and "Cheers Mate" stay)."""
+    or a thanks, before "from support", under a sign-off (`_greeted_person` says who may
+    stand there)."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
     check = "a name after a greeting or a thanks, or under a sign-off"
 
@@ -432,7 +428,13 @@ class GreetedNames(Recognizer):
 
 
 def _greeted_person(value: str) -> bool:
-    """Whether the words after a greeting may be a person's name (`GreetedNames`)."""
+    """Whether the words after a greeting may be a person's name (`GreetedNames`): none
+    a team's, a salutation's or a title's word, a firm's form or a program, the whole no
+    well-known firm ("Thanks Chase" is the model's to read), and each word (or each part
+    of a hyphenated one) a given name or surname of Faker's locales, or a word the
+    bundled vocabulary does not hold (`tidy.common_words`: "Thanh", "Xochitl"), which in
+    that place is a rare name rather than a rare word ("Hi Team", "Thanks Again" and
+    "Cheers Mate" stay)."""
     if p.FIRMS.fullmatch(value):
         return False
     names, common = known_names(), common_words()
