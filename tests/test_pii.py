@@ -835,7 +835,8 @@ def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_ca
     """In capitalised text a lower-case PERSON span is a word unless one of its words is
     a given name or surname (a name typed in lower case in a chat) or two glued together
     (a user name): the uncased model cannot see the case, the text can."""
-    from bertforge.pii.tidy import known_names, tidy
+    from bertforge.pii.lexicon import known_names
+    from bertforge.pii.tidy import tidy
 
     def spans(text, *words):
         return [Span(text.index(w), text.index(w) + len(w), "PERSON", w) for w in words]

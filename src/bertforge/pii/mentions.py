@@ -32,7 +32,8 @@ import re
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .tidy import COURTESY_TITLES, FIRM_ENDS, LONE_TITLES
+from .lexicon import COURTESY_TITLES, LONE_TITLES
+from .tidy import FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters

@@ -29,7 +29,8 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .tidy import FIRM_ENDS, LONE_TITLES, SOFTWARE, common_words, known_names
+from .lexicon import LONE_TITLES, SOFTWARE, common_words, known_names
+from .tidy import FIRM_ENDS
 
 TRUST = ("checksum", "shape", "end")
 
@@ -432,7 +433,7 @@ def _greeted_person(value: str) -> bool:
     a team's, a salutation's or a title's word, a firm's form or a program, the whole no
     well-known firm ("Thanks Chase" is the model's to read), and each word (or each part
     of a hyphenated one) a given name or surname of Faker's locales, or a word the
-    bundled vocabulary does not hold (`tidy.common_words`: "Thanh", "Xochitl"), which in
+    bundled vocabulary does not hold (`lexicon.common_words`: "Thanh", "Xochitl"), which in
     that place is a rare name rather than a rare word ("Hi Team", "Thanks Again" and
     "Cheers Mate" stay)."""
     if p.FIRMS.fullmatch(value):

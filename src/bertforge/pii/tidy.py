@@ -9,18 +9,14 @@ whose mean score is under their group's floor (chosen on a validation split by
 
 from __future__ import annotations
 
-import functools
-import importlib
-import pkgutil
 import re
 import unicodedata
 from dataclasses import replace
-from pathlib import Path
 from typing import Sequence
 
-from ..optional import require
 from ..spans import Span
-from . import ids
+from .lexicon import COURTESY_TITLES, OFFICE_TITLES, common_words, given_names, known_names
+from .nobodys import eponym, nobodys
 from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
@@ -436,7 +432,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with
     its firm (`_lone_forms`); without credentials after a name (`_without_credentials`),
-    or what is nobody's personal data whole (`_nobodys`);
+    or what is nobody's personal data whole (`nobodys.nobodys`);
     a "card number" of a phone number's length is a phone number (`_phone_not_card`);
     and, in a text written with capitals
     (`written_with_capitals`), companies without a capital, lower-case persons no one is
@@ -472,7 +468,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         _firm(text, _known_firm(s))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
-    out = [piece for s in out if not _nobodys(text, s)
+    out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
            _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
@@ -484,23 +480,6 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-# courtesy titles, the titles of an office and roles, written before a name and no part of it;
-# and one with the space after it, capitalised or in capitals, before more of a name.
-# Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
-COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mmes", "Drs")
-OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
-                 "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
-                 "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
-                 "Captain", "Capt", "Lieutenant", "Lt", "Sergeant", "Sgt", "Officer", "Detective",
-                 "Det", "Inspector", "Insp", "Reverend", "Rev", "Father", "Fr", "Sister", "Rabbi",
-                 "Imam", "Prime Minister", "Minister", "Commissioner", "Chairman", "Chairwoman",
-                 "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
-                 "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor", "Teller", "Banker",
-                 "Analyst", "Investigator", "Examiner", "Auditor", "Underwriter", "Paralegal",
-                 "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
-                 "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
-                 "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
-                 "Chief Justice")
 # the nouns for where a person is from, written before the name as sports news writes
 # them ("Swede Stefan Edberg"; the adjectives, "German Boris Becker", the model leaves out)
 DEMONYMS = ("Briton", "Swede", "Spaniard", "Dane", "Dutchman", "Dutchwoman", "Frenchman",
@@ -689,21 +668,6 @@ def _initialled(span: Span) -> Span:
     return span
 
 
-# what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
-AUTH_KEY = re.compile(r"(?i)\b(?:auth(?:ori[sz]ation)?\.?(?:\s*(?:code|no\.?|number|#))?|"
-                      r"approval\s+code)\s*[:#]?\s*$")
-NUMBER_GROUPS = ("CARD", "ACCOUNT", "GOV_ID", "BANK", "PHONE")
-
-
-def _auth_code(text: str, span: Span) -> bool:
-    """Whether a model number span is a payment's authorisation code ("AUTH CODE 154"),
-    the acquirer's approval of one payment, which names no one."""
-    if span.label not in NUMBER_GROUPS or span.source != "model":
-        return False
-    line = text[text.rfind("\n", max(0, span.start - 60), span.start) + 1:span.start]
-    return bool(AUTH_KEY.search(line[-40:]))
-
-
 # interest-rate benchmarks, which a loan agreement names before "Loan" or "Borrowing"
 # the way it names a lender ("each Term SOFR Loan", "ABR Borrowings"), and the words
 # that qualify one; none is anybody's name
@@ -812,321 +776,6 @@ def _without_credentials(span: Span) -> list[Span]:
     return [_cut(span, m.start())] if m and m.start() > 0 else [span]
 
 
-# a lawmaker's party and state as the wire services tag them ("D-Mass.", "R-N.C.", "I-Vt.")
-PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alaska|Hawaii|Idaho|"
-                       r"Iowa|Maine|Ohio|Texas|Utah)")
-
-
-# a function's or a class's name in CamelCase, as code calls it ("GetCustomer(",
-# "ParseInvoiceLine("): capitals inside a word, which names have only after "Mc", "Mac",
-# "O'", "De" and the like, and then never right before a bracket
-CODE_CALL = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
-
-
-# the parties a complaint sues without their names: "JOHN DOES 1-10", "Jane Does 1
-# through 5", "DOES 1 to 20"
-UNKNOWN_PARTIES = re.compile(r"(?:(?:John|JOHN|Jane|JANE|Richard|RICHARD)[ \t]+)?(?:Does|DOES|Roes|ROES)"
-                             r"(?:[ \t]+\d+(?:[ \t]*(?:-|–|through|THROUGH|to|TO)[ \t]*\d+)?)?")
-
-
-def _unknown_parties(text: str, span: Span) -> bool:
-    """Whether a model PERSON span starts the name a complaint gives the parties it sues
-    without knowing them ("[JOHN] DOES 1-10"), and ends inside it."""
-    found = UNKNOWN_PARTIES.match(text, span.start)
-    return found is not None and found.end() >= span.end
-
-
-# the title a court's opinion writes after a justice's or judge's surname in capitals
-# ("SOTOMAYOR, J.", "ROBERTS, C. J.", "THOMAS and ALITO, JJ.", "SMITH, P.J.")
-JUDGES_TITLE = re.compile(r"(?:C\.[ \t]?J|P\.[ \t]?J|JJ|J)\.?")
-JUDGES_NAME = re.compile(r"[A-Z][A-Z'\u2019-]+,[ \t]*$")
-
-
-def _judges_title(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is the title after a judge's surname ("ROBERTS, [C.
-    J.]", "KAGAN, [JJ].")."""
-    return JUDGES_TITLE.fullmatch(span.text) is not None and \
-        JUDGES_NAME.search(text, max(0, span.start - 30), span.start) is not None
-
-
-# a saint's title and the space after it, at the end of what comes before a span, and the
-# word before the title (capitalised: "Elizabeth St. John" is a person's name)
-SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$",
-                          re.MULTILINE)
-
-
-LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
-# programs, libraries, services and devices that support and developer posts name, and
-# whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
-# Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
-# "Alexa", "Siri", "Claude", "Spark"), which the model's reading decides
-SOFTWARE = frozenset("""
-    Jupyter Conda Anaconda Miniconda Gunicorn Uvicorn Maven Gradle Docker Kubernetes Terraform
-    Ansible Grafana Prometheus Redis Flask Django Heroku Webpack Vite CUDA NumPy Pandas PyTorch
-    TensorFlow Keras Postman Zapier HubSpot Slack Jira Confluence Trello Figma Airflow Celery
-    Nginx Tomcat Kibana Elasticsearch Splunk Datadog Postgres PostgreSQL MySQL MongoDB SQLite
-    Hadoop Presto Snowflake Databricks Tableau Looker Excel PowerPoint Outlook Zoom Webex Gmail
-    Firefox Chrome Linux Ubuntu Debian Fedora CentOS macOS iOS Android Xcode IntelliJ PyCharm
-    VSCode Vim Emacs GitHub GitLab Bitbucket Yarn Angular Svelte Laravel Kotlin Scala Golang
-    Matlab Stata Pytest Selenium Cypress Playwright Mocha TypeScript JavaScript Photoshop
-    Lightroom Canva Shopify Magento WordPress Drupal Joomla Squarespace Twilio SendGrid
-    Mailchimp Auth0 Cloudflare Akamai Netlify Vercel Fargate Kinesis Redshift DynamoDB BigQuery
-    Firebase Supabase Prisma Hibernate FastAPI Streamlit Gradio Ollama ChatGPT Copilot Cortana
-    Bixby Quicken QuickBooks Xero Metamask Trezor Hive
-""".split())
-# a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
-# capitalised word after "X-" as a name
-MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
-
-
-# what follows the place of a news story's dateline: perhaps its region, then the date
-# or the agency ("HARARE 1996-12-06", "HILVERSUM , Netherlands 1996-08-30", "KABUL, Dec 3
-# (Reuters)"); and what comes before it: the text's or a line's start, or a headline's end
-DATELINE_AFTER = re.compile(
-    r"(?:[ \t]*,[ \t]*[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})?(?:[ \t]*,)?[ \t]+"
-    r"(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d"
-    r"|\((?:Reuters|AP|AFP|UPI|Bloomberg|dpa|Xinhua)\))")
-DATELINE_BEFORE = re.compile(r"(?:^|\n|[.!?][ \t]+)[ \t]*$")
-
-
-def _nobodys(text: str, span: Span) -> bool:
-    """Whether a span, whole, is no one's personal data: a payment's authorisation code
-    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
-    (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
-    a name that is part of a thing's or an institution's name (`_eponym`), a filing's
-    number at the securities regulator (`_file_number`), a listed company's exchange and
-    ticker (`_listing`), a court's abbreviation or a case's docket number (`_court`,
-    `_docket`), a program's version (`_version`), a piece of an amount
-    (`_amount_piece`),
-    or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
-    program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
-    `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
-    [Jupyter] kernel"), a national number's keyword read as a person ("[Aadhaar]:
-    2345 6789 0124", `ids.is_keyword`), a judge's title after the surname
-    (`_judges_title`), a function's name in CamelCase before its bracket
-    ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a complaint sues
-    ("[JOHN] DOES 1-10", `_unknown_parties`)."""
-    if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-            _affiliation(text, span) or _eponym(text, span) or _file_number(text, span) or \
-            _listing(text, span) or _court(text, span) or _docket(text, span) or \
-            _version(text, span) or _amount_piece(text, span):
-        return True
-    if span.source != "model":
-        return False
-    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
-                                       _judges_title(text, span) or
-                                       CODE_CALL.fullmatch(span.text) is not None and
-                                       text.startswith("(", span.end) or
-                                       _unknown_parties(text, span)) or \
-        PARTY_TAG.fullmatch(span.text) is not None or \
-        MAIL_HEADER.fullmatch(span.text) is not None or \
-        span.text.rstrip(".").casefold() in LONE_TITLES
-
-
-# a name's last word and the bracket after it; and the bracket that closes
-NAME_BRACKET = re.compile(r"[A-Z][^\W\d_]*\.?[ \t]*\([ \t]*$")
-CLOSE_BRACKET = re.compile(r"[ \t]*\)")
-
-
-def _affiliation(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is the club, team or party in brackets after a
-    person's name ("Gabriel Batistuta ( [Fiorentina] )", as results and league tables
-    write them): one word alone in the brackets that is nobody's given name or surname
-    (`known_names`; a nickname, "Carl (Bo)", stays)."""
-    if span.label != "PERSON" or span.source != "model" or " " in span.text or \
-            span.text.casefold() in known_names():
-        return False
-    return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
-        CLOSE_BRACKET.match(text, span.end) is not None
-
-
-# the words that make a person's name part of the name of a thing, a place or an
-# institution ("Robert Wood Johnson Foundation", "John F. Kennedy International Airport",
-# "Dave Matthews Band", "the Poincaré conjecture", "Lou Gehrig's disease"); and the few
-# words that may stand between ("Dana-Farber Cancer Institute")
-EPONYM_WORDS = ("Foundation", "Institute", "Institution", "Center", "Centre", "Clinic",
-                "Hospital", "University", "College", "Academy", "Band", "Orchestra", "Quartet",
-                "Quintet", "Trio", "Ensemble", "Choir", "Society", "Library", "Museum",
-                "Gallery", "Airport", "Boulevard", "Blvd", "Avenue", "Bridge", "Tunnel",
-                "Stadium", "Arena", "Memorial", "Prize", "Award", "Awards", "Medal", "Trophy",
-                "Lecture", "Fellowship", "Scholarship", "Show", "conjecture", "theorem",
-                "hypothesis", "equation", "syndrome", "disease")
-EPONYM_BETWEEN = ("International", "National", "Regional", "Memorial", "Cancer", "Medical",
-                  "Research", "Children's", "Community", "Family", "Charitable", "Presidential",
-                  "Performing", "Arts", "Music", "Science", "Sports")
-EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A-Z][^\W\d_]+){1,3})?"
-                          r"(?:['\u2019]s)?(?:[ \t]+(?:%s))*[ \t]+(?:%s)\b" % (
-    "|".join(map(re.escape, EPONYM_BETWEEN)), "|".join(EPONYM_WORDS)))
-
-
-def _eponym(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is part of the name of a thing, a place or an
-    institution named after a person (`EPONYM_WORDS` right after it, perhaps past
-    `EPONYM_BETWEEN`): no one's personal data there, and no person in the real corpora."""
-    return span.label == "PERSON" and span.source == "model" and \
-        EPONYM_AFTER.match(text, span.end) is not None
-
-
-# the numbers the SEC gives a company's filings ("Commission File Number 001-35565",
-# "Registration Statement Nos. 333-181780, 333-189036 and ..."), and the words before them
-FILE_NUMBER = re.compile(r"(?:\d{3})?-\d{5,6}")
-FILE_NUMBER_KEY = re.compile(r"(?i)\b(?:file\s+(?:no\.?|number)|commission\s+file|"
-                             r"registration\s+statements?(?:\s+nos?\.?)?)")
-
-
-# what may stand between the words and a number of their list ("Nos. 333-1, 333-2 and")
-FILE_NUMBER_LIST = re.compile(r"(?:[\s\d,;:()-]|\bNos?\.?|\band\b|\bNumbers?\b|"
-                              r"\bon\s+Form\s+[\w-]+)*")
-
-
-def _file_number(text: str, span: Span) -> bool:
-    """Whether a model span is a filing's number at the SEC (`FILE_NUMBER` after "File
-    No.", "Commission File Number" or "Registration Statement", with only the list's
-    numbers and words between): a company's, not a person's."""
-    if span.source != "model" or FILE_NUMBER.fullmatch(span.text) is None:
-        return False
-    keys = list(FILE_NUMBER_KEY.finditer(text, max(0, span.start - 120), span.start))
-    return bool(keys) and FILE_NUMBER_LIST.fullmatch(text, keys[-1].end(), span.start) is not None
-
-
-# the codes of stock exchanges as press releases and news write them before a ticker, and
-# a ticker ("Halverson Industries (NYSE: HLV)", "(TSX: APX) (OTCQX: APXMF)", "(Nasdaq:
-# RWBC; TSX: RWB)", "(TYO: 6521)", "(NYSE: BF.B)")
-EXCHANGES = ("NYSE", "NYSE American", "NYSE MKT", "NYSE Arca", "Nasdaq", "NASDAQ", "Nasdaq GS",
-             "Nasdaq GM", "Nasdaq CM", "AMEX", "TSX", "TSXV", "TSX-V", "TSX Venture", "CSE",
-             "NEO", "ASX", "NZX", "LSE", "AIM", "OTC", "OTCQX", "OTCQB", "OTC Pink", "OTCBB",
-             "OSE", "TYO", "TSE", "JPX", "HKEX", "HKSE", "SEHK", "HK", "SGX", "JSE", "NSE", "BSE",
-             "Euronext", "XETRA", "Xetra", "FWB", "FRA", "ETR", "EPA", "AMS", "EBR", "ELI",
-             "SIX", "SWX", "BME", "BIT", "OMX", "STO", "CPH", "HEL", "OSL", "WSE", "TASE", "B3",
-             "BVMF", "BMV", "KRX", "KOSDAQ", "KOSPI", "TWSE", "TPE", "SSE", "SZSE", "IDX",
-             "SET", "Bursa", "TADAWUL", "Tadawul", "ADX", "DFM", "EGX", "Cboe", "CBOE", "BATS")
-_LISTING = r"(?:%s)[ \t]*:[ \t]*[A-Z0-9]{1,6}(?:[.-][A-Z0-9]{1,3})?" % "|".join(
-    map(re.escape, sorted(EXCHANGES, key=len, reverse=True)))
-LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*\)")
-
-
-def _listing(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is an exchange's code or a ticker in the brackets that
-    name where a company is listed ("Halverson Industries (NYSE: [HLV])"): a company's,
-    and public."""
-    if span.label != "PERSON" or span.source != "model":
-        return False
-    opening = text.rfind("(", max(0, span.start - 60), span.start + 1)
-    if opening < 0:
-        return False
-    m = LISTING.match(text, opening)
-    return m is not None and m.end() >= span.end
-
-
-# a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
-# year (the abbreviation is the group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(D. Mass.)", "(D.D.C.)"), a circuit
-# ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy court ("(Bankr. D. Del.)")
-# the states as the citations abbreviate them where they are no initials ("Cal.", "Ill.")
-COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
-                "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
-                "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
-                "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
-COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
-                   r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
-                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
-                   r"[ \t]*(?:\d{4}[ \t]*)?\)" % "|".join(COURT_STATES))
-
-
-def _court(text: str, span: Span) -> bool:
-    """Whether a model PERSON span lies in a court's abbreviation in a case's citation
-    ("Ramirez v. Coastline Mortgage Corp., No. 3:24-cv-01187 ([S.D. Cal].)", "(9th
-    [Cir]. 2021)"): in brackets, alone or with the year (`COURT`)."""
-    if span.label != "PERSON" or span.source != "model":
-        return False
-    opening = text.rfind("(", max(0, span.start - 12), span.start)
-    m = COURT.match(text, opening) if opening >= 0 else None
-    return m is not None and m.start(1) <= span.start and span.end <= m.end(1)
-
-
-# a federal case's docket number: the office, the year, the kind of case and its number,
-# perhaps the judge's initials ("No. 3:24-cv-01187", "1:19-cr-00365-JSR", "22-bk-10943")
-DOCKET = re.compile(r"(?<![\w:-])(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
-                    r"-\d{2,6}(?:-[A-Z]{2,5})*(?![\w-])")
-
-
-def _docket(text: str, span: Span) -> bool:
-    """Whether a span, of any source, lies inside a case's docket number (`DOCKET`): a
-    court's record, whose pieces read as a time ("3:24") and an account ("01187")."""
-    window = max(0, span.start - 12), min(len(text), span.end + 24)
-    if "-" not in text[window[0]:window[1]]:
-        return False
-    for m in DOCKET.finditer(text, *window):
-        if m.start() <= span.start and span.end <= m.end():
-            return True
-    return False
-
-
-# a program's version: digits and full stops, perhaps a suffix ("22.04", "3.12", "2.13.0",
-# "6.5.0-14", "1.0rc1"), right after a pin ("torch==2.13.0", "numpy>=1.26") or a "v"
-# ("v18.17.1"), or after a program's name or a version's word and a space ("Ubuntu
-# 22.04", "Python 3.12", "version 4.2.1", "kernel 6.5")
-VERSION = re.compile(r"[vV]?\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z0-9]+)?")
-VERSION_BEFORE = re.compile(
-    r"(?:[=<>~!]=|(?<![\w.])[vV]|(?:^|[\s(])(?:%s|[Vv]ersions?|[Vv]er\.|[Rr]elease|[Bb]uild|"
-    r"[Kk]ernel|[Ff]irmware|[Pp]atch|[Pp]ython|Node(?:\.js)?|Java|JDK|Go|Rust|Ruby|PHP|Perl|"
-    r"Swift|Windows|Safari|Edge|Chromium|Electron|Rails|React|Vue|Spring|Spark|Kafka|"
-    r"Jenkins|\.NET)[ \t]+)$" % "|".join(
-        sorted(map(re.escape, SOFTWARE), key=len, reverse=True)))
-
-
-def _version(text: str, span: Span) -> bool:
-    """Whether a model DATE or DIGITAL span is a program's version (`VERSION` after
-    `VERSION_BEFORE`): "Ubuntu [22.04]" is no date, "torch==[2.13.0]" no secret."""
-    if span.label not in ("DATE", "DIGITAL") or span.source != "model" or \
-            VERSION.fullmatch(span.text) is None:
-        return False
-    return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
-
-
-# an amount written with thousands separators, perhaps with cents ("640,000", "2,901,337.50")
-AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\d)")
-
-
-def _amount_piece(text: str, span: Span) -> bool:
-    """Whether a model number span lies inside an amount (`AMOUNT`): "640" of a
-    compensation table's "640,000" is money, not a government ID."""
-    if span.label not in NUMBER_GROUPS or span.source != "model" or "," not in \
-            text[max(0, span.start - 4):span.end + 4]:
-        return False
-    return any(m.start() <= span.start and span.end <= m.end() for m in
-               AMOUNT.finditer(text, max(0, span.start - 12), min(len(text), span.end + 16)))
-
-
-def _dateline(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is the place of a news story's dateline: one word in
-    capitals that is nobody's given name or surname (`known_names`), where a text, a
-    line or a sentence starts, before a date or an agency ("[HARARE] 1996-12-06
-    Zimbabwe's President ..."). A name in capitals before a date ("SMITH 1990-05-01") or
-    two words ("JOHN DOE 1990-05-01") stay."""
-    if span.label != "PERSON" or span.source != "model" or not span.text.isupper() or \
-            not span.text.isalpha() or span.text.casefold() in known_names():
-        return False
-    return DATELINE_AFTER.match(text, span.end) is not None and \
-        DATELINE_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
-
-
-def _after_saint(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is a saint's name in the name of a church, a city or a
-    charity ("St. [Mark]'s Church", "St. [Paul]", "St. [Vincent de Paul] Society"):
-    right after "St." or "Saint", which does not follow a capitalised word ("Elizabeth
-    St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay); a word with a comma or
-    a bracket after it ends a name ("Rev. Emmanuel Boateng, St. [Luke]'s Parish")."""
-    if span.label != "PERSON" or span.source != "model":
-        return False
-    m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
-    if m is None:
-        return False
-    before = m.group(1) or ""
-    return not (before[:1].isupper() and before[-1:] not in ",;:)]")
-
-
-# one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
-# close a sentence after them
 NAME_SHAPE = re.compile(rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,3}}")
 CLOSING = "?!.,;:"
 
@@ -1228,14 +877,14 @@ def _firm(text: str, span: Span) -> Span:
     HB", "de Wit Groep"), starts with a bank's ("Banque de France") or has a firm's word
     right after it ("[Prosek] Partners", `FIRM_TAIL`; not a field's label such as
     "Direct:", nor an institution named after a person, "Bill & Melinda Gates
-    Foundation", `_eponym`) as COMPANY: no person's name in any gold set does any of
+    Foundation", `eponym`) as COMPANY: no person's name in any gold set does any of
     these. (The firm's word joins it in `_with_legal_forms`.)"""
     if span.label != "PERSON" or span.source != "model":
         return span
     words = span.text.split()
     tail = FIRM_TAIL.match(text, span.end)
     if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS) or \
-            tail and text[tail.end():tail.end() + 1] != ":" and not _eponym(text, span):
+            tail and text[tail.end():tail.end() + 1] != ":" and not eponym(text, span):
         return replace(span, label="COMPANY")
     return span
 
@@ -1441,49 +1090,6 @@ def _could_be_a_name(value: str) -> bool:
     return False
 
 
-def known_names() -> frozenset[str]:
-    """The given names and surnames of every locale of Faker's person providers, in
-    lower case (about 56,000 words)."""
-    return _faker_names(GIVEN + ("last_names",))
-
-
-def given_names() -> frozenset[str]:
-    """The given names alone, as `known_names`."""
-    return _faker_names(GIVEN)
-
-
-GIVEN = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
-
-
-@functools.lru_cache(maxsize=1)
-def common_words() -> frozenset[str]:
-    """The whole words of the bundled model's vocabulary (about 22,500: English's most
-    frequent words, and the names frequent in its text), in lower case: a word missing
-    from it is rare, as a name from another language is. Empty if the file is missing."""
-    try:
-        lines = (Path(__file__).parent / "model" / "vocab.txt").read_text("utf-8").split()
-    except OSError:
-        return frozenset()
-    return frozenset(w for w in lines if w.isalpha())
-
-
-
-@functools.lru_cache(maxsize=2)
-def _faker_names(kinds: tuple[str, ...]) -> frozenset[str]:
-    require("faker", "telling a lower-case name from a word")
-    import faker.providers.person as providers
-
-    names: set[str] = set()
-    for module in pkgutil.iter_modules(providers.__path__):
-        try:
-            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
-        except (ImportError, AttributeError):
-            continue
-        for kind in kinds:
-            listed = vars(provider).get(kind)  # a class attribute, not a locale's property
-            if isinstance(listed, (list, tuple, dict)):
-                names.update(n.casefold() for n in listed if isinstance(n, str))
-    return frozenset(names)
 
 
 # the first letter of a sentence or a line, past quotes and brackets, where a word of two

@@ -1,0 +1,97 @@
+"""The word lists the redactor's rules consult: the titles written before a name, the
+programs that developer posts name, and the names and words of whole vocabularies
+(Faker's given names and surnames of every locale; the bundled model's whole words).
+
+One place for each list, below the rules that read them (`tidy`, `nobodys`, `mentions`,
+`recognizers`); nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from pathlib import Path
+
+from ..optional import require
+
+# courtesy titles, the titles of an office and roles, written before a name and no part of it;
+# and one with the space after it, capitalised or in capitals, before more of a name.
+# Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
+COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mmes", "Drs")
+OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
+                 "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
+                 "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
+                 "Captain", "Capt", "Lieutenant", "Lt", "Sergeant", "Sgt", "Officer", "Detective",
+                 "Det", "Inspector", "Insp", "Reverend", "Rev", "Father", "Fr", "Sister", "Rabbi",
+                 "Imam", "Prime Minister", "Minister", "Commissioner", "Chairman", "Chairwoman",
+                 "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
+                 "Supervisor", "Deputy", "Sheriff", "Attorney", "Pastor", "Teller", "Banker",
+                 "Analyst", "Investigator", "Examiner", "Auditor", "Underwriter", "Paralegal",
+                 "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
+                 "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
+                 "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
+                 "Chief Justice")
+LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
+# programs, libraries, services and devices that support and developer posts name, and
+# whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
+# Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
+# "Alexa", "Siri", "Claude", "Spark"), which the model's reading decides
+SOFTWARE = frozenset("""
+    Jupyter Conda Anaconda Miniconda Gunicorn Uvicorn Maven Gradle Docker Kubernetes Terraform
+    Ansible Grafana Prometheus Redis Flask Django Heroku Webpack Vite CUDA NumPy Pandas PyTorch
+    TensorFlow Keras Postman Zapier HubSpot Slack Jira Confluence Trello Figma Airflow Celery
+    Nginx Tomcat Kibana Elasticsearch Splunk Datadog Postgres PostgreSQL MySQL MongoDB SQLite
+    Hadoop Presto Snowflake Databricks Tableau Looker Excel PowerPoint Outlook Zoom Webex Gmail
+    Firefox Chrome Linux Ubuntu Debian Fedora CentOS macOS iOS Android Xcode IntelliJ PyCharm
+    VSCode Vim Emacs GitHub GitLab Bitbucket Yarn Angular Svelte Laravel Kotlin Scala Golang
+    Matlab Stata Pytest Selenium Cypress Playwright Mocha TypeScript JavaScript Photoshop
+    Lightroom Canva Shopify Magento WordPress Drupal Joomla Squarespace Twilio SendGrid
+    Mailchimp Auth0 Cloudflare Akamai Netlify Vercel Fargate Kinesis Redshift DynamoDB BigQuery
+    Firebase Supabase Prisma Hibernate FastAPI Streamlit Gradio Ollama ChatGPT Copilot Cortana
+    Bixby Quicken QuickBooks Xero Metamask Trezor Hive
+""".split())
+
+
+def known_names() -> frozenset[str]:
+    """The given names and surnames of every locale of Faker's person providers, in
+    lower case (about 56,000 words)."""
+    return _faker_names(GIVEN + ("last_names",))
+
+
+def given_names() -> frozenset[str]:
+    """The given names alone, as `known_names`."""
+    return _faker_names(GIVEN)
+
+
+GIVEN = ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary")
+
+
+@functools.lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """The whole words of the bundled model's vocabulary (about 22,500: English's most
+    frequent words, and the names frequent in its text), in lower case: a word missing
+    from it is rare, as a name from another language is. Empty if the file is missing."""
+    try:
+        lines = (Path(__file__).parent / "model" / "vocab.txt").read_text("utf-8").split()
+    except OSError:
+        return frozenset()
+    return frozenset(w for w in lines if w.isalpha())
+
+
+@functools.lru_cache(maxsize=2)
+def _faker_names(kinds: tuple[str, ...]) -> frozenset[str]:
+    require("faker", "telling a lower-case name from a word")
+    import faker.providers.person as providers
+
+    names: set[str] = set()
+    for module in pkgutil.iter_modules(providers.__path__):
+        try:
+            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for kind in kinds:
+            listed = vars(provider).get(kind)  # a class attribute, not a locale's property
+            if isinstance(listed, (list, tuple, dict)):
+                names.update(n.casefold() for n in listed if isinstance(n, str))
+    return frozenset(names)

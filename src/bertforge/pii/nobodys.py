@@ -1,0 +1,332 @@
+"""What is nobody's personal data, though the model masked it: the cases in which
+`tidy` drops a span whole (`nobodys`).
+
+Each case is a shape the probes of real text found the model reading as a person, a
+number or a date, and its record in docs/experiments/ says which and why: a payment's
+authorisation code, a saint's name in a church's, a dateline's place, a club in
+brackets after a player, a name inside an institution's, a filing's number at the SEC,
+a listed company's ticker, a court's abbreviation and a docket number, a program's
+version, a piece of an amount, a judge's title, the unnamed parties of a complaint, a
+function's name in code, a lawmaker's party tag, a mail header, a title alone, a
+program, a national number's keyword.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..spans import Span
+from . import ids
+from .lexicon import LONE_TITLES, SOFTWARE, known_names
+
+# what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
+AUTH_KEY = re.compile(r"(?i)\b(?:auth(?:ori[sz]ation)?\.?(?:\s*(?:code|no\.?|number|#))?|"
+                      r"approval\s+code)\s*[:#]?\s*$")
+NUMBER_GROUPS = ("CARD", "ACCOUNT", "GOV_ID", "BANK", "PHONE")
+
+
+def _auth_code(text: str, span: Span) -> bool:
+    """Whether a model number span is a payment's authorisation code ("AUTH CODE 154"),
+    the acquirer's approval of one payment, which names no one."""
+    if span.label not in NUMBER_GROUPS or span.source != "model":
+        return False
+    line = text[text.rfind("\n", max(0, span.start - 60), span.start) + 1:span.start]
+    return bool(AUTH_KEY.search(line[-40:]))
+
+
+# a lawmaker's party and state as the wire services tag them ("D-Mass.", "R-N.C.", "I-Vt.")
+PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alaska|Hawaii|Idaho|"
+                       r"Iowa|Maine|Ohio|Texas|Utah)")
+
+
+# a function's or a class's name in CamelCase, as code calls it ("GetCustomer(",
+# "ParseInvoiceLine("): capitals inside a word, which names have only after "Mc", "Mac",
+# "O'", "De" and the like, and then never right before a bracket
+CODE_CALL = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+
+
+# the parties a complaint sues without their names: "JOHN DOES 1-10", "Jane Does 1
+# through 5", "DOES 1 to 20"
+UNKNOWN_PARTIES = re.compile(r"(?:(?:John|JOHN|Jane|JANE|Richard|RICHARD)[ \t]+)?(?:Does|DOES|Roes|ROES)"
+                             r"(?:[ \t]+\d+(?:[ \t]*(?:-|–|through|THROUGH|to|TO)[ \t]*\d+)?)?")
+
+
+def _unknown_parties(text: str, span: Span) -> bool:
+    """Whether a model PERSON span starts the name a complaint gives the parties it sues
+    without knowing them ("[JOHN] DOES 1-10"), and ends inside it."""
+    found = UNKNOWN_PARTIES.match(text, span.start)
+    return found is not None and found.end() >= span.end
+
+
+# the title a court's opinion writes after a justice's or judge's surname in capitals
+# ("SOTOMAYOR, J.", "ROBERTS, C. J.", "THOMAS and ALITO, JJ.", "SMITH, P.J.")
+JUDGES_TITLE = re.compile(r"(?:C\.[ \t]?J|P\.[ \t]?J|JJ|J)\.?")
+JUDGES_NAME = re.compile(r"[A-Z][A-Z'\u2019-]+,[ \t]*$")
+
+
+def _judges_title(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is the title after a judge's surname ("ROBERTS, [C.
+    J.]", "KAGAN, [JJ].")."""
+    return JUDGES_TITLE.fullmatch(span.text) is not None and \
+        JUDGES_NAME.search(text, max(0, span.start - 30), span.start) is not None
+
+
+# a saint's title and the space after it, at the end of what comes before a span, and the
+# word before the title (capitalised: "Elizabeth St. John" is a person's name)
+SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$",
+                          re.MULTILINE)
+
+
+# a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
+# capitalised word after "X-" as a name
+MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+# what follows the place of a news story's dateline: perhaps its region, then the date
+# or the agency ("HARARE 1996-12-06", "HILVERSUM , Netherlands 1996-08-30", "KABUL, Dec 3
+# (Reuters)"); and what comes before it: the text's or a line's start, or a headline's end
+DATELINE_AFTER = re.compile(
+    r"(?:[ \t]*,[ \t]*[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})?(?:[ \t]*,)?[ \t]+"
+    r"(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d"
+    r"|\((?:Reuters|AP|AFP|UPI|Bloomberg|dpa|Xinhua)\))")
+DATELINE_BEFORE = re.compile(r"(?:^|\n|[.!?][ \t]+)[ \t]*$")
+
+
+def nobodys(text: str, span: Span) -> bool:
+    """Whether a span, whole, is no one's personal data: a payment's authorisation code
+    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
+    (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
+    a name that is part of a thing's or an institution's name (`eponym`), a filing's
+    number at the securities regulator (`_file_number`), a listed company's exchange and
+    ticker (`_listing`), a court's abbreviation or a case's docket number (`_court`,
+    `_docket`), a program's version (`_version`), a piece of an amount
+    (`_amount_piece`),
+    or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
+    program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
+    `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
+    [Jupyter] kernel"), a national number's keyword read as a person ("[Aadhaar]:
+    2345 6789 0124", `ids.is_keyword`), a judge's title after the surname
+    (`_judges_title`), a function's name in CamelCase before its bracket
+    ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a complaint sues
+    ("[JOHN] DOES 1-10", `_unknown_parties`)."""
+    if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
+            _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
+            _listing(text, span) or _court(text, span) or _docket(text, span) or \
+            _version(text, span) or _amount_piece(text, span):
+        return True
+    if span.source != "model":
+        return False
+    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+                                       _judges_title(text, span) or
+                                       CODE_CALL.fullmatch(span.text) is not None and
+                                       text.startswith("(", span.end) or
+                                       _unknown_parties(text, span)) or \
+        PARTY_TAG.fullmatch(span.text) is not None or \
+        MAIL_HEADER.fullmatch(span.text) is not None or \
+        span.text.rstrip(".").casefold() in LONE_TITLES
+
+
+# a name's last word and the bracket after it; and the bracket that closes
+NAME_BRACKET = re.compile(r"[A-Z][^\W\d_]*\.?[ \t]*\([ \t]*$")
+CLOSE_BRACKET = re.compile(r"[ \t]*\)")
+
+
+def _affiliation(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is the club, team or party in brackets after a
+    person's name ("Gabriel Batistuta ( [Fiorentina] )", as results and league tables
+    write them): one word alone in the brackets that is nobody's given name or surname
+    (`known_names`; a nickname, "Carl (Bo)", stays)."""
+    if span.label != "PERSON" or span.source != "model" or " " in span.text or \
+            span.text.casefold() in known_names():
+        return False
+    return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
+        CLOSE_BRACKET.match(text, span.end) is not None
+
+
+# the words that make a person's name part of the name of a thing, a place or an
+# institution ("Robert Wood Johnson Foundation", "John F. Kennedy International Airport",
+# "Dave Matthews Band", "the Poincaré conjecture", "Lou Gehrig's disease"); and the few
+# words that may stand between ("Dana-Farber Cancer Institute")
+EPONYM_WORDS = ("Foundation", "Institute", "Institution", "Center", "Centre", "Clinic",
+                "Hospital", "University", "College", "Academy", "Band", "Orchestra", "Quartet",
+                "Quintet", "Trio", "Ensemble", "Choir", "Society", "Library", "Museum",
+                "Gallery", "Airport", "Boulevard", "Blvd", "Avenue", "Bridge", "Tunnel",
+                "Stadium", "Arena", "Memorial", "Prize", "Award", "Awards", "Medal", "Trophy",
+                "Lecture", "Fellowship", "Scholarship", "Show", "conjecture", "theorem",
+                "hypothesis", "equation", "syndrome", "disease")
+EPONYM_BETWEEN = ("International", "National", "Regional", "Memorial", "Cancer", "Medical",
+                  "Research", "Children's", "Community", "Family", "Charitable", "Presidential",
+                  "Performing", "Arts", "Music", "Science", "Sports")
+EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A-Z][^\W\d_]+){1,3})?"
+                          r"(?:['\u2019]s)?(?:[ \t]+(?:%s))*[ \t]+(?:%s)\b" % (
+    "|".join(map(re.escape, EPONYM_BETWEEN)), "|".join(EPONYM_WORDS)))
+
+
+def eponym(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is part of the name of a thing, a place or an
+    institution named after a person (`EPONYM_WORDS` right after it, perhaps past
+    `EPONYM_BETWEEN`): no one's personal data there, and no person in the real corpora."""
+    return span.label == "PERSON" and span.source == "model" and \
+        EPONYM_AFTER.match(text, span.end) is not None
+
+
+# the numbers the SEC gives a company's filings ("Commission File Number 001-35565",
+# "Registration Statement Nos. 333-181780, 333-189036 and ..."), and the words before them
+FILE_NUMBER = re.compile(r"(?:\d{3})?-\d{5,6}")
+FILE_NUMBER_KEY = re.compile(r"(?i)\b(?:file\s+(?:no\.?|number)|commission\s+file|"
+                             r"registration\s+statements?(?:\s+nos?\.?)?)")
+
+
+# what may stand between the words and a number of their list ("Nos. 333-1, 333-2 and")
+FILE_NUMBER_LIST = re.compile(r"(?:[\s\d,;:()-]|\bNos?\.?|\band\b|\bNumbers?\b|"
+                              r"\bon\s+Form\s+[\w-]+)*")
+
+
+def _file_number(text: str, span: Span) -> bool:
+    """Whether a model span is a filing's number at the SEC (`FILE_NUMBER` after "File
+    No.", "Commission File Number" or "Registration Statement", with only the list's
+    numbers and words between): a company's, not a person's."""
+    if span.source != "model" or FILE_NUMBER.fullmatch(span.text) is None:
+        return False
+    keys = list(FILE_NUMBER_KEY.finditer(text, max(0, span.start - 120), span.start))
+    return bool(keys) and FILE_NUMBER_LIST.fullmatch(text, keys[-1].end(), span.start) is not None
+
+
+# the codes of stock exchanges as press releases and news write them before a ticker, and
+# a ticker ("Halverson Industries (NYSE: HLV)", "(TSX: APX) (OTCQX: APXMF)", "(Nasdaq:
+# RWBC; TSX: RWB)", "(TYO: 6521)", "(NYSE: BF.B)")
+EXCHANGES = ("NYSE", "NYSE American", "NYSE MKT", "NYSE Arca", "Nasdaq", "NASDAQ", "Nasdaq GS",
+             "Nasdaq GM", "Nasdaq CM", "AMEX", "TSX", "TSXV", "TSX-V", "TSX Venture", "CSE",
+             "NEO", "ASX", "NZX", "LSE", "AIM", "OTC", "OTCQX", "OTCQB", "OTC Pink", "OTCBB",
+             "OSE", "TYO", "TSE", "JPX", "HKEX", "HKSE", "SEHK", "HK", "SGX", "JSE", "NSE", "BSE",
+             "Euronext", "XETRA", "Xetra", "FWB", "FRA", "ETR", "EPA", "AMS", "EBR", "ELI",
+             "SIX", "SWX", "BME", "BIT", "OMX", "STO", "CPH", "HEL", "OSL", "WSE", "TASE", "B3",
+             "BVMF", "BMV", "KRX", "KOSDAQ", "KOSPI", "TWSE", "TPE", "SSE", "SZSE", "IDX",
+             "SET", "Bursa", "TADAWUL", "Tadawul", "ADX", "DFM", "EGX", "Cboe", "CBOE", "BATS")
+_LISTING = r"(?:%s)[ \t]*:[ \t]*[A-Z0-9]{1,6}(?:[.-][A-Z0-9]{1,3})?" % "|".join(
+    map(re.escape, sorted(EXCHANGES, key=len, reverse=True)))
+LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*\)")
+
+
+def _listing(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is an exchange's code or a ticker in the brackets that
+    name where a company is listed ("Halverson Industries (NYSE: [HLV])"): a company's,
+    and public."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    opening = text.rfind("(", max(0, span.start - 60), span.start + 1)
+    if opening < 0:
+        return False
+    m = LISTING.match(text, opening)
+    return m is not None and m.end() >= span.end
+
+
+# a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
+# year (the abbreviation is the group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(D. Mass.)", "(D.D.C.)"), a circuit
+# ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy court ("(Bankr. D. Del.)")
+# the states as the citations abbreviate them where they are no initials ("Cal.", "Ill.")
+COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
+                "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
+                "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
+                "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
+COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
+                   r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
+                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
+                   r"[ \t]*(?:\d{4}[ \t]*)?\)" % "|".join(COURT_STATES))
+
+
+def _court(text: str, span: Span) -> bool:
+    """Whether a model PERSON span lies in a court's abbreviation in a case's citation
+    ("Ramirez v. Coastline Mortgage Corp., No. 3:24-cv-01187 ([S.D. Cal].)", "(9th
+    [Cir]. 2021)"): in brackets, alone or with the year (`COURT`)."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    opening = text.rfind("(", max(0, span.start - 12), span.start)
+    m = COURT.match(text, opening) if opening >= 0 else None
+    return m is not None and m.start(1) <= span.start and span.end <= m.end(1)
+
+
+# a federal case's docket number: the office, the year, the kind of case and its number,
+# perhaps the judge's initials ("No. 3:24-cv-01187", "1:19-cr-00365-JSR", "22-bk-10943")
+DOCKET = re.compile(r"(?<![\w:-])(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
+                    r"-\d{2,6}(?:-[A-Z]{2,5})*(?![\w-])")
+
+
+def _docket(text: str, span: Span) -> bool:
+    """Whether a span, of any source, lies inside a case's docket number (`DOCKET`): a
+    court's record, whose pieces read as a time ("3:24") and an account ("01187")."""
+    window = max(0, span.start - 12), min(len(text), span.end + 24)
+    if "-" not in text[window[0]:window[1]]:
+        return False
+    for m in DOCKET.finditer(text, *window):
+        if m.start() <= span.start and span.end <= m.end():
+            return True
+    return False
+
+
+# a program's version: digits and full stops, perhaps a suffix ("22.04", "3.12", "2.13.0",
+# "6.5.0-14", "1.0rc1"), right after a pin ("torch==2.13.0", "numpy>=1.26") or a "v"
+# ("v18.17.1"), or after a program's name or a version's word and a space ("Ubuntu
+# 22.04", "Python 3.12", "version 4.2.1", "kernel 6.5")
+VERSION = re.compile(r"[vV]?\d+(?:\.\d+){1,3}(?:[-+.]?[A-Za-z0-9]+)?")
+VERSION_BEFORE = re.compile(
+    r"(?:[=<>~!]=|(?<![\w.])[vV]|(?:^|[\s(])(?:%s|[Vv]ersions?|[Vv]er\.|[Rr]elease|[Bb]uild|"
+    r"[Kk]ernel|[Ff]irmware|[Pp]atch|[Pp]ython|Node(?:\.js)?|Java|JDK|Go|Rust|Ruby|PHP|Perl|"
+    r"Swift|Windows|Safari|Edge|Chromium|Electron|Rails|React|Vue|Spring|Spark|Kafka|"
+    r"Jenkins|\.NET)[ \t]+)$" % "|".join(
+        sorted(map(re.escape, SOFTWARE), key=len, reverse=True)))
+
+
+def _version(text: str, span: Span) -> bool:
+    """Whether a model DATE or DIGITAL span is a program's version (`VERSION` after
+    `VERSION_BEFORE`): "Ubuntu [22.04]" is no date, "torch==[2.13.0]" no secret."""
+    if span.label not in ("DATE", "DIGITAL") or span.source != "model" or \
+            VERSION.fullmatch(span.text) is None:
+        return False
+    return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
+
+
+# an amount written with thousands separators, perhaps with cents ("640,000", "2,901,337.50")
+AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\d)")
+
+
+def _amount_piece(text: str, span: Span) -> bool:
+    """Whether a model number span lies inside an amount (`AMOUNT`): "640" of a
+    compensation table's "640,000" is money, not a government ID."""
+    if span.label not in NUMBER_GROUPS or span.source != "model" or "," not in \
+            text[max(0, span.start - 4):span.end + 4]:
+        return False
+    return any(m.start() <= span.start and span.end <= m.end() for m in
+               AMOUNT.finditer(text, max(0, span.start - 12), min(len(text), span.end + 16)))
+
+
+def _dateline(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is the place of a news story's dateline: one word in
+    capitals that is nobody's given name or surname (`known_names`), where a text, a
+    line or a sentence starts, before a date or an agency ("[HARARE] 1996-12-06
+    Zimbabwe's President ..."). A name in capitals before a date ("SMITH 1990-05-01") or
+    two words ("JOHN DOE 1990-05-01") stay."""
+    if span.label != "PERSON" or span.source != "model" or not span.text.isupper() or \
+            not span.text.isalpha() or span.text.casefold() in known_names():
+        return False
+    return DATELINE_AFTER.match(text, span.end) is not None and \
+        DATELINE_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
+
+
+def _after_saint(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a saint's name in the name of a church, a city or a
+    charity ("St. [Mark]'s Church", "St. [Paul]", "St. [Vincent de Paul] Society"):
+    right after "St." or "Saint", which does not follow a capitalised word ("Elizabeth
+    St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay); a word with a comma or
+    a bracket after it ends a name ("Rev. Emmanuel Boateng, St. [Luke]'s Parish")."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
+    if m is None:
+        return False
+    before = m.group(1) or ""
+    return not (before[:1].isupper() and before[-1:] not in ",;:)]")
+
+
+# one to four of a name's words ("Oluwaseun Adebayo-Okafor", "O'Neill"); and what may
+# close a sentence after them
