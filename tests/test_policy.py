@@ -237,20 +237,21 @@ def test_a_policy_turns_built_in_recognizers_off_and_keeps_its_own():
 def test_allow_and_deny_lists_beat_the_model_both_ways(tiny_redactor_dir, policy_dir):
     from bertforge.pii import Redactor
 
-    text = "Northwind Bank thanks Ann Lee. Project Falcon is on hold."
-    guesses = [Span(0, 14, "COMPANY", "Northwind Bank", 0.99), Span(22, 29, "PERSON", "Ann Lee", 0.99),
-               Span(39, 45, "PERSON", "Falcon", 0.95)]
+    # "pays", not "thanks": after a thanks the greeted-names recognizer finds the name itself
+    text = "Northwind Bank pays Ann Lee. Project Falcon is on hold."
+    guesses = [Span(0, 14, "COMPANY", "Northwind Bank", 0.99), Span(20, 27, "PERSON", "Ann Lee", 0.99),
+               Span(37, 43, "PERSON", "Falcon", 0.95)]
     redactor = _stub_model(Redactor.load(tiny_redactor_dir, policy=policy_dir / "policy.yaml"),
                            lambda t: guesses)
     found = [(s.text, s.label, s.source) for s in redactor.detect(text)]
     assert found == [("Ann Lee", "PERSON", "model"), ("Project Falcon", "COMPANY", "deny")]
     out = redactor.redact(text)
-    assert out.startswith("Northwind Bank thanks [[PERSON:") and "Ann Lee" not in out
+    assert out.startswith("Northwind Bank pays [[PERSON:") and "Ann Lee" not in out
     assert out.endswith("[COMPANY] is on hold.")
     assert redactor.restore(out) == text.replace("Project Falcon", "[COMPANY]")
     # the policy's floor for PERSON: a model span under it goes
     unsure = _stub_model(Redactor.load(tiny_redactor_dir, policy=policy_dir / "policy.yaml"),
-                         lambda t: [Span(22, 29, "PERSON", "Ann Lee", 0.5)])
+                         lambda t: [Span(20, 27, "PERSON", "Ann Lee", 0.5)])
     assert [s.text for s in unsure.detect(text)] == ["Project Falcon"]
 
 
