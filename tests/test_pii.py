@@ -2049,16 +2049,3 @@ def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
     spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
              for v in values]
     assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]
-
-
-def test_a_lower_case_word_read_as_a_person_goes_in_any_text():
-    """The lowercase-words-anywhere record's probe, with the model's spans as it gave
-    them, in a post written in lower case: "badge" goes; "jake" (a name Faker knows) and
-    "thulani" (a word the vocabulary lacks) stay."""
-    from bertforge.pii.tidy import tidy
-
-    text = "lol the agent called himself officer brown, badge 4471. tell jake and thulani"
-    values = ("badge", "jake", "thulani")
-    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-             for v in values]
-    assert [s.text for s in tidy(text, spans)] == ["jake", "thulani"]

@@ -477,7 +477,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             and written_with_capitals(text):
         out = [s for s in cut if not _lower_case(s) or
                (s.label == "PERSON" and _could_be_a_name(s.text))]
-    return [s for s in out if not _a_lower_case_word(s)]
+    return out
 
 
 # the nouns for where a person is from, written before the name as sports news writes
@@ -1077,18 +1077,6 @@ def _lower_case(span: Span) -> bool:
     """A model name span without a capital letter."""
     return span.label in TITLED and span.source == "model" and \
         not any(c.isupper() for c in span.text)
-
-
-def _a_lower_case_word(span: Span) -> bool:
-    """Whether a lower-case model PERSON span is only words of the vocabulary, none of
-    which could be a name ("badge" of "Officer Michael Brown, badge 4471"; not "jake",
-    which Faker knows, nor "thulani", which the vocabulary lacks), in any text:
-    docs/experiments/2026-12-06-lowercase-words-anywhere.md."""
-    if span.label != "PERSON" or not _lower_case(span):
-        return False
-    words = re.findall(r"[^\W\d_]+", span.text)
-    return bool(words) and all(w in common_words() for w in words) and \
-        not _could_be_a_name(span.text)
 
 
 def _could_be_a_name(value: str) -> bool:
