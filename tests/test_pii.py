@@ -1964,12 +1964,15 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     name and the firm's industry, or "& Partners", make one firm."""
     from bertforge.pii.tidy import tidy
 
-    text = "Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it."
-    spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska")]
+    text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
+            "Ebony Washington with Wolfe Research.")
+    spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska"),
+             ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe")]
     placed = [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
               for label, v in spans]
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
-        ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners")]
+        ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners"),
+        ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research")]
 
 
 def test_a_judges_title_after_the_surname_is_no_name():
