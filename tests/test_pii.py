@@ -23,12 +23,15 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # ------------------------------------------------------------------ labels
 def spans_at(text: str, values) -> list:
-    """Model spans over each value (a string, a PERSON; or a (string, label) pair) at its
-    first place in the text, as the model gave them in a record's probe."""
+    """Model spans over each value (a string, a PERSON; or a (string, label) pair, or a
+    (string, label, n) triple for its n-th later place) at its first place in the text,
+    as the model gave them in a record's probe."""
     out = []
     for value in values:
-        value, label = (value, "PERSON") if isinstance(value, str) else value
-        start = text.index(value)
+        value, label, nth = (value, "PERSON", 0) if isinstance(value, str) else (*value, 0)[:3]
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(value, start + 1)
         out.append(Span(start, start + len(value), label, value, 0.9, "model"))
     return out
 
@@ -1915,9 +1918,7 @@ def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""
     from bertforge.pii.tidy import tidy
 
-    placed = [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-              for label, v in spans]
-    assert [s.text for s in tidy(text, placed)] == kept
+    assert [s.text for s in tidy(text, spans_at(text, [(v, label) for label, v in spans]))] == kept
 
 
 def test_a_docket_numbers_office_and_year_are_no_time():
@@ -1941,17 +1942,11 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
             "Raymond James          Edward Jones\n"
             "Marcus Capital\n"
             "Fees paid to Sofia Mendoza-Rey and account 640000.\n")
-    def at(label, value, nth=0):
-        start = -1
-        for _ in range(nth + 1):
-            start = text.index(value, start + 1)
-        return Span(start, start + len(value), label, value, 0.9, "model")
-
-    placed = sorted([at("COMPANY", "Kwame Asante-Boateng"), at("PERSON", "Lucia Ferraro"),
-                     at("GOV_ID", "640"), at("BANK", "901"), at("COMPANY", "Sofia Mendoza-Rey"),
-                     at("COMPANY", "Raymond James"), at("COMPANY", "Edward Jones"),
-                     at("COMPANY", "Marcus Capital"), at("COMPANY", "Sofia Mendoza-Rey", 1),
-                     at("ACCOUNT", "640000")], key=lambda s: s.start)
+    placed = sorted(spans_at(text, [
+        ("Kwame Asante-Boateng", "COMPANY"), "Lucia Ferraro", ("640", "GOV_ID"), ("901", "BANK"),
+        ("Sofia Mendoza-Rey", "COMPANY"), ("Raymond James", "COMPANY"),
+        ("Edward Jones", "COMPANY"), ("Marcus Capital", "COMPANY"),
+        ("Sofia Mendoza-Rey", "COMPANY", 1), ("640000", "ACCOUNT")]), key=lambda s: s.start)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("PERSON", "Kwame Asante-Boateng"), ("PERSON", "Lucia Ferraro"),
         ("PERSON", "Sofia Mendoza-Rey"), ("COMPANY", "Raymond James"),
@@ -1968,8 +1963,7 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
             "Ebony Washington with Wolfe Research.")
     spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska"),
              ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe")]
-    placed = [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
-              for label, v in spans]
+    placed = spans_at(text, [(v, label) for label, v in spans])
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners"),
         ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research")]
@@ -1983,8 +1977,7 @@ def test_a_judges_title_after_the_surname_is_no_name():
     text = ("SOTOMAYOR, J., delivered the opinion, in which ROBERTS, C. J., and KAGAN, "
             "JJ., joined. Michael J. Fox watched.")
     values = ("SOTOMAYOR", "ROBERTS", "C. J.", "KAGAN", "JJ", "Michael J.")
-    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-             for v in values]
+    spans = spans_at(text, values)
     assert [s.text for s in tidy(text, spans)] == ["SOTOMAYOR", "ROBERTS", "KAGAN",
                                                    "Michael J."]
 
@@ -1997,8 +1990,7 @@ def test_a_functions_name_before_its_bracket_is_nobodys():
 
     text = 'Calling GetCustomer("Smith") fails; ask Ann McDonald (support) or DeShawn.'
     values = ("GetCustomer", "Smith", "Ann McDonald", "DeShawn")
-    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-             for v in values]
+    spans = spans_at(text, values)
     assert [s.text for s in tidy(text, spans)] == ["Smith", "Ann McDonald", "DeShawn"]
 
 
@@ -2010,8 +2002,7 @@ def test_a_name_and_an_initial_read_as_a_firm_is_a_person():
 
     text = "Warm regards,\nPriyanka S.\nClient Services | Halcyon Wealth\nVanguard A. shares"
     values = ("Priyanka S.", "Halcyon Wealth", "Vanguard A.")
-    spans = [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
-             for v in values]
+    spans = spans_at(text, [(v, "COMPANY") for v in values])
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("PERSON", "Priyanka S."), ("COMPANY", "Halcyon Wealth"), ("COMPANY", "Vanguard A.")]
 
@@ -2025,15 +2016,8 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
     text = ("Goldman's Dan Dees and Bridgewater's Greg Jensen met Sandberg's Dan Rosensweig, "
             "Arthur's Jane Doe and Goldman's team.")
 
-    def at(value, nth=0):
-        start = -1
-        for _ in range(nth + 1):
-            start = text.index(value, start + 1)
-        return Span(start, start + len(value), "PERSON", value, 0.9, "model")
-
-    spans = [at("Goldman"), at("Dan Dees"), at("Bridgewater"), at("Greg Jensen"),
-             at("Sandberg"), at("Dan Rosensweig"), at("Arthur"), at("Jane Doe"),
-             at("Goldman", 1)]
+    spans = spans_at(text, ["Goldman", "Dan Dees", "Bridgewater", "Greg Jensen", "Sandberg",
+                            "Dan Rosensweig", "Arthur", "Jane Doe", ("Goldman", "PERSON", 1)])
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("COMPANY", "Goldman"), ("PERSON", "Dan Dees"), ("COMPANY", "Bridgewater"),
         ("PERSON", "Greg Jensen"), ("PERSON", "Sandberg"), ("PERSON", "Dan Rosensweig"),
@@ -2049,6 +2033,5 @@ def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
     text = ("Plaintiff YOLANDA PIERRE-LOUIS sues JOHN DOES 1-10 and Jane Does 1 through 5. "
             "John Doe, a minor, appears by his mother.")
     values = ("YOLANDA PIERRE-LOUIS", "JOHN", "Jane Does", "John Doe")
-    spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-             for v in values]
+    spans = spans_at(text, values)
     assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]
