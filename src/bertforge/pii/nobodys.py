@@ -19,6 +19,39 @@ from ..spans import Span
 from . import ids
 from .lexicon import LONE_TITLES, SOFTWARE, known_names
 
+
+def nobodys(text: str, span: Span) -> bool:
+    """Whether a span, whole, is no one's personal data: a payment's authorisation code
+    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
+    (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`), a
+    name that is part of a thing's or an institution's name (`eponym`), a filing's number
+    at the securities regulator (`_file_number`), a listed company's exchange and ticker
+    (`_listing`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
+    a program's version (`_version`), a piece of an amount (`_amount_piece`); or, read
+    by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
+    a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
+    Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
+    a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
+    judge's title after the surname (`_judges_title`), a function's name in CamelCase
+    before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
+    complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`)."""
+    if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
+            _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
+            _listing(text, span) or _court(text, span) or _docket(text, span) or \
+            _version(text, span) or _amount_piece(text, span):
+        return True
+    if span.source != "model":
+        return False
+    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+                                       _judges_title(text, span) or
+                                       CODE_CALL.fullmatch(span.text) is not None and
+                                       text.startswith("(", span.end) or
+                                       _unknown_parties(text, span)) or \
+        PARTY_TAG.fullmatch(span.text) is not None or \
+        MAIL_HEADER.fullmatch(span.text) is not None or \
+        span.text.rstrip(".").casefold() in LONE_TITLES
+
+
 # what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
 AUTH_KEY = re.compile(r"(?i)\b(?:auth(?:ori[sz]ation)?\.?(?:\s*(?:code|no\.?|number|#))?|"
                       r"approval\s+code)\s*[:#]?\s*$")
@@ -47,7 +80,8 @@ CODE_CALL = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 # the parties a complaint sues without their names: "JOHN DOES 1-10", "Jane Does 1
 # through 5", "DOES 1 to 20"
-UNKNOWN_PARTIES = re.compile(r"(?:(?:John|JOHN|Jane|JANE|Richard|RICHARD)[ \t]+)?(?:Does|DOES|Roes|ROES)"
+UNKNOWN_PARTIES = re.compile(r"(?:(?:John|JOHN|Jane|JANE|Richard|RICHARD)[ \t]+)?"
+                             r"(?:Does|DOES|Roes|ROES)"
                              r"(?:[ \t]+\d+(?:[ \t]*(?:-|–|through|THROUGH|to|TO)[ \t]*\d+)?)?")
 
 
@@ -90,40 +124,6 @@ DATELINE_AFTER = re.compile(
     r"(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d"
     r"|\((?:Reuters|AP|AFP|UPI|Bloomberg|dpa|Xinhua)\))")
 DATELINE_BEFORE = re.compile(r"(?:^|\n|[.!?][ \t]+)[ \t]*$")
-
-
-def nobodys(text: str, span: Span) -> bool:
-    """Whether a span, whole, is no one's personal data: a payment's authorisation code
-    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
-    (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`),
-    a name that is part of a thing's or an institution's name (`eponym`), a filing's
-    number at the securities regulator (`_file_number`), a listed company's exchange and
-    ticker (`_listing`), a court's abbreviation or a case's docket number (`_court`,
-    `_docket`), a program's version (`_version`), a piece of an amount
-    (`_amount_piece`),
-    or a lawmaker's party tag, a mail header's name, a courtesy title alone or a
-    program's name read by the model (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
-    `SOFTWARE`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
-    [Jupyter] kernel"), a national number's keyword read as a person ("[Aadhaar]:
-    2345 6789 0124", `ids.is_keyword`), a judge's title after the surname
-    (`_judges_title`), a function's name in CamelCase before its bracket
-    ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a complaint sues
-    ("[JOHN] DOES 1-10", `_unknown_parties`)."""
-    if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-            _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
-            _listing(text, span) or _court(text, span) or _docket(text, span) or \
-            _version(text, span) or _amount_piece(text, span):
-        return True
-    if span.source != "model":
-        return False
-    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
-                                       _judges_title(text, span) or
-                                       CODE_CALL.fullmatch(span.text) is not None and
-                                       text.startswith("(", span.end) or
-                                       _unknown_parties(text, span)) or \
-        PARTY_TAG.fullmatch(span.text) is not None or \
-        MAIL_HEADER.fullmatch(span.text) is not None or \
-        span.text.rstrip(".").casefold() in LONE_TITLES
 
 
 # a name's last word and the bracket after it; and the bracket that closes
@@ -221,14 +221,15 @@ def _listing(text: str, span: Span) -> bool:
     return m is not None and m.end() >= span.end
 
 
-# a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
-# year (the abbreviation is the group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(D. Mass.)", "(D.D.C.)"), a circuit
-# ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy court ("(Bankr. D. Del.)")
-# the states as the citations abbreviate them where they are no initials ("Cal.", "Ill.")
+# the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
 COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
                 "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
                 "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
                 "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
+# a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
+# year (the abbreviation is the group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)",
+# "(D. Mass.)", "(D.D.C.)"), a circuit ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy
+# court ("(Bankr. D. Del.)")
 COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
                    r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
                    r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
@@ -256,12 +257,8 @@ def _docket(text: str, span: Span) -> bool:
     """Whether a span, of any source, lies inside a case's docket number (`DOCKET`): a
     court's record, whose pieces read as a time ("3:24") and an account ("01187")."""
     window = max(0, span.start - 12), min(len(text), span.end + 24)
-    if "-" not in text[window[0]:window[1]]:
-        return False
-    for m in DOCKET.finditer(text, *window):
-        if m.start() <= span.start and span.end <= m.end():
-            return True
-    return False
+    return "-" in text[window[0]:window[1]] and any(
+        m.start() <= span.start and span.end <= m.end() for m in DOCKET.finditer(text, *window))
 
 
 # a program's version: digits and full stops, perhaps a suffix ("22.04", "3.12", "2.13.0",
