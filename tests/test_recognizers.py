@@ -653,9 +653,10 @@ def test_a_rare_name_after_a_greeting_or_under_a_sign_off_is_found():
             "Hi All, Thanks Again! Cheers Mate. Dear Customer, Welcome Back.\n"
             "Thanks Apple, and thank you Microsoft. Per Section 4.2, see Annex A.\n"
             "Hi Team: Thanh Pham called. Hello World\n"
-            "Regards,\nCustomer Service\n\nBest,\nThanh\n")
+            "Regards,\nCustomer Service\n\nBest,\nThanh\n"
+            "Cheers Ji-woo! Thanks Co-op, and Hi Re-send.\n")
     assert recognized("greeted_names", "US", text) == [(f, "PERSON") for f in [
-        "Thanh", "Anh", "Xochitl", "Nomvula Dlamini", "Eero", "Zainab", "Thanh"]]
+        "Thanh", "Anh", "Xochitl", "Nomvula Dlamini", "Eero", "Zainab", "Thanh", "Ji-woo"]]
 
 
 def test_an_account_number_after_its_keyword_is_found_whole():

@@ -785,6 +785,15 @@ SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
     rf"(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*[,!.]?[ \t]*\n[ \t]*"
     rf"({_GREETED})[ \t]*$", re.MULTILINE)
+# a given name written as two syllables joined by a hyphen, the second in lower case, as
+# Korean names are romanised ("Ji-woo", "Seo-yeon", "Min-jun"); not a word with a
+# prefix ("Co-op", "Re-send", "Pre-order")
+SYLLABLE_NAME = re.compile(r"[A-Z][a-z]{1,4}-[a-z]{2,5}")
+NOT_SYLLABLE_NAMES = frozenset({
+    "co", "re", "pre", "ex", "non", "self", "anti", "multi", "semi", "sub", "vice", "post",
+    "mid", "pro", "mega", "ultra", "over", "under", "out", "well", "half", "all", "low",
+    "high", "top", "long", "short", "de", "un", "in", "up", "on", "off", "by", "x", "e",
+    "t", "bi", "tri", "mini", "micro", "auto", "inter", "intra", "super", "hyper", "neo"})
 # what a greeting or a thanks is said to that is nobody's name ("Hi there", "Thanks again",
 # "Cheers mate", "Welcome aboard")
 NOT_GREETED = frozenset(w.casefold() for w in (

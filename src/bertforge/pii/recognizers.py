@@ -435,7 +435,8 @@ def _greeted_person(value: str) -> bool:
     of a hyphenated one) a given name or surname of Faker's locales, or a word the
     bundled vocabulary does not hold (`lexicon.common_words`: "Thanh", "Xochitl"), which in
     that place is a rare name rather than a rare word ("Hi Team", "Thanks Again" and
-    "Cheers Mate" stay)."""
+    "Cheers Mate" stay), or a given name written in syllables ("Ji-woo", whose syllables
+    are words of the vocabulary: `patterns.SYLLABLE_NAME`)."""
     if p.FIRMS.fullmatch(value):
         return False
     names, common = known_names(), common_words()
@@ -443,6 +444,9 @@ def _greeted_person(value: str) -> bool:
         if word in FIRM_ENDS or word in SOFTWARE or word.casefold() in LONE_TITLES or \
                 word.casefold() in p.NOT_NAME_WORDS or word.casefold() in p.NOT_GREETED:
             return False
+        if p.SYLLABLE_NAME.fullmatch(word) and \
+                word.split("-")[0].casefold() not in p.NOT_SYLLABLE_NAMES:
+            continue  # "Ji-woo", "Seo-yeon": a given name written in syllables
         parts = re.split(r"[-'\u2019]", word.casefold())
         if not all(part in names or part not in common for part in parts if len(part) > 1):
             return False
