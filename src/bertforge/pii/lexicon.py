@@ -79,6 +79,14 @@ def common_words() -> frozenset[str]:
     return frozenset(w for w in lines if w.isalpha())
 
 
+
+def name_or_rare(word: str) -> bool:
+    """Whether a word in lower case is a given name or surname Faker's locales know, or a
+    word the bundled vocabulary lacks: where a name stands (after a greeting, before an
+    initial), either is one ("anh", "thanh"); a word of the vocabulary that no locale
+    knows ("again", "support") is not."""
+    return word in known_names() or word not in common_words()
+
 @functools.lru_cache(maxsize=2)
 def _faker_names(kinds: tuple[str, ...]) -> frozenset[str]:
     require("faker", "telling a lower-case name from a word")

@@ -29,7 +29,7 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import LONE_TITLES, SOFTWARE, common_words, known_names
+from .lexicon import LONE_TITLES, SOFTWARE, known_names, name_or_rare
 from .tidy import FIRM_ENDS
 
 TRUST = ("checksum", "shape", "end")
@@ -429,28 +429,29 @@ class GreetedNames(Recognizer):
 
 
 def _greeted_person(value: str) -> bool:
-    """Whether the words after a greeting may be a person's name (`GreetedNames`): none
-    a team's, a salutation's or a title's word, a firm's form or a program, the whole no
-    well-known firm ("Thanks Chase" is the model's to read), and each word (or each part
-    of a hyphenated one) a given name or surname of Faker's locales, or a word the
-    bundled vocabulary does not hold (`lexicon.common_words`: "Thanh", "Xochitl"), which in
-    that place is a rare name rather than a rare word ("Hi Team", "Thanks Again" and
-    "Cheers Mate" stay), or a given name written in syllables ("Ji-woo", whose syllables
-    are words of the vocabulary: `patterns.SYLLABLE_NAME`)."""
-    if p.FIRMS.fullmatch(value):
+    """Whether the words after a greeting may be a person's name (`GreetedNames`): no
+    firm, title or team (`_no_one`), none a program's or a salutation's word ("Hi Team",
+    "Thanks Again" and "Cheers Mate" stay), and each word (or each part of a hyphenated
+    one) a name or a rare word (`lexicon.name_or_rare`: "Thanh", "Xochitl"), or a given
+    name written in syllables ("Ji-woo", whose syllables are words of the vocabulary:
+    `patterns.SYLLABLE_NAME`)."""
+    words = value.split()
+    if _no_one(value) or any(w in SOFTWARE or w.casefold() in p.NOT_GREETED for w in words):
         return False
-    names, common = known_names(), common_words()
-    for word in value.split():
-        if word in FIRM_ENDS or word in SOFTWARE or word.casefold() in LONE_TITLES or \
-                word.casefold() in p.NOT_NAME_WORDS or word.casefold() in p.NOT_GREETED:
-            return False
-        if p.SYLLABLE_NAME.fullmatch(word) and \
-                word.split("-")[0].casefold() not in p.NOT_SYLLABLE_NAMES:
-            continue  # "Ji-woo", "Seo-yeon": a given name written in syllables
-        parts = re.split(r"[-'\u2019]", word.casefold())
-        if not all(part in names or part not in common for part in parts if len(part) > 1):
-            return False
-    return True
+    return all(p.SYLLABLE_NAME.fullmatch(w) and
+               w.split("-")[0].casefold() not in p.NOT_SYLLABLE_NAMES or
+               all(name_or_rare(part) for part in re.split(r"[-'\u2019]", w.casefold())
+                   if len(part) > 1)
+               for w in words)
+
+
+def _no_one(value: str) -> bool:
+    """Whether a would-be name, after a label or a greeting, is a well-known firm's, or
+    one of its words a firm's word or legal form, a title or a team's word
+    (`patterns.NOT_NAME_WORDS`): "Attn: Accounts Payable", "Thanks Microsoft"."""
+    return p.FIRMS.fullmatch(value) is not None or any(
+        w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS or w.rstrip(".").casefold() in LONE_TITLES
+        or w.casefold() in p.NOT_NAME_WORDS for w in value.split())
 
 
 @functools.lru_cache(maxsize=None)
@@ -518,18 +519,13 @@ def _ipv6(m: re.Match) -> bool:
 def _labelled_person(m: re.Match) -> bool:
     """Whether a name after a person's label (`patterns.NAME_FIELD`) looks like a
     person's: one of its words (or a hyphenated word's parts) a given name or surname of
-    Faker's locales, none a firm's word, legal form, title or a team's word
-    (`patterns.NOT_NAME_WORDS`), and not a well-known firm."""
+    Faker's locales, and no firm, title or team (`_no_one`)."""
     value = m.group(1)
-    if p.FIRMS.fullmatch(value):
-        return False
-    words = value.split()
-    if any(w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS or w.rstrip(".").casefold() in LONE_TITLES
-           or w.casefold() in p.NOT_NAME_WORDS for w in words):
+    if _no_one(value):
         return False
     names = known_names()
     return any(len(part) > 1 and part in names
-               for w in words for part in (w.casefold(), *w.casefold().split("-")))
+               for w in value.split() for part in (w.casefold(), *w.casefold().split("-")))
 
 
 # name -> a function of the region that makes the recognizer, in the order they run

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, OFFICE_TITLES, common_words, given_names, known_names
+from .lexicon import COURTESY_TITLES, OFFICE_TITLES, given_names, known_names, name_or_rare
 from .nobodys import eponym, nobodys
 from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
@@ -662,11 +662,10 @@ INITIALLED = re.compile(r"([A-Z][^\W\d_]+(?:-[A-Za-z][^\W\d_]+)?) [A-Z]\.")
 
 def _initialled(span: Span) -> Span:
     """A model COMPANY span that is a name and an initial ("Priyanka S." under "Warm
-    regards,") as PERSON, the first word a name Faker knows or a word the vocabulary
-    lacks (`common_words`): no firm is named so."""
+    regards,") as PERSON, the first word a name or a rare word (`lexicon.name_or_rare`):
+    no firm is named so."""
     found = INITIALLED.fullmatch(span.text) if span.label == "COMPANY" else None
-    word = found.group(1).casefold() if found else ""
-    if found and span.source == "model" and (word in known_names() or word not in common_words()):
+    if found and span.source == "model" and name_or_rare(found.group(1).casefold()):
         return replace(span, label="PERSON")
     return span
 
@@ -767,8 +766,9 @@ CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
     Esq" -> "Margaret Osei"), and none where a PERSON or COMPANY span is only credentials
-    (the model's "CPA" or "CFP" after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
-    personal data, and the gold convention leaves them out."""
+    (the model's "CPA" or "CFP" after "Jane Doe, "): like a courtesy title
+    (`_without_title`), they are nobody's personal data, and the gold convention leaves
+    them out."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return [span]
     if CREDENTIALS_ONLY.fullmatch(span.text):
@@ -839,7 +839,7 @@ def _cell_name(text: str, span: Span) -> Span:
         return span
     words = span.text.split()
     if not 2 <= len(words) <= 3 or any(w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS for w in words) \
-            or FIRMS.fullmatch(span.text) or " ".join(w.strip("&,") for w in words if w != "&") \
+            or FIRMS.fullmatch(span.text) or " ".join(re.findall(r"[^\s&,]+", span.text)) \
             in FOUNDERS_FIRMS:
         return span
     first, last = words[0].casefold().split("-")[0], words[-1].casefold().split("-")
@@ -902,7 +902,7 @@ def _firms_people(text: str, spans: list[Span]) -> list[Span]:
     """A one-word model PERSON span that is the first word of a well-known firm's name
     and no given name ("Goldman", not "Arthur" of "Arthur Andersen"), with a possessive
     and a person's full name right after it, as COMPANY: news says
-    "Goldman's Dan Dees" and "Apollo's Torsten Slok" for a firm's people."""
+    "Goldman's Dan Dees" and "Bridgewater's Greg Jensen" for a firm's people."""
     out = list(spans)
     for k, (span, after) in enumerate(zip(spans, spans[1:])):
         if span.label == after.label == "PERSON" and span.source == "model" and \
