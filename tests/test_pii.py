@@ -1913,6 +1913,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Liang Qiu, CFP®\nSenior Wealth Advisor | Meridian Wealth Partners",
      [("PERSON", "Liang Qiu"), ("COMPANY", "CFP"), ("COMPANY", "Meridian Wealth Partners")],
      ["Liang Qiu", "Meridian Wealth Partners"]),
+    # a greeting alone (the introductions record); "Ola", a given name too, stays
+    ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
+     [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],
+     ["Ola"]),
 ])
 def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""

@@ -659,6 +659,26 @@ def test_a_rare_name_after_a_greeting_or_under_a_sign_off_is_found():
         "Thanh", "Anh", "Xochitl", "Nomvula Dlamini", "Eero", "Zainab", "Thanh", "Ji-woo"]]
 
 
+def test_a_name_introduced_or_signed_in_any_of_five_languages_is_found():
+    """The introductions record's probes: a name after "this is", "my name is", "I'm",
+    "je m'appelle" or "me llamo", after a greeting or a thanks in another language, after
+    a sign-off on its line ("Merci, Étienne") or after a dash that ends a post; not a
+    common word after an introduction ("This is Amazing", "I'm Sorry"), what such
+    greetings are said to ("Hola Equipo", "Danke Schön"), a name after a comma that no
+    sign-off opens, a dash at a line's start (a list's item) or a German noun after "ich
+    bin"."""
+    text = ("Namaste, this is Arvind from Pune. Hi, my name is Oluwaseun.\n"
+            "Bonjour, je m'appelle Étienne Marchand et j'ai un problème.\n"
+            "Hola, me llamo Xochitl y tengo una pregunta. Gracias Thanh!\n"
+            "I'm Nomvula, calling about my card. Thanks for nothing. - Rashida\n"
+            "Please refund. Merci, Eero\nThanks Tarek from Cairo!\n"
+            "This is Amazing! I'm Sorry. Hola Equipo, Danke Schön.\n"
+            "We met, Zainab\n- Xochitl\nich bin Kunde und ich bin Thanh.\n")
+    assert recognized("greeted_names", "US", text) == [(f, "PERSON") for f in [
+        "Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
+        "Eero", "Tarek"]]
+
+
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's or member's keyword and its number

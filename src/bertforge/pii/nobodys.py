@@ -8,7 +8,7 @@ brackets after a player, a name inside an institution's, a filing's number at th
 a listed company's ticker, a court's abbreviation and a docket number, a program's
 version, a piece of an amount, a judge's title, the unnamed parties of a complaint, a
 function's name in code, a lawmaker's party tag, a mail header, a title alone, a
-program, a national number's keyword.
+program, a greeting, a national number's keyword.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ def nobodys(text: str, span: Span) -> bool:
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
+    a greeting alone ("[Olá], my card ...", `GREETING_WORDS`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
@@ -43,6 +44,7 @@ def nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+                                       span.text.capitalize() in GREETING_WORDS or
                                        _judges_title(text, span) or
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
@@ -70,6 +72,15 @@ def _auth_code(text: str, span: Span) -> bool:
 # a lawmaker's party and state as the wire services tag them ("D-Mass.", "R-N.C.", "I-Vt.")
 PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alaska|Hawaii|Idaho|"
                        r"Iowa|Maine|Ohio|Texas|Utah)")
+
+
+# a greeting or a thanks alone, which the model reads as a name where a message opens
+# with it ("[Olá], my card was charged twice"); not "Ola" or "Shalom", given names too
+GREETING_WORDS = frozenset((
+    "Hi", "Hello", "Hey", "Hiya", "Howdy", "Greetings", "Namaste", "Aloha", "Hola", "Olá",
+    "Oi", "Bonjour", "Bonsoir", "Salut", "Hallo", "Servus", "Moin", "Ciao", "Buongiorno",
+    "Gracias", "Obrigado", "Obrigada", "Merci", "Danke", "Grazie", "Saludos", "Cordialement",
+    "Atentamente", "Atenciosamente"))
 
 
 # a function's or a class's name in CamelCase, as code calls it ("GetCustomer(",

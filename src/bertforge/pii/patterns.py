@@ -762,22 +762,43 @@ NOT_NAME_WORDS = frozenset(w.casefold() for w in (
 _GREETINGS = ("Hi", "Hello", "Hey", "Hiya", "Dear", "Thanks", "Thank you", "Thx", "Cheers",
               "Congrats", "Congratulations", "Welcome", "Morning", "Bye", "Shoutout to",
               "Shout-out to", "Shout out to", "Kudos to", "Props to", "Ask", "Ping",
-              "Loop in", "cc'ing", "Per", "As per")
+              "Loop in", "cc'ing", "Per", "As per", "Greetings", "Good morning",
+              "Good afternoon", "Good evening", "Namaste",
+              # Spanish, Portuguese, French, German and Italian
+              "Hola", "Buenos días", "Buenas tardes", "Gracias", "Olá", "Oi", "Bom dia",
+              "Obrigado", "Obrigada", "Bonjour", "Bonsoir", "Salut", "Merci", "Hallo",
+              "Guten Tag", "Danke", "Ciao", "Buongiorno", "Grazie")
 _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best wishes", "Best",
               "Thanks", "Many thanks", "Thank you", "Thanks again", "Cheers", "Sincerely",
               "Yours", "Yours truly", "Yours sincerely", "Respectfully", "Cordially",
-              "Take care", "Talk soon", "Rgds", "Warmly", "All the best")
+              "Take care", "Talk soon", "Rgds", "Warmly", "All the best",
+              "Saludos", "Un saludo", "Atentamente", "Gracias", "Atenciosamente", "Abraços",
+              "Obrigado", "Obrigada", "Cordialement", "Bien à vous", "Merci", "Viele Grüße",
+              "Viele Grüsse", "Liebe Grüße", "Mit freundlichen Grüßen", "Danke", "Grazie",
+              "Cordiali saluti", "Saluti")
+# what introduces its writer's name: in English the name ends as after a greeting; in
+# the other languages the phrase alone says a name follows. Not German's "ich bin",
+# which its capitalised nouns follow as often ("ich bin Kunde").
+_INTRODUCTIONS = ("My name is", "My name's", "This is", "I'm", "I am")
+_INTRODUCTIONS_ABROAD = ("Me llamo", "Mi nombre es", "Meu nome é", "Me chamo",
+                         "Je m'appelle", "Mi chiamo")
 _TEAMS = ("support", "billing", "accounts", "sales", "IT", "HR", "legal", "finance",
           "compliance", "ops", "operations", "payroll", "onboarding", "customer service",
           "customer care", "customer support", "tech support", "the help desk", "the helpdesk")
 _GREETED_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'\u2019][A-Za-zÀ-ÖØ-öø-ÿ][a-zß-öø-ÿ]+)?"
 _GREETED = rf"{_GREETED_WORD}(?: {_GREETED_WORD})?"
-# (three patterns, each with the cheap first test the engine needs to skip most positions:
-# a greeting's first letter, the word "from", a line's start)
+# (each pattern with the cheap first test the engine needs to skip most positions: a
+# greeting's or an introduction's first letter, the word "from", a line's start)
 GREETED_NAME = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in _cases(_GREETINGS, True)}))}])(?<![\w-])"
     rf"(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]+({_GREETED})"
-    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|['\u2019]s\b|$)|[ \t]+(?:about|for|to|if|when|on)\b)",
+    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|['\u2019]s\b|$)|[ \t]+(?:about|for|to|if|when|on|from)\b)",
+    re.MULTILINE)
+INTRODUCED_NAME = re.compile(
+    rf"(?=[{''.join(sorted({w[0] for w in _cases(_INTRODUCTIONS + _INTRODUCTIONS_ABROAD, True)}))}])"
+    rf"(?<![\w-])(?:(?:{trie_pattern(_cases(_INTRODUCTIONS, True))})[ \t]+({_GREETED})"
+    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|$)|[ \t]+(?:from|here|calling|speaking)\b)"
+    rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
 FROM_TEAM = re.compile(rf"(?<=[ \t])from[ \t]+(?:the[ \t]+)?(?:{trie_pattern(_cases(_TEAMS, True))})\b")
 NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
@@ -785,6 +806,16 @@ SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
     rf"(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*[,!.]?[ \t]*\n[ \t]*"
     rf"({_GREETED})[ \t]*$", re.MULTILINE)
+# a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
+# comma (a literal first character lets the engine skip to it), the sign-off before it,
+# at a sentence's start, checked with `SIGN_OFF_BEFORE`
+COMMA_NAME = re.compile(rf",[ \t]*({_GREETED})[ \t]*[.!]?[ \t]*$", re.MULTILINE)
+SIGN_OFF_BEFORE = re.compile(
+    rf"(?:^|(?<=[.!?] ))(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*\Z", re.MULTILINE)
+# a name after a dash after a sentence's end, ending the line ("Thanks for nothing. -
+# Rashida")
+DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?({_GREETED})[ \t]*$",
+                         re.MULTILINE)
 # a given name written as two syllables joined by a hyphen, the second in lower case, as
 # Korean names are romanised ("Ji-woo", "Seo-yeon", "Min-jun"); not a word with a
 # prefix ("Co-op", "Re-send", "Pre-order")
@@ -804,7 +835,12 @@ NOT_GREETED = frozenset(w.casefold() for w in (
     "Fam", "Hun", "Babe", "Darling", "Sweetie", "Chief", "Captain", "Partner", "Pal",
     "Neighbor", "Neighbour", "Colleagues", "Coworkers", "Valued", "Again", "Kindly", "Very",
     "Tons", "Heaps", "Loads", "Alot", "Brother", "Sister", "Sis", "Uncle", "Auntie", "Aunt",
-    "Grandma", "Grandpa", "Santa", "God", "Lord", "Jesus", "Heavens", "Goodness"))
+    "Grandma", "Grandpa", "Santa", "God", "Lord", "Jesus", "Heavens", "Goodness",
+    # and in the other languages greeted ("Hola Equipo", "Danke Schön", "Merci Beaucoup")
+    "Equipo", "Equipe", "Equipa", "Amigo", "Amiga", "Amigos", "Todos", "Todas", "Senhor",
+    "Senhora", "Señor", "Señora", "Señores", "Beaucoup", "Madame", "Monsieur", "Messieurs",
+    "Mesdames", "Tous", "Schön", "Schoen", "Sehr", "Vielmals", "Zusammen", "Leute", "Mille",
+    "Tutti", "Ragazzi", "Signore", "Signora", "Herr", "Frau"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"

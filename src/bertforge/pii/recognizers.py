@@ -401,16 +401,23 @@ class Handles(Recognizer):
 
 
 class GreetedNames(Recognizer):
-    """A name alone where a message puts one (`patterns.GREETED_NAME`): after a greeting
-    or a thanks, before "from support", under a sign-off (`_greeted_person` says who may
-    stand there)."""
+    """A name alone where a message puts one: after a greeting or a thanks
+    (`patterns.GREETED_NAME`), where its writer introduces themself
+    (`patterns.INTRODUCED_NAME`: "this is Arvind from Pune", "je m'appelle Étienne"),
+    before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
+    `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida");
+    `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
-    check = "a name after a greeting or a thanks, or under a sign-off"
+    check = "a name after a greeting, a thanks or an introduction, or with a sign-off"
 
     def find(self, text: str) -> list[PatternMatch]:
-        found = [(m.start(1), m.end(1)) for m in p.GREETED_NAME.finditer(text)]
+        found = [m.span(m.lastindex) for pattern in (p.GREETED_NAME, p.INTRODUCED_NAME,
+                                                     p.DASHED_NAME)
+                 for m in pattern.finditer(text)]
+        found += [m.span(1) for m in p.COMMA_NAME.finditer(text)
+                  if p.SIGN_OFF_BEFORE.search(text, max(0, m.start() - 30), m.start())]
         if "\n" in text:
-            found += [(m.start(1), m.end(1)) for m in p.SIGNED_NAME.finditer(text)]
+            found += [m.span(1) for m in p.SIGNED_NAME.finditer(text)]
         if "from" in text:
             found += [where for m in p.FROM_TEAM.finditer(text)
                       for where in self._name_before(text, m.start())]
