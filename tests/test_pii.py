@@ -1913,6 +1913,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Liang Qiu, CFP®\nSenior Wealth Advisor | Meridian Wealth Partners",
      [("PERSON", "Liang Qiu"), ("COMPANY", "CFP"), ("COMPANY", "Meridian Wealth Partners")],
      ["Liang Qiu", "Meridian Wealth Partners"]),
+    # a degree's letters, a degree and its field (the degrees record, `_degree`); a name
+    # with initials that spell one stays, and so does a holder before an account's type
+    # (`_without_credentials`)
+    ("She holds an M.B.A. from Wharton; B.S. Finance, University of Illinois; a Ph.D. "
+     "J.D. Vance spoke. Account: Ishaan Mehta IRA, and SEP IRA",
+     [("PERSON", "B.A."), ("COMPANY", "B.S. Finance"), ("PERSON", "Ph.D"),
+      ("PERSON", "J.D. Vance"), ("PERSON", "Ishaan Mehta IRA"), ("PERSON", "SEP IRA")],
+     ["J.D. Vance", "Ishaan Mehta"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

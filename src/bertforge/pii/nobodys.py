@@ -6,9 +6,9 @@ number or a date, and its record in docs/experiments/ says which and why: a paym
 authorisation code, a saint's name in a church's, a dateline's place, a club in
 brackets after a player, a name inside an institution's, a filing's number at the SEC,
 a listed company's ticker, a court's abbreviation and a docket number, a program's
-version, a piece of an amount, a judge's title, the unnamed parties of a complaint, a
-function's name in code, a lawmaker's party tag, a mail header, a title alone, a
-program, a greeting, a national number's keyword.
+version, a piece of an amount, a degree, a judge's title, the unnamed parties of a
+complaint, a function's name in code, a lawmaker's party tag, a mail header, a title
+alone, a program, a greeting, a national number's keyword.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ def nobodys(text: str, span: Span) -> bool:
     name that is part of a thing's or an institution's name (`eponym`), a filing's number
     at the securities regulator (`_file_number`), a listed company's exchange and ticker
     (`_listing`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
-    a program's version (`_version`), a piece of an amount (`_amount_piece`); or, read
+    a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
+    letters or a degree and its field (`_degree`); or, read
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
@@ -39,7 +40,7 @@ def nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
-            _version(text, span) or _amount_piece(text, span):
+            _version(text, span) or _amount_piece(text, span) or _degree(text, span):
         return True
     if span.source != "model":
         return False
@@ -292,6 +293,32 @@ def _version(text: str, span: Span) -> bool:
             VERSION.fullmatch(span.text) is None:
         return False
     return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
+
+
+# the letters of a degree, dotted or not, as a biography or a résumé writes it after "holds
+# an" or before its field ("M.B.A.", "Ph.D.", "B.Sc. Finance")
+DEGREES = frozenset((
+    "B.A.", "B.S.", "B.Sc.", "B.Com.", "B.B.A.", "B.E.", "B.Eng.", "B.F.A.", "B.Tech.", "M.A.",
+    "M.S.", "M.Sc.", "M.B.A.", "M.P.A.", "M.P.P.", "M.P.H.", "M.Eng.", "M.F.A.", "M.Phil.",
+    "M.Com.", "M.Tech.", "Ph.D.", "D.Phil.", "Ed.D.", "J.D.", "LL.B.", "LL.M.", "M.D.",
+    "D.B.A.", "BSc", "BCom", "BBA", "MSc", "MBA", "MPA", "MPH", "MPhil", "DPhil", "PhD",
+    "LLB", "LLM"))
+DEGREE_WORD = re.compile(r"[^\s,;:()/]+")
+
+
+def _degree(text: str, span: Span) -> bool:
+    """Whether a model PERSON or COMPANY span lies inside a degree's letters ("M.[B.A.]",
+    `DEGREES`), or is a degree and its field, none of whose words is a name
+    (`known_names`: "[B.S. Finance]", "[M.S. Computer Science]"; not "J.D. Vance")."""
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+        return False
+    start = span.start  # the start of the word the span starts in
+    while start > max(0, span.start - 8) and DEGREE_WORD.match(text, start - 1, start):
+        start -= 1
+    first = DEGREE_WORD.match(text, start)
+    if first is None or first.group() not in DEGREES and first.group().rstrip(".") not in DEGREES:
+        return False
+    return not any(w.casefold() in known_names() for w in text[first.end():span.end].split())
 
 
 # an amount written with thousands separators, perhaps with cents ("640,000", "2,901,337.50")

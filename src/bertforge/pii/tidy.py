@@ -757,18 +757,21 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
 CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA", "CFA",
                "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS", "CAIA", "FRM", "ChFC", "CLU",
                "CIMA", "CPWA", "CRPC", "CPCU", "CIPP", "PMP", "CFE", "CISA")
+# and an account's type written after its holder's name ("Ishaan Mehta IRA")
+ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
+                 "401(k)", "403(b)", "HSA", "UTMA", "UGMA")
 CREDENTIAL = "(?:%s)(?![\\w'-])" % "|".join(
-    map(re.escape, sorted(CREDENTIALS, key=len, reverse=True)))
+    map(re.escape, sorted(CREDENTIALS + ACCOUNT_TYPES, key=len, reverse=True)))
 CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
 CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 
 
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
-    Esq" -> "Margaret Osei"), and none where a PERSON or COMPANY span is only credentials
-    (the model's "CPA" or "CFP" after "Jane Doe, "): like a courtesy title
-    (`_without_title`), they are nobody's personal data, and the gold convention leaves
-    them out."""
+    Esq" -> "Margaret Osei") or an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`),
+    and none where a PERSON or COMPANY span is only those (the model's "CPA" or "CFP"
+    after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
+    personal data, and the gold convention leaves them out."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return [span]
     if CREDENTIALS_ONLY.fullmatch(span.text):
