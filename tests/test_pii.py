@@ -1972,13 +1972,14 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     from bertforge.pii.tidy import tidy
 
     text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
-            "Ebony Washington with Wolfe Research.")
+            "Ebony Washington with Wolfe Research. Bluewater Payments will close it.")
     spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska"),
-             ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe")]
+             ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe"), ("COMPANY", "Bluewater")]
     placed = spans_at(text, [(v, label) for label, v in spans])
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners"),
-        ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research")]
+        ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research"),
+        ("COMPANY", "Bluewater Payments")]
 
 
 def test_a_judges_title_after_the_surname_is_no_name():

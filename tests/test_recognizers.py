@@ -475,6 +475,7 @@ def test_well_known_firms_are_found_by_name_whole_with_their_legal_form():
             "Lazard and Evercore, with Merrill Lynch as lender; auditors Deloitte & Touche LLP "
             "and Ernst & Young LLP. Counsel: Skadden, Arps, Slate, Meagher & Flom LLP. "
             "Brown Brothers Harriman & Co. is custodian; Raymond James Financial placed it. "
+            "Fifth Third Bancorp and Truist Bankshares merged. "
             "Orange juice, the vanguard group, Apollo and Fidelity are words here, and so is "
             "Lazardian; Raymond James is a person.")
     found = recognized("firms", "US", text)
@@ -482,7 +483,7 @@ def test_well_known_firms_are_found_by_name_whole_with_their_legal_form():
         "Goldman Sachs Group, Inc.", "Morgan Stanley & Co. LLC", "Lazard", "Evercore",
         "Merrill Lynch", "Deloitte & Touche LLP", "Ernst & Young LLP",
         "Skadden, Arps, Slate, Meagher & Flom LLP", "Brown Brothers Harriman & Co.",
-        "Raymond James Financial")]
+        "Raymond James Financial", "Fifth Third Bancorp", "Truist Bankshares")]
 
 
 def test_a_firm_the_model_read_as_a_person_is_a_firm():

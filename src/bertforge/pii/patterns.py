@@ -439,7 +439,8 @@ _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
               r"Corporation|Company|& Co\.|Co\.)"
               r"| (?:Group|Holdings|Securities|Capital Markets|Asset Management|Investments|"
-              r"Financial|Bank|Trust Company|Trust|International|Partners|Advisors|Advisers|"
+              r"Financial|Bank|Bancorp|Bancorporation|Bancshares|Bankshares|Trust Company|Trust|"
+              r"International|Partners|Advisors|Advisers|"
               r"Associates|Ratings|USA|UK|Europe|Motor|Motors))")
 
 

@@ -600,7 +600,9 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Devices", "Instruments",
           # and a broker's research arm, as earnings calls name an analyst's firm ("Wolfe
           # Research", "Autonomous Research", "Jefferies Markets")
-          "Research", "Markets"}
+          "Research", "Markets",
+          # and a payments firm's and a bank holding company's ("Bluewater Payments")
+          "Payments", "Bankshares", "Bancorporation"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
