@@ -1982,6 +1982,20 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
         ("COMPANY", "Bluewater Payments")]
 
 
+def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
+    """The sentence-names record's probe, with the model's span as it gave it: "Tariq.
+    Tariq Haddad" is two names; a title's or an abbreviated name's full stop, and a
+    word no locale knows as a name before the stop, leave a span whole."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("A. Only Tariq. Tariq Haddad, from accounting. Sen. Ann Lee and Geo. Smith "
+            "signed; Acme Widgetry. Ann Lee too.")
+    placed = spans_at(text, ["Tariq. Tariq Haddad", "Sen. Ann Lee", "Geo. Smith",
+                             "Widgetry. Ann Lee"])
+    assert [s.text for s in tidy(text, placed)] == [
+        "Tariq", "Tariq Haddad", "Ann Lee", "Geo. Smith", "Widgetry. Ann Lee"]
+
+
 def test_a_judges_title_after_the_surname_is_no_name():
     """The judges-titles record's probe, with the model's spans as it gave them: "C. J."
     and "JJ" after a justice's surname and comma go; an initial after a name stays."""

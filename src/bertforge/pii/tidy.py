@@ -322,6 +322,33 @@ def _twice(text: str, span: Span) -> list[Span] | None:
                          (words[half].start(), words[-1].end()))]
 
 
+# a full stop and a space after a word of three letters or more inside a PERSON span
+SENTENCE_END = re.compile(r"(?<=[^\W\d_]{3})\. (?=[A-Z])")
+# given names as old records and signatures abbreviate them, with a full stop ("Geo.
+# Washington", "Chas. Dickens")
+NAME_ABBREVIATIONS = frozenset(("geo", "chas", "thos", "jas", "jos", "robt", "benj", "saml",
+                                "edw", "wm", "jno", "mohd", "muhd", "alex", "fred", "ed"))
+
+
+def _two_sentences(span: Span) -> list[Span] | None:
+    """Two PERSON spans for a model PERSON span that runs over a sentence's end: a name
+    and the next sentence's name ("Only [Tariq. Tariq Haddad], from accounting"): the
+    word before the full stop a given name or surname (`known_names`) and no abbreviated
+    given name ("Geo. Smith", `NAME_ABBREVIATIONS`); None for anything else. (A title
+    parted from its name, "Sen. Ann Lee", is then dropped as a title alone.)"""
+    if span.label != "PERSON" or span.source != "model":
+        return None
+    found = SENTENCE_END.search(span.text)
+    if found is None:
+        return None
+    word = span.text[:found.start()].split()[-1].casefold()
+    if word not in known_names() or word in NAME_ABBREVIATIONS:
+        return None
+    return [_cut(span, found.start()),
+            Span(span.start + found.end(), span.end, "PERSON", span.text[found.end():],
+                 span.score, span.source)]
+
+
 def _name_and_firm(span: Span) -> list[Span] | None:
     """A PERSON span and a COMPANY span for a model PERSON span that is a name, a comma
     and a firm ("Betsy Graseck, Morgan Stanley", as an analyst introduces herself on a
@@ -345,11 +372,15 @@ def _apart(text: str, span: Span) -> list[Span]:
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more; two people's names that the
     model read as one firm are two names (`_name_pair`), and so is one name written
-    twice (`_twice`), and a name with a firm after its comma is a name and a firm
-    (`_name_and_firm`); a spaced dash parts names too. Other labels pass unchanged."""
+    twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
+    a name with a firm after its comma is a name and a firm (`_name_and_firm`); a spaced
+    dash parts names too. Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span)
     if pair is not None:
         return pair
+    sentences = _two_sentences(span)
+    if sentences is not None:
+        return [piece for s in sentences for piece in _apart(text, s)]
     join = JOINED.get(span.label)
     if span.label == "PERSON" and (PLURAL_TITLE.match(text, span.start, span.end) or
                                    PLURAL_TITLE_BEFORE.search(text, max(0, span.start - 8),
