@@ -1921,6 +1921,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "B.A."), ("COMPANY", "B.S. Finance"), ("PERSON", "Ph.D"),
       ("PERSON", "J.D. Vance"), ("PERSON", "Ishaan Mehta IRA"), ("PERSON", "SEP IRA")],
      ["J.D. Vance", "Ishaan Mehta"]),
+    # a security's identifier after its keyword (the security-ids record, `_security_id`),
+    # whatever read it; a number of the same shape without the keyword stays
+    ("Notes (CUSIP No. 037833DX5; ISIN US037833DX52), CUSIP 922908710, LEI: "
+     "549300DTUYXVMJXZNY75, SEDOL 2046251; account 922908711",
+     [("GOV_ID", "037833DX5"), ("GOV_ID", "US037833DX52"), ("BANK", "922908710"),
+      ("ACCOUNT", "549300DTUYXVMJXZNY75"), ("PHONE", "2046251"), ("ACCOUNT", "922908711")],
+     ["922908711"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

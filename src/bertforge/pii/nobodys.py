@@ -6,9 +6,9 @@ number or a date, and its record in docs/experiments/ says which and why: a paym
 authorisation code, a saint's name in a church's, a dateline's place, a club in
 brackets after a player, a name inside an institution's, a filing's number at the SEC,
 a listed company's ticker, a court's abbreviation and a docket number, a program's
-version, a piece of an amount, a degree, a judge's title, the unnamed parties of a
-complaint, a function's name in code, a lawmaker's party tag, a mail header, a title
-alone, a program, a greeting, a national number's keyword.
+version, a piece of an amount, a degree, a security's identifier, a judge's title, the
+unnamed parties of a complaint, a function's name in code, a lawmaker's party tag, a
+mail header, a title alone, a program, a greeting, a national number's keyword.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def nobodys(text: str, span: Span) -> bool:
     at the securities regulator (`_file_number`), a listed company's exchange and ticker
     (`_listing`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
     a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
-    letters or a degree and its field (`_degree`); or, read
+    letters or a degree and its field (`_degree`), a security's identifier after its
+    keyword ("CUSIP [037833100]", `_security_id`); or, read
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
@@ -40,7 +41,8 @@ def nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
-            _version(text, span) or _amount_piece(text, span) or _degree(text, span):
+            _version(text, span) or _amount_piece(text, span) or _degree(text, span) or \
+            _security_id(text, span):
         return True
     if span.source != "model":
         return False
@@ -231,6 +233,27 @@ def _listing(text: str, span: Span) -> bool:
         return False
     m = LISTING.match(text, opening)
     return m is not None and m.end() >= span.end
+
+
+# a security's or a firm's public identifier after its keyword ("CUSIP No. 037833DX5",
+# "ISIN: US0378331005", "LEI 549300DTUYXVMJXZNY75"); the identifier is the group
+_ID_KEY = r"[ \t]*(?:No\.|Number|#)?[ \t]*:?[ \t]*"
+SECURITY_ID = re.compile(
+    rf"\b(?:CUSIP{_ID_KEY}([0-9A-Z]{{9}})|ISIN{_ID_KEY}([A-Z]{{2}}[0-9A-Z]{{9}}[0-9])"
+    rf"|SEDOL{_ID_KEY}([0-9A-Z]{{7}})|LEI\)?{_ID_KEY}([0-9A-Z]{{20}})|FIGI{_ID_KEY}(BBG[0-9A-Z]{{9}}))"
+    rf"(?![0-9A-Za-z])")
+
+
+def _security_id(text: str, span: Span) -> bool:
+    """Whether a number span is a security's or a firm's public identifier after its
+    keyword (`SECURITY_ID`): "(CUSIP No. [037833DX5])", "ISIN: [US0378331005]"."""
+    if span.label not in NUMBER_GROUPS:
+        return False
+    for m in SECURITY_ID.finditer(text, max(0, span.start - 40), min(len(text), span.end + 2)):
+        k = m.lastindex
+        if m.start(k) <= span.start and span.end <= m.end(k):
+            return True
+    return False
 
 
 # the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
