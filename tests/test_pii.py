@@ -1405,21 +1405,25 @@ def test_a_names_generational_suffix_is_part_of_it():
 
 def test_a_courtesy_title_is_left_out_of_a_name():
     """"Mr. Tomasz Nowak" is masked as "Mr. [PERSON]", the generator's and hand-written
-    sets' convention, in any case and with or without the full stop; a firm keeps its
+    sets' convention, in any case and with or without the full stop, and in five
+    languages (the foreign-titles record: "Sra.", "Herr", "Mme"); a firm keeps its
     words, a title read alone is no name (the plural-titles record), and "Drummond" is a
     name, not "Dr" and a name."""
     from bertforge.pii.tidy import tidy
 
     text = ("Spoke with Mr. Tomasz Nowak and MRS JANE DOE; Dr Ana Ruiz; Mx. Sam Lee; "
-            "Dr. Pepper Ltd; Mr.; Drummond Hale.")
+            "Dr. Pepper Ltd; Mr.; Drummond Hale; Sra. Milagros Quispe; Herr Jörg Weiß; "
+            "Mme Claire Roux.")
     values = [("Mr. Tomasz Nowak", "PERSON"), ("MRS JANE DOE", "PERSON"), ("Dr Ana Ruiz", "PERSON"),
               ("Mx. Sam Lee", "PERSON"), ("Dr. Pepper Ltd", "COMPANY"), ("Mr.;", "PERSON"),
-              ("Drummond Hale", "PERSON")]
+              ("Drummond Hale", "PERSON"), ("Sra. Milagros Quispe", "PERSON"),
+              ("Herr Jörg Weiß", "PERSON"), ("Mme Claire Roux", "PERSON")]
     found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
                               for v, label in values))
     assert [(s.text, s.label) for s in found] == [
         ("Tomasz Nowak", "PERSON"), ("JANE DOE", "PERSON"), ("Ana Ruiz", "PERSON"),
-        ("Sam Lee", "PERSON"), ("Dr. Pepper Ltd", "COMPANY"), ("Drummond Hale", "PERSON")]
+        ("Sam Lee", "PERSON"), ("Dr. Pepper Ltd", "COMPANY"), ("Drummond Hale", "PERSON"),
+        ("Milagros Quispe", "PERSON"), ("Jörg Weiß", "PERSON"), ("Claire Roux", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
 
 

@@ -18,7 +18,11 @@ from ..optional import require
 # courtesy titles, the titles of an office and roles, written before a name and no part of it;
 # and one with the space after it, capitalised or in capitals, before more of a name.
 # Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
-COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mmes", "Drs")
+COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mmes", "Drs",
+                   # and in Spanish, Portuguese, French, German and Italian
+                   "Sr", "Sra", "Srta", "Sres", "Señor", "Señora", "Señorita", "Senhor",
+                   "Senhora", "Mme", "Mlle", "Monsieur", "Madame", "Mademoiselle", "Herr",
+                   "Frau", "Sig", "Signor", "Signora", "Dott")
 OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
                  "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
                  "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
