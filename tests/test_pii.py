@@ -1932,6 +1932,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("GOV_ID", "037833DX5"), ("GOV_ID", "US037833DX52"), ("BANK", "922908710"),
       ("ACCOUNT", "549300DTUYXVMJXZNY75"), ("PHONE", "2046251"), ("ACCOUNT", "922908711")],
      ["922908711"]),
+    # the Latin of contracts and courts (the legal-latin record, `_legal_latin`), in any
+    # case; a name beside a term stays
+    ("The Notes rank Pari Passu; Force Majeure applies; no Ultra Vires claim; an AMICUS "
+     "CURIAE brief; Inter Alia, Julia Passu signed.",
+     [("PERSON", "Pari Passu"), ("PERSON", "Majeure"), ("PERSON", "Vires"),
+      ("COMPANY", "AMICUS"), ("COMPANY", "Inter Alia"), ("PERSON", "Julia Passu")],
+     ["Julia Passu"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

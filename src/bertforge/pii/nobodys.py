@@ -6,9 +6,10 @@ number or a date, and its record in docs/experiments/ says which and why: a paym
 authorisation code, a saint's name in a church's, a dateline's place, a club in
 brackets after a player, a name inside an institution's, a filing's number at the SEC,
 a listed company's ticker, a court's abbreviation and a docket number, a program's
-version, a piece of an amount, a degree, a security's identifier, a judge's title, the
-unnamed parties of a complaint, a function's name in code, a lawmaker's party tag, a
-mail header, a title alone, a program, a greeting, a national number's keyword.
+version, a piece of an amount, a degree, a security's identifier, the Latin of
+contracts, a judge's title, the unnamed parties of a complaint, a function's name in
+code, a lawmaker's party tag, a mail header, a title alone, a program, a greeting, a
+national number's keyword.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def nobodys(text: str, span: Span) -> bool:
     (`_listing`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
     a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
-    keyword ("CUSIP [037833100]", `_security_id`); or, read
+    keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
+    Passu]", `_legal_latin`); or, read
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
@@ -42,7 +44,7 @@ def nobodys(text: str, span: Span) -> bool:
             _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
             _version(text, span) or _amount_piece(text, span) or _degree(text, span) or \
-            _security_id(text, span):
+            _security_id(text, span) or _legal_latin(text, span):
         return True
     if span.source != "model":
         return False
@@ -254,6 +256,40 @@ def _security_id(text: str, span: Span) -> bool:
         if m.start(k) <= span.start and span.end <= m.end(k):
             return True
     return False
+
+
+# the Latin and Law French of contracts and courts, which contracts write capitalised
+# ("Pari Passu", "Force Majeure") and an uncased model reads as names
+LEGAL_LATIN = (
+    "pari passu", "force majeure", "per annum", "pro rata", "pro tanto", "ultra vires",
+    "quantum meruit", "de minimis", "pro forma", "mutatis mutandis", "lis pendens",
+    "nunc pro tunc", "prima facie", "caveat emptor", "inter alia", "bona fide", "bona fides",
+    "amicus curiae", "res judicata", "res ipsa loquitur", "forum non conveniens",
+    "nolo contendere", "nolle prosequi", "sui generis", "habeas corpus", "ab initio",
+    "ex parte", "in rem", "in personam", "pro se", "pro bono", "sine die", "sub judice",
+    "ad hoc", "ad valorem", "de facto", "de jure", "de novo", "ex officio", "in camera",
+    "in limine", "mens rea", "actus reus", "obiter dictum", "ratio decidendi",
+    "stare decisis", "quid pro quo", "per curiam", "per se", "pendente lite", "certiorari",
+    "subpoena duces tecum", "duces tecum", "ejusdem generis", "expressio unius",
+    "contra proferentem", "in pari delicto", "non obstante", "inter vivos", "causa mortis",
+    "in terrorem", "cestui que trust", "ex post facto", "in loco parentis", "voir dire",
+    "lex loci", "lex mercatoria", "nemo dat", "rebus sic stantibus", "pacta sunt servanda",
+    "a fortiori", "ad litem", "in forma pauperis", "pro hac vice", "qui tam", "scienter",
+    "respondeat superior", "sua sponte", "in toto", "inter se", "ipso facto", "vis major",
+    "casus belli", "ex gratia")
+LATIN = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(sorted(
+    {v for term in LEGAL_LATIN for v in (term, term.title(), term.upper(), term.capitalize())},
+    key=len, reverse=True)))
+
+
+def _legal_latin(text: str, span: Span) -> bool:
+    """Whether a model PERSON or COMPANY span lies inside a Latin or Law French term of
+    contracts and courts (`LEGAL_LATIN`): "[Pari Passu]", "Force [Majeure]", "Ultra
+    [Vires]"."""
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+        return False
+    return any(m.start() <= span.start and span.end <= m.end() for m in
+               LATIN.finditer(text, max(0, span.start - 24), min(len(text), span.end + 24)))
 
 
 # the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
