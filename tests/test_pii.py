@@ -1939,6 +1939,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Pari Passu"), ("PERSON", "Majeure"), ("PERSON", "Vires"),
       ("COMPANY", "AMICUS"), ("COMPANY", "Inter Alia"), ("PERSON", "Julia Passu")],
      ["Julia Passu"]),
+    # a team's or a project's name (the calls-teams-patients record, `TEAM_NAME`); a
+    # team's member named after it stays
+    ("Congrats to Team Falcon and Project Atlas: Mireille Okafor, Team Lead Tanvir.",
+     [("PERSON", "Falcon"), ("PERSON", "Atlas"), ("PERSON", "Mireille Okafor"),
+      ("PERSON", "Tanvir")], ["Mireille Okafor", "Tanvir"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

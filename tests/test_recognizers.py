@@ -672,18 +672,20 @@ def test_a_name_introduced_or_signed_in_any_of_five_languages_is_found():
             "Bonjour, je m'appelle Étienne Marchand et j'ai un problème.\n"
             "Hola, me llamo Xochitl y tengo una pregunta. Gracias Thanh!\n"
             "I'm Nomvula, calling about my card. Thanks for nothing. - Rashida\n"
+            "Hi, it's Precious. It's Monday. it's Great!\n"
             "Please refund. Merci, Eero\nThanks Tarek from Cairo!\n"
             "This is Amazing! I'm Sorry. Hola Equipo, Danke Schön.\n"
             "We met, Zainab\n- Xochitl\nich bin Kunde und ich bin Thanh.\n")
     assert recognized("greeted_names", "US", text) == [(f, "PERSON") for f in [
         "Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
-        "Eero", "Tarek"]]
+        "Precious", "Eero", "Tarek"]]
 
 
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
-    number word, a colon or "is"), or after a client's or member's keyword and its number
-    word, is found whole as ACCOUNT; the last four digits after "ending in", a number of
+    number word, a colon or "is"), or after a client's, member's or patient's keyword and
+    its number word, or a patient's record number (the calls-teams-patients record), is
+    found whole as ACCOUNT; the last four digits after "ending in", a number of
     three digits, a word that only starts with "account", an amount, a ticket's number
     and a policy's number are not."""
     text = ("His account number is 3390-227-14. Account #: 88-4410-92\n"
@@ -691,9 +693,11 @@ def test_an_account_number_after_its_keyword_is_found_whole():
             "Client Number: 51774752 and member ID: 88213; account ending in 4471.\n"
             "Policy No. HX-2291-774 and Policy Number: POL-14506474.\n"
             "Account 123 was closed. Accountant 12345. The account balance of 1,234.56.\n"
-            "Ticket #: 88-4410-92. Policy 2291-774.")
+            "Ticket #: 88-4410-92. Policy 2291-774.\n"
+            "MRN: 00458812, Patient ID 55102; patient 4471 rooms.")
     assert recognized("account_numbers", "US", text) == [(n, "ACCOUNT") for n in [
-        "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213"]]
+        "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213",
+        "00458812", "55102"]]
 
 
 NATIONAL_IDS = [  # (the line, the number), each number valid by its country's check

@@ -9,7 +9,7 @@ a listed company's ticker, a court's abbreviation and a docket number, a program
 version, a piece of an amount, a degree, a security's identifier, the Latin of
 contracts, a judge's title, the unnamed parties of a complaint, a function's name in
 code, a lawmaker's party tag, a mail header, a title alone, a program, a greeting, a
-national number's keyword.
+team's name, a national number's keyword.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ def nobodys(text: str, span: Span) -> bool:
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
-    a greeting alone ("[Olá], my card ...", `GREETING_WORDS`),
+    a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
+    name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
@@ -50,6 +51,8 @@ def nobodys(text: str, span: Span) -> bool:
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
                                        span.text.capitalize() in GREETING_WORDS or
+                                       " " not in span.text and TEAM_NAME.search(
+                                           text, max(0, span.start - 12), span.start) is not None or
                                        _judges_title(text, span) or
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
@@ -86,6 +89,11 @@ GREETING_WORDS = frozenset((
     "Oi", "Bonjour", "Bonsoir", "Salut", "Hallo", "Servus", "Moin", "Ciao", "Buongiorno",
     "Gracias", "Obrigado", "Obrigada", "Merci", "Danke", "Grazie", "Saludos", "Cordialement",
     "Atentamente", "Atenciosamente"))
+
+
+# a team's, a project's or an operation's name: one word after the word ("Team Falcon",
+# "Project Atlas")
+TEAM_NAME = re.compile(r"(?:Team|TEAM|Project|PROJECT|Operation|OPERATION)[ \t]+$")
 
 
 # a function's or a class's name in CamelCase, as code calls it ("GetCustomer(",

@@ -725,8 +725,8 @@ NAME_FIELD = re.compile(
     rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
 # An account's number after its keyword: "account", "acct" or "a/c" (and perhaps its
-# number word), or a member's, customer's, client's or loan's keyword with its number
-# word; a colon or "is" may stand between (not "ending in": the last four digits are what
+# number word), or a member's, customer's, client's, loan's or patient's keyword with its
+# number word, or a patient's record number ("MRN"); a colon or "is" may stand between (not "ending in": the last four digits are what
 # banks print in clear). The number: digits in groups joined by hyphens, spaces or dots,
 # perhaps a few capitals before it ("AC-812978"); four digits at least is the
 # recognizer's check. Not a policy's, ticket's, case's, claim's or reference's number:
@@ -734,10 +734,10 @@ NAME_FIELD = re.compile(
 _NUMBER_WORD = r"(?:number|Number|NUMBER|No\.?|NO\.?|no\.?|Num\.?|#|ID|Id|Nr\.?)"
 _ACCOUNT_KEY = (rf"(?:(?:{trie_pattern(_cases(('Account', 'Acct', 'A/C'), True))})\.?"
                 rf"(?:[ \t]*{_NUMBER_WORD})?"
-                rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan'), True))})"
-                rf"[ \t]*{_NUMBER_WORD})")
+                rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan', 'Patient'), True))})"
+                rf"[ \t]*{_NUMBER_WORD}|MRN)")
 ACCOUNT_NUMBER = re.compile(
-    rf"(?=[AaMmCcLl])(?<![\w/]){_ACCOUNT_KEY}[ \t]*[:#.=]?[ \t]*"
+    rf"(?=[AaMmCcLlPp])(?<![\w/]){_ACCOUNT_KEY}[ \t]*[:#.=]?[ \t]*"
     rf"(?:is[ \t]+)?"
     rf"((?:[A-Z]{{1,4}}[-/ ]?)?\d+(?:[- .]\d+)*(?:-[A-Z0-9]{{1,4}})?)(?![\w-]|[.,]\d)")
 # words that make a labelled name a team's, a desk's or a role's ("Attn: Accounts
@@ -780,7 +780,7 @@ _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best w
 # what introduces its writer's name: in English the name ends as after a greeting; in
 # the other languages the phrase alone says a name follows. Not German's "ich bin",
 # which its capitalised nouns follow as often ("ich bin Kunde").
-_INTRODUCTIONS = ("My name is", "My name's", "This is", "I'm", "I am")
+_INTRODUCTIONS = ("My name is", "My name's", "This is", "I'm", "I am", "It's", "It is")
 _INTRODUCTIONS_ABROAD = ("Me llamo", "Mi nombre es", "Meu nome é", "Me chamo",
                          "Je m'appelle", "Mi chiamo")
 _TEAMS = ("support", "billing", "accounts", "sales", "IT", "HR", "legal", "finance",
