@@ -2019,6 +2019,21 @@ def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
         "Tariq", "Tariq Haddad", "Ann Lee", "Geo. Smith", "Widgetry. Ann Lee"]
 
 
+def test_a_public_bodys_acronym_and_a_banks_one_word_name_are_firms():
+    """The institutions record's probes, with the model's spans as they were: "ECB" and
+    "Vietcombank" are firms, not persons; "Bank" alone and a name in capitals that is no
+    body's stay as they were; "KC" after a lawyer's name is no part of it."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("ECB board member Isabel Schnabel; the board of Vietcombank; Bank; ANN LEE; "
+            "his lawyer, Ingrid Okoro KC, said so.")
+    placed = spans_at(text, ["ECB", "Isabel Schnabel", "Vietcombank", "Bank", "ANN LEE",
+                             "Ingrid Okoro KC"])
+    assert [(s.label, s.text) for s in tidy(text, placed)] == [
+        ("COMPANY", "ECB"), ("PERSON", "Isabel Schnabel"), ("COMPANY", "Vietcombank"),
+        ("PERSON", "Bank"), ("PERSON", "ANN LEE"), ("PERSON", "Ingrid Okoro")]
+
+
 def test_a_judges_title_after_the_surname_is_no_name():
     """The judges-titles record's probe, with the model's spans as it gave them: "C. J."
     and "JJ" after a justice's surname and comma go; an initial after a name stays."""

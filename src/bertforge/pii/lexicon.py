@@ -37,6 +37,17 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice")
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
+# public bodies by their acronyms, as news and filings name them: central banks,
+# regulators and supervisors, tax authorities, international bodies. The model reads a
+# short one in capitals as a person ("[ECB] board member Isabel Schnabel"); they are
+# institutions, masked (if at all) as a firm is.
+BODIES = frozenset((
+    "ECB", "IMF", "BIS", "OECD", "FSB", "IOSCO", "BCBS", "FATF", "OPEC", "WTO", "WHO", "NATO",
+    "UN", "EU", "EIB", "EBRD", "ADB", "AIIB", "FCA", "PRA", "BoE", "BoJ", "BOJ", "PBOC", "PBoC",
+    "RBA", "RBI", "RBNZ", "SNB", "ESMA", "EBA", "EIOPA", "SRB", "BaFin", "AMF", "CONSOB",
+    "CNMV", "ASIC", "APRA", "MAS", "HKMA", "SFC", "OSFI", "FINMA", "SEC", "CFTC", "FINRA",
+    "FDIC", "OCC", "CFPB", "FSOC", "FHFA", "NCUA", "OFAC", "FinCEN", "NYDFS", "HMRC", "IRS",
+    "CRA", "ATO", "FTC", "DOJ", "CBI"))
 # programs, libraries, services and devices that support and developer posts name, and
 # whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
 # Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",

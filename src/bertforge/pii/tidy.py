@@ -15,7 +15,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, OFFICE_TITLES, given_names, known_names, name_or_rare
+from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, given_names, known_names,
+                      name_or_rare)
 from .nobodys import eponym, nobodys
 from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
@@ -789,7 +790,9 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
 # "RN" (a Brazilian state in the generator's addresses)
 CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA", "CFA",
                "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS", "CAIA", "FRM", "ChFC", "CLU",
-               "CIMA", "CPWA", "CRPC", "CPCU", "CIPP", "PMP", "CFE", "CISA")
+               "CIMA", "CPWA", "CRPC", "CPCU", "CIPP", "PMP", "CFE", "CISA",
+               # King's and Queen's Counsel (not "SC", a state's abbreviation too)
+               "KC", "QC")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA")
@@ -887,12 +890,19 @@ def _cell_name(text: str, span: Span) -> Span:
     return replace(span, label="PERSON")
 
 
+# one word ending in "bank" after letters of its own, as banks name themselves
+# ("Vietcombank", "Rabobank", "Nordbank")
+GLUED_BANK = re.compile(r"[A-Z][a-z]{2,}bank")
+
+
 def _known_firm(span: Span) -> Span:
     """A model PERSON span that is a well-known firm's name, whole (`patterns.FIRMS`:
     "Morgan Stanley", "Lazard"), or one in capitals, as a statement prints it ("ZELLE"),
-    as COMPANY."""
+    a public body's acronym (`BODIES`: "ECB", "FINRA") or a bank's one-word name
+    (`GLUED_BANK`: "Vietcombank"), as COMPANY."""
     if span.label == "PERSON" and span.source == "model" and (
-            FIRMS.fullmatch(span.text) or span.text.isupper() and span.text.casefold() in FIRMS_FOLDED):
+            FIRMS.fullmatch(span.text) or span.text in BODIES or GLUED_BANK.fullmatch(span.text) or
+            span.text.isupper() and span.text.casefold() in FIRMS_FOLDED):
         return replace(span, label="COMPANY")
     return span
 
