@@ -2073,20 +2073,23 @@ def test_a_name_and_an_initial_read_as_a_firm_is_a_person():
 
 
 def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
-    """The firms'-people record's probe, with the model's spans as it gave them:
-    "Goldman's Dan Dees" names a firm's banker; a surname that heads no listed firm, a
-    given name that does ("Arthur"), and a firm's word before no full name stay persons."""
+    """The firms'-people and possessive-firms records' probes, with the model's spans as
+    they were: "Goldman's Dan Dees" and "Scion's Michael Burry" name a firm's people; a
+    surname that heads no listed firm, a given name that does ("Arthur"), and a firm's
+    word before no full name stay persons."""
     from bertforge.pii.tidy import tidy
 
     text = ("Goldman's Dan Dees and Bridgewater's Greg Jensen met Sandberg's Dan Rosensweig, "
-            "Arthur's Jane Doe and Goldman's team.")
+            "Arthur's Jane Doe and Goldman's team. Scion's Michael Burry; Celsius's lawyers.")
 
     spans = spans_at(text, ["Goldman", "Dan Dees", "Bridgewater", "Greg Jensen", "Sandberg",
-                            "Dan Rosensweig", "Arthur", "Jane Doe", ("Goldman", "PERSON", 1)])
+                            "Dan Rosensweig", "Arthur", "Jane Doe", ("Goldman", "PERSON", 1),
+                            "Scion", "Michael Burry", "Celsius"])
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("COMPANY", "Goldman"), ("PERSON", "Dan Dees"), ("COMPANY", "Bridgewater"),
         ("PERSON", "Greg Jensen"), ("PERSON", "Sandberg"), ("PERSON", "Dan Rosensweig"),
-        ("PERSON", "Arthur"), ("PERSON", "Jane Doe"), ("PERSON", "Goldman")]
+        ("PERSON", "Arthur"), ("PERSON", "Jane Doe"), ("PERSON", "Goldman"),
+        ("COMPANY", "Scion"), ("PERSON", "Michael Burry"), ("PERSON", "Celsius")]
 
 
 def test_the_unnamed_parties_a_complaint_sues_are_nobodys():

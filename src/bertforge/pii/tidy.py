@@ -946,13 +946,16 @@ POSSESSIVE = re.compile(r"['\u2019]s ")
 
 def _firms_people(text: str, spans: list[Span]) -> list[Span]:
     """A one-word model PERSON span that is the first word of a well-known firm's name
-    and no given name ("Goldman", not "Arthur" of "Arthur Andersen"), with a possessive
-    and a person's full name right after it, as COMPANY: news says
-    "Goldman's Dan Dees" and "Bridgewater's Greg Jensen" for a firm's people."""
+    and no given name ("Goldman", not "Arthur" of "Arthur Andersen"), or no name Faker
+    knows at all ("Scion", not the surname "Sandberg"), with a possessive and a person's
+    full name right after it, as COMPANY: news says "Goldman's Dan Dees" and "Scion's
+    Michael Burry" for a firm's people."""
     out = list(spans)
     for k, (span, after) in enumerate(zip(spans, spans[1:])):
+        word = span.text.casefold()
         if span.label == after.label == "PERSON" and span.source == "model" and \
-                span.text in FIRM_HEADS and span.text.casefold() not in given_names() and \
+                " " not in span.text and (span.text in FIRM_HEADS and word not in given_names()
+                                          or word not in known_names()) and \
                 " " in after.text and \
                 POSSESSIVE.fullmatch(text, span.end, after.start):
             out[k] = replace(span, label="COMPANY")
