@@ -1944,6 +1944,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Congrats to Team Falcon and Project Atlas: Mireille Okafor, Team Lead Tanvir.",
      [("PERSON", "Falcon"), ("PERSON", "Atlas"), ("PERSON", "Mireille Okafor"),
       ("PERSON", "Tanvir")], ["Mireille Okafor", "Tanvir"]),
+    # a nostro account's word (`CONTRACT_TERMS`) and chat's abbreviation after a name
+    # (`CHAT_WORDS`; the nostro-and-chat record); "Ty", a given name, stays
+    ("Subject: Nostro reconciliation, asking for my friend Dmitri lol, ask Ty",
+     [("PERSON", "Nostro"), ("PERSON", "Dmitri lol"), ("PERSON", "Ty")], ["Dmitri", "Ty"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

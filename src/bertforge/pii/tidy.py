@@ -727,7 +727,9 @@ CONTRACT_TERMS = RATE_BENCHMARKS | {
     "HSR", "GLBA", "FCRA", "FDCPA", "TCPA", "ECOA", "TILA", "RESPA", "HMDA", "BSA", "GDPR",
     "CCPA", "FERPA", "COPPA", "MiFID", "MiFIR", "EMIR", "UCITS", "AIFMD", "PSD2",
     "Dodd-Frank", "Sarbanes-Oxley", "Gramm-Leach-Bliley", "Hart-Scott-Rodino",
-    "Glass-Steagall", "GAAP", "IFRS", "EBITDA"} | ID_SCHEMES
+    "Glass-Steagall", "GAAP", "IFRS", "EBITDA",
+    # a bank's account at another bank, and the other's at it
+    "Nostro", "Vostro", "NOSTRO", "VOSTRO"} | ID_SCHEMES
 TERM_WORDS = RATE_QUALIFIERS | {"Act", "Regulation", "Rule", "USA", "U.S.", "the", "of"}
 # where a model span lists several things: a comma, or "and", "or", "&" between words;
 # and all that may stand between the things of a list (`merge._lists`)
@@ -796,16 +798,20 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA")
+# and the abbreviations of chat after a name ("my friend Dmitri lol")
+CHAT_WORDS = ("lol", "lmao", "rofl", "smh", "tbh", "imo", "imho", "btw", "fyi", "pls", "plz",
+              "thx", "ty", "haha", "hahaha", "lmk", "omg", "idk", "ngl", "jk")
 CREDENTIAL = "(?:%s)(?![\\w'-])" % "|".join(
-    map(re.escape, sorted(CREDENTIALS + ACCOUNT_TYPES, key=len, reverse=True)))
+    map(re.escape, sorted(CREDENTIALS + ACCOUNT_TYPES + CHAT_WORDS, key=len, reverse=True)))
 CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
 CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 
 
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
-    Esq" -> "Margaret Osei") or an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`),
-    and none where a PERSON or COMPANY span is only those (the model's "CPA" or "CFP"
+    Esq" -> "Margaret Osei"), an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`) or
+    chat's abbreviations ("Dmitri lol", `CHAT_WORDS`), and none where a PERSON or COMPANY
+    span is only those (the model's "CPA" or "CFP"
     after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
     personal data, and the gold convention leaves them out."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
