@@ -228,8 +228,10 @@ def test_a_name_read_as_an_email_is_made_a_name_only_past_the_emails_floor(tiny_
     an email becomes a name when the email's floor keeps it, and goes with it when not."""
     from bertforge.pii import Redactor
 
-    text = "Thanks, Chidi"
-    guesses = [Span(8, 13, "EMAIL", "Chidi", 0.8)]
+    # not after a sign-off ("Thanks, Chidi"), where the greeted-names recognizer finds the
+    # name whatever the model's floor
+    text = "ok, Chidi"
+    guesses = [Span(4, 9, "EMAIL", "Chidi", 0.8)]
     found = lambda floors: [(s.text, s.label) for s in _stub_model(
         Redactor.load(tiny_redactor_dir, floors=floors), lambda t: guesses).detect(text)]
     assert found({"EMAIL": 0.7}) == [("Chidi", "PERSON")]
