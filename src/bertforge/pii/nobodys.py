@@ -257,7 +257,10 @@ SECURITY_ID = re.compile(
 def _security_id(text: str, span: Span) -> bool:
     """Whether a number span is a security's or a firm's public identifier after its
     keyword (`SECURITY_ID`): "(CUSIP No. [037833DX5])", "ISIN: [US0378331005]"."""
-    if span.label not in NUMBER_GROUPS:
+    before = text[max(0, span.start - 40):span.start]
+    if span.label not in NUMBER_GROUPS or not (
+            "CUSIP" in before or "ISIN" in before or "SEDOL" in before or "LEI" in before
+            or "FIGI" in before):
         return False
     for m in SECURITY_ID.finditer(text, max(0, span.start - 40), min(len(text), span.end + 2)):
         k = m.lastindex
@@ -288,13 +291,15 @@ LEGAL_LATIN = (
 LATIN = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(sorted(
     {v for term in LEGAL_LATIN for v in (term, term.title(), term.upper(), term.capitalize())},
     key=len, reverse=True)))
+LATIN_WORDS = frozenset(w for term in LEGAL_LATIN for w in term.split())  # a cheap first test
 
 
 def _legal_latin(text: str, span: Span) -> bool:
     """Whether a model PERSON or COMPANY span lies inside a Latin or Law French term of
     contracts and courts (`LEGAL_LATIN`): "[Pari Passu]", "Force [Majeure]", "Ultra
     [Vires]"."""
-    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model" or \
+            not all(w.casefold() in LATIN_WORDS for w in span.text.split()):
         return False
     return any(m.start() <= span.start and span.end <= m.end() for m in
                LATIN.finditer(text, max(0, span.start - 24), min(len(text), span.end + 24)))
@@ -330,13 +335,14 @@ def _court(text: str, span: Span) -> bool:
 # perhaps the judge's initials ("No. 3:24-cv-01187", "1:19-cr-00365-JSR", "22-bk-10943")
 DOCKET = re.compile(r"(?<![\w:-])(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
                     r"-\d{2,6}(?:-[A-Z]{2,5})*(?![\w-])")
+DOCKET_KIND = re.compile(r"-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)-")  # a cheap first test
 
 
 def _docket(text: str, span: Span) -> bool:
     """Whether a span, of any source, lies inside a case's docket number (`DOCKET`): a
     court's record, whose pieces read as a time ("3:24") and an account ("01187")."""
     window = max(0, span.start - 12), min(len(text), span.end + 24)
-    return "-" in text[window[0]:window[1]] and any(
+    return DOCKET_KIND.search(text, *window) is not None and any(
         m.start() <= span.start and span.end <= m.end() for m in DOCKET.finditer(text, *window))
 
 
@@ -377,7 +383,9 @@ def _degree(text: str, span: Span) -> bool:
     """Whether a model PERSON or COMPANY span lies inside a degree's letters ("M.[B.A.]",
     `DEGREES`), or is a degree and its field, none of whose words is a name
     (`known_names`: "[B.S. Finance]", "[M.S. Computer Science]"; not "J.D. Vance")."""
-    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model" or \
+            "." not in span.text and span.text.split(None, 1)[0] not in DEGREES and \
+            not DEGREE_WORD.match(text, span.start - 1, span.start):  # a cheap first test
         return False
     start = span.start  # the start of the word the span starts in
     while start > max(0, span.start - 8) and DEGREE_WORD.match(text, start - 1, start):
@@ -421,7 +429,9 @@ def _after_saint(text: str, span: Span) -> bool:
     right after "St." or "Saint", which does not follow a capitalised word ("Elizabeth
     St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay); a word with a comma or
     a bracket after it ends a name ("Rev. Emmanuel Boateng, St. [Luke]'s Parish")."""
-    if span.label != "PERSON" or span.source != "model":
+    before = text[max(0, span.start - 40):span.start]
+    if span.label != "PERSON" or span.source != "model" or not (
+            "St" in before or "ST" in before or "Saint" in before or "SAINT" in before):
         return False
     m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
     if m is None:
