@@ -1950,6 +1950,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     # (`CHAT_WORDS`; the nostro-and-chat record); "Ty", a given name, stays
     ("Subject: Nostro reconciliation, asking for my friend Dmitri lol, ask Ty",
      [("PERSON", "Nostro"), ("PERSON", "Dmitri lol"), ("PERSON", "Ty")], ["Dmitri", "Ty"]),
+    # a letter's salutation and title alone (the foreign-letters record, `_salutation`);
+    # "Doña" left outside the name after it
+    ("Prezado Sr. Ferreira, e Doña Pilar Echeverría. Sehr geehrter Herr,",
+     [("PERSON", "Prezado Sr."), ("PERSON", "Ferreira"), ("PERSON", "Doña Pilar Echeverría"),
+      ("PERSON", "Sehr geehrter Herr")], ["Ferreira", "Pilar Echeverría"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

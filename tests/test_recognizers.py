@@ -681,6 +681,21 @@ def test_a_name_introduced_or_signed_in_any_of_five_languages_is_found():
         "Precious", "Eero", "Tarek"]]
 
 
+def test_a_name_after_a_courtesy_title_of_a_letter_in_another_language_is_found():
+    """The foreign-letters record's probes: the name after "Doña", "Herr", "Frau",
+    "Sig.ra" or "Sra." (one to four words, a name's particles between them) and after a
+    letter's salutation ("Estimado Tadeusz,"), a name's "e" ("and") ending it; not a
+    title said after a title ("Herr Doktor"), nor a name after "Don", an English title
+    or "M.", left to the model."""
+    text = ("la cuenta de Doña Pilar Echeverría se ha realizado. Sehr geehrter Herr Schäfer,\n"
+            "an Frau Katharina Brandstätter. della Sig.ra Chiara Esposito e Sra. Maria das "
+            "Graças Oliveira. Estimado Tadeusz, Herr Doktor. Don Pedro, Mr. Okonjo, "
+            "M. Olivier Lemaire.")
+    assert recognized("greeted_names", "US", text) == [(f, "PERSON") for f in [
+        "Pilar Echeverría", "Schäfer", "Katharina Brandstätter", "Chiara Esposito",
+        "Maria das Graças Oliveira", "Tadeusz"]]
+
+
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's, member's or patient's keyword and

@@ -22,7 +22,8 @@ COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mme
                    # and in Spanish, Portuguese, French, German and Italian
                    "Sr", "Sra", "Srta", "Sres", "Señor", "Señora", "Señorita", "Senhor",
                    "Senhora", "Mme", "Mlle", "Monsieur", "Madame", "Mademoiselle", "Herr",
-                   "Frau", "Sig", "Signor", "Signora", "Dott")
+                   "Frau", "Sig", "Signor", "Signora", "Dott", "Doña", "Dña", "Sig.ra",
+                   "Sig.na", "Dott.ssa")
 OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
                  "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
                  "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",

@@ -18,7 +18,7 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import LONE_TITLES, SOFTWARE, known_names
+from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, known_names
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -51,6 +51,7 @@ def nobodys(text: str, span: Span) -> bool:
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
                                        span.text.capitalize() in GREETING_WORDS or
+                                       _salutation(span.text) or
                                        " " not in span.text and TEAM_NAME.search(
                                            text, max(0, span.start - 12), span.start) is not None or
                                        _judges_title(text, span) or
@@ -88,7 +89,17 @@ GREETING_WORDS = frozenset((
     "Hi", "Hello", "Hey", "Hiya", "Howdy", "Greetings", "Namaste", "Aloha", "Hola", "Olá",
     "Oi", "Bonjour", "Bonsoir", "Salut", "Hallo", "Servus", "Moin", "Ciao", "Buongiorno",
     "Gracias", "Obrigado", "Obrigada", "Merci", "Danke", "Grazie", "Saludos", "Cordialement",
-    "Atentamente", "Atenciosamente"))
+    "Atentamente", "Atenciosamente", "Estimado", "Estimada", "Querido", "Querida", "Prezado",
+    "Prezada", "Gentile", "Egregio", "Geehrter", "Geehrte"))
+SALUTATION_WORDS = GREETING_WORDS | {t.casefold().capitalize() for t in COURTESY_TITLES}
+
+
+def _salutation(value: str) -> bool:
+    """Whether a span's words are a letter's salutation and courtesy titles only
+    ("[Prezado Sr.]", "[Sehr geehrter Herr]")."""
+    words = value.split()
+    return len(words) > 1 and all(
+        w.rstrip(".,").capitalize() in SALUTATION_WORDS or w.casefold() == "sehr" for w in words)
 
 
 # a team's, a project's or an operation's name: one word after the word ("Team Falcon",

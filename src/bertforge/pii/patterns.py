@@ -768,7 +768,10 @@ _GREETINGS = ("Hi", "Hello", "Hey", "Hiya", "Dear", "Thanks", "Thank you", "Thx"
               # Spanish, Portuguese, French, German and Italian
               "Hola", "Buenos días", "Buenas tardes", "Gracias", "Olá", "Oi", "Bom dia",
               "Obrigado", "Obrigada", "Bonjour", "Bonsoir", "Salut", "Merci", "Hallo",
-              "Guten Tag", "Danke", "Ciao", "Buongiorno", "Grazie")
+              "Guten Tag", "Danke", "Ciao", "Buongiorno", "Grazie",
+              # and their letters' salutations (not "Cara", "Caro", "Cher": names too)
+              "Estimado", "Estimada", "Querido", "Querida", "Prezado", "Prezada", "Gentile",
+              "Egregio", "Sehr geehrter", "Sehr geehrte", "Lieber", "Liebe")
 _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best wishes", "Best",
               "Thanks", "Many thanks", "Thank you", "Thanks again", "Cheers", "Sincerely",
               "Yours", "Yours truly", "Yours sincerely", "Respectfully", "Cordially",
@@ -801,6 +804,19 @@ INTRODUCED_NAME = re.compile(
     rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|$)|[ \t]+(?:from|here|calling|speaking)\b)"
     rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
+# a name after a courtesy title of Spanish, Portuguese, German, Italian or French letters
+# ("Doña Pilar Echeverría", "Frau Katharina Brandstätter", "Maria das Graças"): one to four
+# capitalised words, perhaps with a name's particles between them. Not "Don" or "M.",
+# as often a given name and an initial; not the English titles, after which the model
+# finds the name itself.
+_FOREIGN_TITLES = ("Sr.", "Sra.", "Srta.", "Doña", "Dña.", "Señor", "Señora", "Señorita",
+                   "Senhor", "Senhora", "Herr", "Frau", "Sig.", "Sig.ra", "Sig.na", "Mme",
+                   "Mme.", "Mlle", "Mlle.", "Monsieur", "Madame", "Dott.", "Dott.ssa")
+_PARTICLES = r"(?:d[aeo]s?|del|della|di|van|von|der|den|la|le|du)"
+TITLED_NAME = re.compile(
+    rf"(?=[{''.join(sorted({w[0] for w in _FOREIGN_TITLES}))}])(?<![\w.])"
+    rf"(?:{trie_pattern(_FOREIGN_TITLES)})[ \t]+"
+    rf"({_GREETED_WORD}(?:[ \t]+(?:{_PARTICLES}[ \t]+)?{_GREETED_WORD}){{0,3}})(?![\w-])")
 FROM_TEAM = re.compile(rf"(?<=[ \t])from[ \t]+(?:the[ \t]+)?(?:{trie_pattern(_cases(_TEAMS, True))})\b")
 NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
 SIGNED_NAME = re.compile(
@@ -841,7 +857,9 @@ NOT_GREETED = frozenset(w.casefold() for w in (
     "Equipo", "Equipe", "Equipa", "Amigo", "Amiga", "Amigos", "Todos", "Todas", "Senhor",
     "Senhora", "Señor", "Señora", "Señores", "Beaucoup", "Madame", "Monsieur", "Messieurs",
     "Mesdames", "Tous", "Schön", "Schoen", "Sehr", "Vielmals", "Zusammen", "Leute", "Mille",
-    "Tutti", "Ragazzi", "Signore", "Signora", "Herr", "Frau"))
+    "Tutti", "Ragazzi", "Signore", "Signora", "Herr", "Frau",
+    # and the titles said after another ("Herr Doktor", "Señor Presidente")
+    "Doktor", "Doctor", "Professor", "Direktor", "Presidente", "Präsident", "Director"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"

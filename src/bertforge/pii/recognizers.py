@@ -404,6 +404,8 @@ class GreetedNames(Recognizer):
     """A name alone where a message puts one: after a greeting or a thanks
     (`patterns.GREETED_NAME`), where its writer introduces themself
     (`patterns.INTRODUCED_NAME`: "this is Arvind from Pune", "je m'appelle Étienne"),
+    after a courtesy title of a letter in another language (`patterns.TITLED_NAME`:
+    "Doña Pilar Echeverría", "Frau Katharina Brandstätter"),
     before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
     `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida");
     `_greeted_person` says who may stand there."""
@@ -412,7 +414,7 @@ class GreetedNames(Recognizer):
 
     def find(self, text: str) -> list[PatternMatch]:
         found = [m.span(m.lastindex) for pattern in (p.GREETED_NAME, p.INTRODUCED_NAME,
-                                                     p.DASHED_NAME)
+                                                     p.DASHED_NAME, p.TITLED_NAME)
                  for m in pattern.finditer(text)]
         found += [m.span(1) for m in p.COMMA_NAME.finditer(text)
                   if p.SIGN_OFF_BEFORE.search(text, max(0, m.start() - 30), m.start())]
