@@ -28,6 +28,7 @@ SETS = {  # name: (source, read as documents, the score that decides)
     "test": [("generator", "bench/pii_test.jsonl.gz", False, MICRO),
              ("held-out", "bench/pii_heldout.txt", False, MICRO),
              ("fresh", "bench/pii_fresh.txt", False, MICRO),
+             ("fourth", "bench/pii_fourth.txt", False, MICRO),
              ("wikigold articles", "wikigold:test", True, "PERSON"),
              ("wikigold sentences", "wikigold:test", False, "PERSON"),
              ("wnut17", "wnut17:test", False, "PERSON"),

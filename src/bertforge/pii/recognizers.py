@@ -410,7 +410,7 @@ class GreetedNames(Recognizer):
     `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
-    check = "a name after a greeting, a thanks or an introduction, or with a sign-off"
+    check = "a name after a greeting, a thanks, an introduction or a courtesy title, or with a sign-off"
 
     def find(self, text: str) -> list[PatternMatch]:
         found = [m.span(m.lastindex) for pattern in (p.GREETED_NAME, p.INTRODUCED_NAME,
