@@ -1955,6 +1955,12 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Prezado Sr. Ferreira, e Doña Pilar Echeverría. Sehr geehrter Herr,",
      [("PERSON", "Prezado Sr."), ("PERSON", "Ferreira"), ("PERSON", "Doña Pilar Echeverría"),
       ("PERSON", "Sehr geehrter Herr")], ["Ferreira", "Pilar Echeverría"]),
+    # a parcel's tracking number after its keyword (the recipients-and-shipments record,
+    # `_tracking`); an account's number stays
+    ("Tracking: 1Z999AA10123456784, tracking number 9400111899223, AWB 176-12345675; "
+     "account 5561009321",
+     [("BANK", "1Z999AA10123456784"), ("ACCOUNT", "9400111899223"), ("PHONE", "176-12345675"),
+      ("ACCOUNT", "5561009321")], ["5561009321"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],
@@ -1977,8 +1983,10 @@ def test_a_docket_numbers_office_and_year_are_no_time():
 def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_nobodys():
     """The filing-tables record's probe, with the model's spans as it gave them: a
     person's name alone in its cell, read as a firm, is a person (not a firm named after
-    its founder, a firm's word, or a name in running text); the pieces of amounts the
-    model read as an ID and a bank number are nobody's, an account number is not."""
+    its founder, a firm's word, or a name in running text), and so is one before a
+    comma and a house number (the recipients-and-shipments record); the pieces of
+    amounts the model read as an ID and a bank number are nobody's, an account number
+    is not."""
     from bertforge.pii.tidy import tidy
 
     text = ("Name                   Salary ($)   Total ($)\n"
@@ -1987,17 +1995,20 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
             "| Sofia Mendoza-Rey | 312,009 |\n"
             "Raymond James          Edward Jones\n"
             "Marcus Capital\n"
-            "Fees paid to Sofia Mendoza-Rey and account 640000.\n")
+            "Fees paid to Sofia Mendoza-Rey and account 640000.\n"
+            "Shipped to Ngozi Eze, 14 Admiralty Way; Ralph Lauren, 650 Madison Avenue.\n")
     placed = sorted(spans_at(text, [
         ("Kwame Asante-Boateng", "COMPANY"), "Lucia Ferraro", ("640", "GOV_ID"), ("901", "BANK"),
         ("Sofia Mendoza-Rey", "COMPANY"), ("Raymond James", "COMPANY"),
         ("Edward Jones", "COMPANY"), ("Marcus Capital", "COMPANY"),
-        ("Sofia Mendoza-Rey", "COMPANY", 1), ("640000", "ACCOUNT")]), key=lambda s: s.start)
+        ("Sofia Mendoza-Rey", "COMPANY", 1), ("640000", "ACCOUNT"), ("Ngozi Eze", "COMPANY"),
+        ("Ralph Lauren", "COMPANY")]), key=lambda s: s.start)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("PERSON", "Kwame Asante-Boateng"), ("PERSON", "Lucia Ferraro"),
         ("PERSON", "Sofia Mendoza-Rey"), ("COMPANY", "Raymond James"),
         ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
-        ("COMPANY", "Sofia Mendoza-Rey"), ("ACCOUNT", "640000")]
+        ("COMPANY", "Sofia Mendoza-Rey"), ("ACCOUNT", "640000"), ("PERSON", "Ngozi Eze"),
+        ("COMPANY", "Ralph Lauren")]
 
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
@@ -2006,14 +2017,17 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     from bertforge.pii.tidy import tidy
 
     text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
-            "Ebony Washington with Wolfe Research. Bluewater Payments will close it.")
+            "Ebony Washington with Wolfe Research. Bluewater Payments will close it. "
+            "Owner: Reshetnikov Family Trust; Anna Family, trustee.")
     spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska"),
-             ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe"), ("COMPANY", "Bluewater")]
+             ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe"), ("COMPANY", "Bluewater"),
+             ("PERSON", "Reshetnikov"), ("PERSON", "Anna Family")]
     placed = spans_at(text, [(v, label) for label, v in spans])
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners"),
         ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research"),
-        ("COMPANY", "Bluewater Payments")]
+        ("COMPANY", "Bluewater Payments"), ("COMPANY", "Reshetnikov Family Trust"),
+        ("PERSON", "Anna Family")]
 
 
 def test_a_name_on_each_side_of_a_sentences_end_is_two_names():

@@ -6,10 +6,10 @@ number or a date, and its record in docs/experiments/ says which and why: a paym
 authorisation code, a saint's name in a church's, a dateline's place, a club in
 brackets after a player, a name inside an institution's, a filing's number at the SEC,
 a listed company's ticker, a court's abbreviation and a docket number, a program's
-version, a piece of an amount, a degree, a security's identifier, the Latin of
-contracts, a judge's title, the unnamed parties of a complaint, a function's name in
-code, a lawmaker's party tag, a mail header, a title alone, a program, a greeting, a
-team's name, a national number's keyword.
+version, a piece of an amount, a degree, a security's identifier, a tracking number,
+the Latin of contracts, a judge's title, the unnamed parties of a complaint, a
+function's name in code, a lawmaker's party tag, a mail header, a title alone, a
+program, a greeting, a team's name, a national number's keyword.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def nobodys(text: str, span: Span) -> bool:
     a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
-    Passu]", `_legal_latin`); or, read
+    Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`); or, read
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
@@ -45,7 +45,7 @@ def nobodys(text: str, span: Span) -> bool:
             _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
             _listing(text, span) or _court(text, span) or _docket(text, span) or \
             _version(text, span) or _amount_piece(text, span) or _degree(text, span) or \
-            _security_id(text, span) or _legal_latin(text, span):
+            _security_id(text, span) or _legal_latin(text, span) or _tracking(text, span):
         return True
     if span.source != "model":
         return False
@@ -100,6 +100,19 @@ def _salutation(value: str) -> bool:
     words = value.split()
     return len(words) > 1 and all(
         w.rstrip(".,").capitalize() in SALUTATION_WORDS or w.casefold() == "sehr" for w in words)
+
+
+# a carrier's tracking keyword, right before the number ("Tracking: 1Z999AA10123456784",
+# "tracking number 9400111899223", "AWB 176-12345675")
+TRACKING_KEY = re.compile(r"(?:[Tt]racking|TRACKING)(?:[ \t]+(?:[Nn]o\.|[Nn]umber|NUMBER|#|ID))?"
+                          r"[ \t]*[:#]?[ \t]*$|\bAWB[ \t]*(?:[Nn]o\.)?[ \t]*:?[ \t]*$")
+
+
+def _tracking(text: str, span: Span) -> bool:
+    """Whether a number span is a parcel's tracking number, right after its keyword
+    (`TRACKING_KEY`): it names a parcel, as a ticket's number names a request."""
+    return span.label in NUMBER_GROUPS and \
+        TRACKING_KEY.search(text, max(0, span.start - 24), span.start) is not None
 
 
 # a team's, a project's or an operation's name: one word after the word ("Team Falcon",

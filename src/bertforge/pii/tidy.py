@@ -638,8 +638,9 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
-# firm words after a name, perhaps after "&" ("Prosek Partners", "Szymańska & Partners")
-FIRM_TAIL = re.compile(r"(?:(?: &)? (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
+# firm words after a name, perhaps after "&" or "Family" ("Prosek Partners", "Szymańska &
+# Partners", "Reshetnikov Family Trust")
+FIRM_TAIL = re.compile(r"(?:(?: &)?(?: Family)? (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
 def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
@@ -874,12 +875,17 @@ FOUNDERS_FIRMS = frozenset(("Edward Jones", "Raymond James", "Charles Schwab", "
                             "Anne Klein", "Tom Ford", "Jenny Craig", "Sherwin Williams"))
 
 
+# what follows a recipient's name on a shipping or mailing line: a comma and a house number
+BEFORE_ADDRESS = re.compile(r",[ \t]*\d")
+
+
 def _cell_name(text: str, span: Span) -> Span:
-    """A model COMPANY span that is a whole table cell holding a person's name, as
-    PERSON: two or three words, none a firm's word or form, not a known firm or one
-    named after its founder, the first (or its first part) a given name and the last (or
-    each of its parts) a name ("Kwame Asante-Boateng" among a compensation table's
-    figures, "Sofia Mendoza-Rey" under "BlackRock, Inc.")."""
+    """A model COMPANY span that is a whole table cell holding a person's name, or such a
+    name right before a comma and a house number, as PERSON: two or three words, none a
+    firm's word or form, not a known firm or one named after its founder, the first (or
+    its first part) a given name and the last (or each of its parts) a name ("Kwame
+    Asante-Boateng" among a compensation table's figures, "Sofia Mendoza-Rey" under
+    "BlackRock, Inc.", "shipped to Ngozi Eze, 14 Admiralty Way")."""
     if span.label != "COMPANY" or span.source != "model":
         return span
     words = span.text.split()
@@ -890,8 +896,9 @@ def _cell_name(text: str, span: Span) -> Span:
     first, last = words[0].casefold().split("-")[0], words[-1].casefold().split("-")
     if first not in given_names() or not all(part in known_names() for part in last):
         return span
-    if CELL_BEFORE.search(text, max(0, span.start - 8), span.start) is None or \
-            CELL_AFTER.match(text, span.end) is None:
+    if BEFORE_ADDRESS.match(text, span.end) is None and (
+            CELL_BEFORE.search(text, max(0, span.start - 8), span.start) is None or
+            CELL_AFTER.match(text, span.end) is None):
         return span
     return replace(span, label="PERSON")
 
