@@ -812,9 +812,9 @@ def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
     Esq" -> "Margaret Osei"), an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`) or
     chat's abbreviations ("Dmitri lol", `CHAT_WORDS`), and none where a PERSON or COMPANY
-    span is only those (the model's "CPA" or "CFP"
-    after "Jane Doe, "): like a courtesy title (`_without_title`), they are nobody's
-    personal data, and the gold convention leaves them out."""
+    span is only those (the model's "CPA" or "CFP" after "Jane Doe, "): like a courtesy
+    title (`_without_title`), they are nobody's personal data, and the gold convention
+    leaves them out."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return [span]
     if CREDENTIALS_ONLY.fullmatch(span.text):
