@@ -696,6 +696,19 @@ def test_a_name_after_a_courtesy_title_of_a_letter_in_another_language_is_found(
         "Maria das Graças Oliveira", "Tadeusz"]]
 
 
+def test_a_posts_author_with_a_user_names_shape_is_a_user_name():
+    """The posted-by record's probes: a forum's or a tracker's author after "posted by",
+    "opened by", "reply from" is a user name where it has one's shape (an underscore, a
+    digit, a hyphen between lower-case letters, a capital inside); not a name ("Jordan",
+    "McDonald", "DeShawn"), a version or a ticket's key, or a word after other words."""
+    text = ("Posted by Ifeoma_N · 3h\nISSUE #4821 opened by mkowalski-dev\n"
+            "Reply from RetiredInOhio: Run.\nReported by: jdoe42\n"
+            "opened by Jordan; reply from McDonald; Commented by DeShawn Ray; closed by v2.3.1; "
+            "merged by PR-123; written by the_admin_team")
+    assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
+        "Ifeoma_N", "mkowalski-dev", "RetiredInOhio", "jdoe42"]]
+
+
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's, member's or patient's keyword and

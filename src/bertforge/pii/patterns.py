@@ -869,6 +869,23 @@ HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"
 # it ("reddit.com/u/x", "menu/item"), not a unit after a number ("5 u/min")
 REDDIT_USER = re.compile(r"(?=[u/])(?<![\w/.@-])(?<!\d )/?u/([A-Za-z0-9_-]{3,20})"
                          r"(?=$|[\s:,;!?)\]'\"\u2019\u201d\u2026]|\.(?!\w))")
+# a post's author as forums and trackers write it, after "posted by", "opened by", "reply
+# from" and the like: one word, which `recognizers.Handles` keeps where it has a user
+# name's shape and not a name's (`USER_NAME_SHAPE`: "Ifeoma_N", "mkowalski-dev",
+# "RetiredInOhio"; not "McDonald" or "DeShawn", `NAME_CAPITALS`, nor a version or a
+# ticket's key, `NOT_AUTHORS`)
+_POSTED = ("posted", "submitted", "opened", "created", "commented", "reported", "asked",
+           "answered", "edited", "closed", "merged")
+# (found from "by" or "from", which the engine can skip to, the verb before checked
+# with `POSTED_VERB`)
+POSTED_BY = re.compile(r"(?=[bBfF])(?<![\w-])(?:by|By|BY|from|From|FROM)[ \t]*:?[ \t]+"
+                       r"([A-Za-z][\w.-]{1,38}[A-Za-z\d_])(?![\w@/-])")
+POSTED_VERB = re.compile(rf"(?i:\b(?:{'|'.join(_POSTED)})[ \t]+(?=by)|\breply[ \t]+(?=from))"
+                         r"[A-Za-z]+[ \t]*:?[ \t]+\Z")
+USER_NAME_SHAPE = re.compile(r"[\w.-]*(?:[_\d]|[a-z]-[a-z]|[a-z][A-Z])")
+NAME_CAPITALS = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|St)[A-Z][a-z]+")
+# and not a version or a ticket's key, which close and merge posts too ("v2.3.1", "PR-123")
+NOT_AUTHORS = re.compile(r"[vV]\d[\w.-]*|[A-Z]{2,}-\d+")
 # a user's name as the directory of a home in a path: "/home/rkapoor/", "/Users/ann.lee/",
 # "C:\Users\Svetlana.Ivanova\" (a stack trace's or a log's); not the names systems and CI
 # give their own users (`NOT_HOME_USERS`)

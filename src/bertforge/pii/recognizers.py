@@ -351,8 +351,9 @@ class Phones(Recognizer):
 class Handles(Recognizer):
     """Social-media and chat handles ("@sallykohn"), Reddit's user names
     ("u/throwaway_22", `patterns.REDDIT_USER`), a chat log's nicks ("[09:14]
-    <kwame_a>", `patterns.CHAT_NICK`) and the user's directory in a path ("/home/rkapoor/",
-    `patterns.HOME_DIR`) as user names: "@" and a name, not
+    <kwame_a>", `patterns.CHAT_NICK`), the user's directory in a path ("/home/rkapoor/",
+    `patterns.HOME_DIR`) and a post's author with a user name's shape ("Posted by
+    Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
@@ -381,6 +382,10 @@ class Handles(Recognizer):
         if "] <" in text or "]<" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.CHAT_NICK.finditer(text)
                     if m.group(1).lower() not in p.NOT_NICKS]
+        out += [self.match(m.start(1), m.end(1)) for m in p.POSTED_BY.finditer(text)
+                if p.USER_NAME_SHAPE.match(m.group(1)) and not (
+                    p.NAME_CAPITALS.fullmatch(m.group(1)) or p.NOT_AUTHORS.fullmatch(m.group(1)))
+                and p.POSTED_VERB.search(text, max(0, m.start() - 16), m.start(1))]
         if "@" not in text:
             return out
         for m in p.HANDLE.finditer(text):
