@@ -19,6 +19,7 @@ import re
 from ..spans import Span
 from . import ids
 from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, known_names
+from .patterns import trie_pattern
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -312,9 +313,8 @@ LEGAL_LATIN = (
     "a fortiori", "ad litem", "in forma pauperis", "pro hac vice", "qui tam", "scienter",
     "respondeat superior", "sua sponte", "in toto", "inter se", "ipso facto", "vis major",
     "casus belli", "ex gratia")
-LATIN = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % "|".join(sorted(
-    {v for term in LEGAL_LATIN for v in (term, term.title(), term.upper(), term.capitalize())},
-    key=len, reverse=True)))
+LATIN = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % trie_pattern(
+    {v for term in LEGAL_LATIN for v in (term, term.title(), term.upper(), term.capitalize())}))
 LATIN_WORDS = frozenset(w for term in LEGAL_LATIN for w in term.split())  # a cheap first test
 
 

@@ -819,16 +819,17 @@ TITLED_NAME = re.compile(
     rf"({_GREETED_WORD}(?:[ \t]+(?:{_PARTICLES}[ \t]+)?{_GREETED_WORD}){{0,3}})(?![\w-])")
 FROM_TEAM = re.compile(rf"(?<=[ \t])from[ \t]+(?:the[ \t]+)?(?:{trie_pattern(_cases(_TEAMS, True))})\b")
 NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
+_SIGN_OFF = trie_pattern(_cases(_SIGN_OFFS, False))
 SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
-    rf"(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*[,!.]?[ \t]*\n[ \t]*"
+    rf"(?:{_SIGN_OFF})[ \t]*[,!.]?[ \t]*\n[ \t]*"
     rf"({_GREETED})[ \t]*$", re.MULTILINE)
 # a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
 # comma (a literal first character lets the engine skip to it), the sign-off before it,
 # at a sentence's start, checked with `SIGN_OFF_BEFORE`
 COMMA_NAME = re.compile(rf",[ \t]*({_GREETED})[ \t]*[.!]?[ \t]*$", re.MULTILINE)
 SIGN_OFF_BEFORE = re.compile(
-    rf"(?:^|(?<=[.!?] ))(?:{trie_pattern(_cases(_SIGN_OFFS, False))})[ \t]*\Z", re.MULTILINE)
+    rf"(?:^|(?<=[.!?] ))(?:{_SIGN_OFF})[ \t]*\Z", re.MULTILINE)
 # a name after a dash after a sentence's end, ending the line ("Thanks for nothing. -
 # Rashida")
 DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?({_GREETED})[ \t]*$",
