@@ -19,7 +19,7 @@ import re
 from ..spans import Span
 from . import ids
 from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, known_names
-from .patterns import trie_pattern
+from .patterns import CA_PROVINCES, US_STATE_NAMES, US_STATES, trie_pattern
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -28,7 +28,8 @@ def nobodys(text: str, span: Span) -> bool:
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`), a
     name that is part of a thing's or an institution's name (`eponym`), a filing's number
     at the securities regulator (`_file_number`), a listed company's exchange and ticker
-    (`_listing`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
+    (`_listing`), a city or its state where a place is written city first ("[Sarasota],
+    Fla.", `_place`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
     a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
@@ -43,9 +44,9 @@ def nobodys(text: str, span: Span) -> bool:
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
-            _affiliation(text, span) or eponym(text, span) or _file_number(text, span) or \
-            _listing(text, span) or _court(text, span) or _docket(text, span) or \
-            _version(text, span) or _amount_piece(text, span) or _degree(text, span) or \
+            _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
+            _file_number(text, span) or _listing(text, span) or _court(text, span) or \
+            _docket(text, span) or _version(text, span) or _amount_piece(text, span) or _degree(text, span) or \
             _security_id(text, span) or _legal_latin(text, span) or _tracking(text, span):
         return True
     if span.source != "model":
@@ -445,6 +446,59 @@ def _dateline(text: str, span: Span) -> bool:
         return False
     return DATELINE_AFTER.match(text, span.end) is not None and \
         DATELINE_BEFORE.search(text, max(0, span.start - 4), span.start) is not None
+
+
+# a state or province as the second part of a place writes it ("Sarasota, [Fla].",
+# "Tempe, AZ", "Macon, Georgia", "Winnipeg, Man."): by name, as the news agencies
+# abbreviate it (always with its full stop), or by its postal code where that is no
+# English word in capitals ("OK", "IN", "OR", "ME", "HI", "OH", "ON" are left out)
+AGENCY_STATES = ("Ala", "Ariz", "Ark", "Calif", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
+                 "Ill", "Ind", "Kan", "Kans", "Ky", "La", "Md", "Mass", "Mich", "Minn", "Miss",
+                 "Mo", "Mont", "Neb", "Nebr", "Nev", "N.H", "N.J", "N.M", "N.Y", "N.C", "N.D",
+                 "Okla", "Ore", "Pa", "Penn", "R.I", "S.C", "S.D", "Tenn", "Tex", "Vt", "Va",
+                 "Wash", "W.Va", "Wis", "Wyo", "D.C", "Ont", "Que", "Alta", "Man", "Sask",
+                 "B.C", "N.S", "N.B", "Nfld")
+POSTAL_STATES = tuple(c for c in US_STATES + CA_PROVINCES if c.isupper() and len(c) == 2
+                      and c not in ("OK", "IN", "OR", "ME", "HI", "OH", "ON"))
+STATE_NAMES = US_STATE_NAMES + tuple(c for c in CA_PROVINCES if not c.isupper())
+STATE = (rf"(?:(?:{trie_pattern(AGENCY_STATES)})\.|{trie_pattern(STATE_NAMES)}"
+         rf"|{trie_pattern(POSTAL_STATES)})")
+# after a place: a comma, the state, and no word of its own (not "Florida's", "Florida
+# governor")
+STATE_AFTER = re.compile(rf"[ \t]*,[ \t]*{STATE}(?![\w'\u2019-])(?![ \t]+[a-z])")
+# before a state: a place of one to three capitalised words and a comma, on its line
+PLACE_BEFORE = re.compile(r"(?<![\w.'\u2019-])[A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][\w'\u2019.-]*){0,2}"
+                          r"[ \t]*,[ \t]*$")
+# a place's first word that a name is not, before a word that may be one ("Fort Wayne")
+PLACE_WORDS = frozenset(("Fort", "Ft.", "Saint", "St.", "San", "Santa", "New", "Los", "Las",
+                         "Lake", "Port", "Mount", "Mt.", "North", "South", "East", "West"))
+
+
+def _place(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a place in a place's usual writing, city then state
+    (a letter's signature, a news story's dateline or a person's home town): the
+    state itself after a city and a comma ("Tempe, [Ariz].", also a firm's span), the
+    city before the comma and a state ("[Sarasota], FL", "[SARASOTA], Fla. --"), or
+    both ("[Sarasota, Fla]."). The city is taken for one only where none of its words
+    is a given name or a surname (`known_names`) or a place's first word comes first
+    ("[Fort Wayne], Ind."): "Austin, Texas" and "Mary Ortiz, Texas" stay."""
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+        return False
+    word = span.text.rstrip(".")
+    if re.fullmatch(STATE, word + "." if word in AGENCY_STATES else word) is not None:
+        return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
+    if span.label != "PERSON":
+        return False
+    city, comma, state = span.text.partition(",")
+    if comma:
+        after = STATE_AFTER.match(text, span.start + len(city))
+        if after is None or after.end() < span.end - (not span.text.endswith(".")):
+            return False
+    elif STATE_AFTER.match(text, span.end) is None:
+        return False
+    words = city.split()
+    return 0 < len(words) <= 3 and all(w[:1].isupper() for w in words) and (
+        words[0] in PLACE_WORDS or not any(w.casefold() in known_names() for w in words))
 
 
 def _after_saint(text: str, span: Span) -> bool:
