@@ -46,8 +46,9 @@ def nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
-            _docket(text, span) or _version(text, span) or _amount_piece(text, span) or _degree(text, span) or \
-            _security_id(text, span) or _legal_latin(text, span) or _tracking(text, span):
+            _docket(text, span) or _version(text, span) or _amount_piece(text, span) or \
+            _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
+            _tracking(text, span):
         return True
     if span.source != "model":
         return False
