@@ -1961,6 +1961,18 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      "account 5561009321",
      [("BANK", "1Z999AA10123456784"), ("ACCOUNT", "9400111899223"), ("PHONE", "176-12345675"),
       ("ACCOUNT", "5561009321")], ["5561009321"]),
+    # a city and its state (the city-and-state record, `_place`): the state after a
+    # city, the city before its state, both in one span, a city whose first word is a
+    # place's; a city that is also a name, a name before a state, a state with a word
+    # after it and a word in capitals that is no state's code stay
+    ("Eleanor Whitfield\nSarasota, Fla.\nCarla Ruiz of Tempe, Ariz., and Macon, GA; "
+     "FORT WAYNE, Ind. -- Austin, Texas; Mary Ortiz, Texas; Ahn, Florida's senator; "
+     "Oyelaran, Texas lawmaker; thanks Chidubem, OK.",
+     [("PERSON", "Eleanor Whitfield"), ("PERSON", "Sarasota, Fla"), ("PERSON", "Carla Ruiz"),
+      ("PERSON", "Ariz"), ("PERSON", "Macon"), ("COMPANY", "GA"), ("PERSON", "FORT WAYNE"),
+      ("PERSON", "Austin"), ("PERSON", "Mary Ortiz"), ("PERSON", "Ahn"), ("PERSON", "Oyelaran"),
+      ("PERSON", "Chidubem")],
+     ["Eleanor Whitfield", "Carla Ruiz", "Austin", "Mary Ortiz", "Ahn", "Oyelaran", "Chidubem"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],
