@@ -33,7 +33,8 @@ def nobodys(text: str, span: Span) -> bool:
     a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
-    Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`); or, read
+    Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
+    in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
     by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
@@ -48,7 +49,7 @@ def nobodys(text: str, span: Span) -> bool:
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
             _docket(text, span) or _version(text, span) or _amount_piece(text, span) or \
             _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
-            _tracking(text, span):
+            _tracking(text, span) or _party_role(span):
         return True
     if span.source != "model":
         return False
@@ -329,6 +330,34 @@ def _legal_latin(text: str, span: Span) -> bool:
         return False
     return any(m.start() <= span.start and span.end <= m.end() for m in
                LATIN.finditer(text, max(0, span.start - 24), min(len(text), span.end + 24)))
+
+
+# a party's role in a lawsuit or a contract, as captions, pleadings and agreements name
+# the party ("Defendant-Appellee", "Movant", "the Mortgagee"): none of these words is a
+# given name or a surname any locale knows ("Bailee" is one, and is left out); and the
+# words that join them ("Debtor-in-Possession", "Third-Party Defendant")
+PARTY_ROLES = frozenset((
+    "plaintiff", "defendant", "appellant", "appellee", "petitioner", "respondent", "intervenor",
+    "intervener", "movant", "claimant", "counterclaimant", "complainant", "debtor", "creditor",
+    "garnishee", "relator", "licensor", "licensee", "lessor", "lessee", "mortgagor",
+    "mortgagee", "grantor", "grantee", "assignor", "assignee", "guarantor", "obligor",
+    "obligee", "pledgor", "pledgee", "transferor", "transferee", "indemnitor", "indemnitee",
+    "settlor", "trustor"))
+ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the"))
+ROLE_WORD = re.compile(r"[^\W\d_]+")
+POSSESSIVE = re.compile(r"['\u2019]s?\b")
+
+
+def _party_role(span: Span) -> bool:
+    """Whether a model PERSON or COMPANY span is a party's role, whole ("MARCUS T.
+    DELGADO, [Defendant-Appellee]", "[Movant] requests relief"): its words (apart at
+    spaces and hyphens, in any case, perhaps plural or possessive) all roles
+    (`PARTY_ROLES`) or words that join them, one a role at least."""
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+        return False
+    words = [w.casefold() for w in ROLE_WORD.findall(POSSESSIVE.sub("", span.text))]
+    roles = [w in PARTY_ROLES or w.removesuffix("s") in PARTY_ROLES for w in words]
+    return any(roles) and all(r or w in ROLE_JOINS for r, w in zip(roles, words))
 
 
 # the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
