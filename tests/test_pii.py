@@ -1973,6 +1973,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Austin"), ("PERSON", "Mary Ortiz"), ("PERSON", "Ahn"), ("PERSON", "Oyelaran"),
       ("PERSON", "Chidubem")],
      ["Eleanor Whitfield", "Carla Ruiz", "Austin", "Mary Ortiz", "Ahn", "Oyelaran", "Chidubem"]),
+    # a party's role (the party-roles record, `_party_role`), plural, possessive and
+    # joined; a name beside a role, and a name that is a joining word, stay
+    ("MARCUS T. DELGADO, Defendant-Appellee. Movant's motion; the Plaintiffs; the "
+     "Debtor-in-Possession; Marcus Defendant spoke to Cross.",
+     [("PERSON", "MARCUS T. DELGADO"), ("PERSON", "Defendant-Appellee"), ("COMPANY", "Movant's"),
+      ("PERSON", "Plaintiffs"), ("COMPANY", "Debtor-in-Possession"), ("PERSON", "Marcus Defendant"),
+      ("PERSON", "Cross")],
+     ["MARCUS T. DELGADO", "Marcus Defendant", "Cross"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],
