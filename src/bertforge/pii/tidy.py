@@ -1042,9 +1042,17 @@ HYPHEN_HEAD = re.compile(r"(?<![\w-])(?:[A-Z][^\W\d_]*-)+$")
 def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
     """Model PERSON spans that stop or start at a hyphen glued between two capitalised
     words ("Fatima Al" of "Fatima Al-Sayed") widened to the whole word, unless another
-    span starts or ends inside it ("Trump-Biden", both found, stays two)."""
+    span starts or ends inside it ("Trump-Biden", both found, stays two); and two
+    model PERSON spans that a hyphen joins to a lower-case letter, one name ("Hye" +
+    "jin Choi": a romanised Korean given name's second syllable, which no name starts
+    with)."""
     out: list[Span] = []
     for k, span in enumerate(spans):
+        if out and span.label == out[-1].label == "PERSON" and \
+                span.source == out[-1].source == "model" and \
+                text[out[-1].end:span.start] == "-" and span.text[:1].islower():
+            out[-1] = _joined(text, out[-1], span, "PERSON")
+            continue
         if span.label == "PERSON" and span.source == "model":
             tail = HYPHEN_TAIL.match(text, span.end)
             following = spans[k + 1] if k + 1 < len(spans) else None
