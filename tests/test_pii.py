@@ -1825,7 +1825,8 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
 def test_a_hyphenated_name_is_masked_whole():
     """"Fatima Al" of "Fatima Al-Sayed" leaves half a surname readable: the word after a
     glued hyphen comes in when it is capitalised, and so does the start of one before;
-    "Merkel-led", a reference's digits and two names both found stay as they were."""
+    "Merkel-led", a reference's digits and two names both found stay as they were,
+    unless the second starts in lower case."""
     from bertforge.pii.tidy import tidy
 
     def tidied(text, values):
@@ -1839,6 +1840,9 @@ def test_a_hyphenated_name_is_masked_whole():
     assert tidied("the Trump-Biden debate", ["Trump", "Biden"]) == ["Trump", "Biden"]
     assert tidied("a Merkel-led coalition", ["Merkel"]) == ["Merkel"]
     assert tidied("ref Smith-4410 filed", ["Smith"]) == ["Smith"]
+    # two found, the second starting in lower case: a romanised given name, one (the
+    # hyphenated-given-names record's probe, as the model gave it)
+    assert tidied("Hye-jin Choi, Head of Digital Assets", ["Hye", "jin Choi"]) == ["Hye-jin Choi"]
 
 
 def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
