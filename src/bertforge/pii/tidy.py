@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, given_names, known_names,
-                      name_or_rare)
+from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
+                      known_names, name_or_rare)
 from .nobodys import eponym, nobodys
 from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
@@ -190,6 +190,11 @@ TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PD
 # stop here, and `_without_credentials` then leaves both out); an initial ("John A.") and
 # "Jr." or "Sr." have fewer than three letters and keep theirs anyway
 NAME_ENDS = {"esq", "jnr", "snr", "sen", "jun"}
+# a firm's name's words that its full stop abbreviates, though they are words too ("Warner
+# Bros.", "Lakeside Ins."): a firm's span keeps the full stop after them, and after a
+# legal form, and drops it after a whole word ("First Horizon Bank.")
+FIRM_ABBREVIATIONS = {"bros", "dept", "ins", "fin", "tech", "intl", "natl", "assn", "assoc",
+                      "mfg", "svcs", "mgmt", "univ", "cos", "grp", "hldgs", "bancorp"}
 LAST_WORD = re.compile(r"[^\W\d_]+$")
 
 
@@ -211,6 +216,12 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     if label == "PERSON" and b - a > 1 and text[b - 1] == ".":
         word = LAST_WORD.search(text, a, b - 1)
         if word and len(word.group()) >= 3 and word.group().casefold() not in NAME_ENDS:
+            return b - 1
+    if label == "COMPANY" and b - a > 1 and text[b - 1] == ".":
+        word = LAST_WORD.search(text, a, b - 1)
+        folded = word.group().casefold() if word else ""
+        if len(folded) >= 3 and folded in common_words() and \
+                folded not in FORMS_FOLDED and folded not in FIRM_ABBREVIATIONS:
             return b - 1
     return b
 
@@ -1094,9 +1105,10 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     """Model COMPANY spans with the legal forms written after them ("Atlas Renard" +
     " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
     N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), two
-    joined by " & " as one ("Title & Escrow"), and two one space apart as one when the
-    second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC.") or is only firm
-    words ("Kellner" + "Pharma");
+    joined by " & " as one ("Title & Escrow"), two one space apart as one when the
+    second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC."), and two as one
+    when what is between them and the second are only firm words ("Kellner" + "Pharma",
+    "Whitcombe" + " Family " + "Trust");
     a form another span starts inside of stays out, unless that span is the model's
     COMPANY span of the form itself ("JPMorgan Chase Bank" + "N.A.": one firm), or the
     model's spans of the forms ("Company" + "N.A.")."""
@@ -1111,9 +1123,8 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         last = out[-1] if out else None
         gap = text[last.end:span.start] if last is not None else None
         if last is not None and last.label == "COMPANY" and last.source == "model" and (
-                gap == " & " or gap == " " and (FORM_END.search(span.text) or
-                                                LEGAL_FORM_RUN.match(text, span.end) or
-                                                FIRM_TAIL.fullmatch(" " + span.text))):
+                gap == " & " or FIRM_TAIL.fullmatch(text, last.end, span.end) or
+                gap == " " and (FORM_END.search(span.text) or LEGAL_FORM_RUN.match(text, span.end))):
             out.pop()
             span = _joined(text, last, span, "COMPANY")
         following = spans[k + 1] if k + 1 < len(spans) else None
