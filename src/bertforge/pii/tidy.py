@@ -191,10 +191,12 @@ TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PD
 # "Jr." or "Sr." have fewer than three letters and keep theirs anyway
 NAME_ENDS = {"esq", "jnr", "snr", "sen", "jun"}
 # a firm's name's words that its full stop abbreviates, though they are words too ("Warner
-# Bros.", "Lakeside Ins."): a firm's span keeps the full stop after them, and after a
-# legal form, and drops it after a whole word ("First Horizon Bank.")
+# Bros.", "Lakeside Ins.", Turkish "Tic. ve San."): a firm's span keeps the full stop
+# after them, after a legal form and after a word glued to a dot before it ("S.Coop."),
+# and drops it after a whole word ("First Horizon Bank.")
 FIRM_ABBREVIATIONS = {"bros", "dept", "ins", "fin", "tech", "intl", "natl", "assn", "assoc",
-                      "mfg", "svcs", "mgmt", "univ", "cos", "grp", "hldgs", "bancorp"}
+                      "mfg", "svcs", "mgmt", "univ", "cos", "grp", "hldgs", "bancorp", "san",
+                      "tic"}
 LAST_WORD = re.compile(r"[^\W\d_]+$")
 
 
@@ -220,8 +222,8 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     if label == "COMPANY" and b - a > 1 and text[b - 1] == ".":
         word = LAST_WORD.search(text, a, b - 1)
         folded = word.group().casefold() if word else ""
-        if len(folded) >= 3 and folded in common_words() and \
-                folded not in FORMS_FOLDED and folded not in FIRM_ABBREVIATIONS:
+        if len(folded) >= 3 and text[word.start() - 1] in " \t" and folded in common_words() \
+                and folded not in FORMS_FOLDED and folded not in FIRM_ABBREVIATIONS:
             return b - 1
     return b
 
