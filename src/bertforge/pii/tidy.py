@@ -192,8 +192,8 @@ TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PD
 NAME_ENDS = {"esq", "jnr", "snr", "sen", "jun"}
 # a firm's name's words that its full stop abbreviates, though they are words too ("Warner
 # Bros.", "Lakeside Ins.", Turkish "Tic. ve San."): a firm's span keeps the full stop
-# after them, after a legal form and after a word glued to a dot before it ("S.Coop."),
-# and drops it after a whole word ("First Horizon Bank.")
+# after them and after a word glued to a dot before it ("S.Coop."), and drops it after a
+# whole word ("First Horizon Bank."; a legal form's, "Corp.", `_with_legal_forms` puts back)
 FIRM_ABBREVIATIONS = {"bros", "dept", "ins", "fin", "tech", "intl", "natl", "assn", "assoc",
                       "mfg", "svcs", "mgmt", "univ", "cos", "grp", "hldgs", "bancorp", "san",
                       "tic"}
@@ -205,7 +205,9 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     Fenwick-Lowe."), nor one standing apart after a space ("Thomas A ." in text split
     into words), whoever's initial it closes; nor are closing "!" and "?" marks ("thanks
     amara!"; a firm keeps its own: "Yahoo!"); nor is a field's label glued to a "#" after
-    the name ("ZELLE TO KAREN OYELARAN [CONF]# R8K2L9")."""
+    the name ("ZELLE TO KAREN OYELARAN [CONF]# R8K2L9"). A firm's full stop after a
+    whole word is the sentence's too ("First Horizon Bank."), not after a word firms
+    abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop.")."""
     if label == "PERSON":
         while b - a > 1 and text[b - 1] in "!?":
             b -= 1
@@ -222,9 +224,9 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     if label == "COMPANY" and b - a > 1 and text[b - 1] == ".":
         word = LAST_WORD.search(text, a, b - 1)
         folded = word.group().casefold() if word else ""
-        if len(folded) >= 3 and text[word.start() - 1] in " \t" and folded in common_words() \
-                and folded not in FORMS_FOLDED and folded not in FIRM_ABBREVIATIONS:
-            return b - 1
+        if len(folded) >= 3 and text[word.start() - 1:word.start()] in (" ", "\t") and \
+                folded in common_words() and folded not in FIRM_ABBREVIATIONS:
+            return b - 1  # (a legal form's stop, "Corp.", `_with_legal_forms` puts back)
     return b
 
 
