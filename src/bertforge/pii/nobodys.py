@@ -214,12 +214,27 @@ EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A
     "|".join(map(re.escape, EPONYM_BETWEEN)), "|".join(EPONYM_WORDS)))
 
 
+# the words before a name that make it a storm's or a ship's ("Hurricane Helene",
+# "Typhoon Haiyan", "USS Gerald R. Ford", "HMS Queen Elizabeth"); not "Storm" alone, a
+# given name too ("Storm Reid")
+EPONYM_BEFORE = ("Hurricane", "Typhoon", "Super Typhoon", "Cyclone", "Tropical Storm",
+                 "Tropical Cyclone", "Winter Storm", "USS", "USNS", "HMS", "HMCS", "HMAS",
+                 "HMNZS", "RMS", "SS", "MV")
+STORM_OR_SHIP = re.compile(r"(?:%s)[ \t]+" % trie_pattern(EPONYM_BEFORE))
+STORM_OR_SHIP_BEFORE = re.compile(r"(?<![\w-])(?:%s)[ \t]+$" % trie_pattern(EPONYM_BEFORE))
+
+
 def eponym(text: str, span: Span) -> bool:
     """Whether a model PERSON span is part of the name of a thing, a place or an
     institution named after a person (`EPONYM_WORDS` right after it, perhaps past
-    `EPONYM_BETWEEN`): no one's personal data there, and no person in the real corpora."""
-    return span.label == "PERSON" and span.source == "model" and \
-        EPONYM_AFTER.match(text, span.end) is not None
+    `EPONYM_BETWEEN`), or a storm's or a ship's name (`EPONYM_BEFORE` before it or first
+    in it: "[Hurricane Helene]", "USS [Gerald R. Ford]"): no one's personal data there,
+    and no person in the real corpora."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    return EPONYM_AFTER.match(text, span.end) is not None or \
+        STORM_OR_SHIP.match(span.text) is not None or \
+        STORM_OR_SHIP_BEFORE.search(text, max(0, span.start - 24), span.start) is not None
 
 
 # the numbers the SEC gives a company's filings ("Commission File Number 001-35565",
