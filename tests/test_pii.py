@@ -1690,6 +1690,20 @@ def test_a_name_in_the_name_of_a_thing_or_an_institution_is_nobodys():
     assert [s.text for s in found] == ["Jane Doe Hughes", "Raj Patel", "Raj Patel"]
 
 
+def test_a_storms_or_a_ships_name_is_nobodys():
+    """The storms-and-ships record's probes, with the model's spans as it gave them: a
+    storm's word first in the span or right before it, and a ship's prefix, make the
+    name no one's; "Storm" alone (a given name too), a surname that is such a word and
+    a name after a word that ends in one ("BOSS") stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Hurricane Helene hit Florida; insurers paid for Hurricane Ian. The USS Gerald R. "
+            "Ford sailed. Storm Reid starred, Tom Hurricane spoke, and so did THE BOSS Ana Ruiz.")
+    spans = spans_at(text, ["Hurricane Helene", "Ian", "Gerald R. Ford", "Storm Reid",
+                            "Tom Hurricane", "Ana Ruiz"])
+    assert [s.text for s in tidy(text, spans)] == ["Storm Reid", "Tom Hurricane", "Ana Ruiz"]
+
+
 def test_a_filings_number_at_the_sec_is_nobodys():
     """The file-numbers record's probe, with the model's spans as it gave them: a
     Commission file number and registration statement numbers (and a piece of one) go;
