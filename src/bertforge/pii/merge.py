@@ -36,7 +36,7 @@ from typing import Iterable, Sequence
 
 from ..spans import Span
 from . import patterns
-from .tidy import LIST_GAP, strip
+from .tidy import LIST_GAP, plausible, strip
 
 def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
@@ -105,9 +105,10 @@ def _stripped(text: str, m: patterns.PatternMatch) -> patterns.PatternMatch:
 def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str):
     """(spans, their intervals, grown bounds of checked matches): each model span cut
     back to the parts outside the checked matches and the stretches that hold no
-    personal data; a part glued to the match that cut it ("-90" after the "12-345678" a
-    pattern took) is the same value, so the match grows to take it in and no value is
-    left partly in clear."""
+    personal data, the parts of its group's shape (`tidy.plausible`: not ". pls" after
+    an address the email pattern took); a part glued to the match that cut it ("-90"
+    after the "12-345678" a pattern took) is the same value, so the match grows to take
+    it in and no value is left partly in clear."""
     spans: list[Span] = []
     kept = _Intervals()
     grown: dict[tuple[int, int], list[int]] = {}  # a checked match -> its bounds, widened
@@ -131,6 +132,8 @@ def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str)
                 if sum(c.isalnum() for c in text[a:b]) < 2:
                     continue
                 a, b = strip(text, a, b)
+                if not plausible(text[a:b], span.label):  # ". pls" after an address
+                    continue
                 span = Span(a, b, span.label, text[a:b], span.score, "model")
             spans.append(span)
             kept.add(span.start, span.end, span)
