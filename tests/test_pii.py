@@ -2184,3 +2184,20 @@ def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
     values = ("YOLANDA PIERRE-LOUIS", "JOHN", "Jane Does", "John Doe")
     spans = spans_at(text, values)
     assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]
+
+
+def test_an_email_address_the_model_marks_has_an_at():
+    """The email-shape record's probe: what the model marks as an email address has an
+    "@" or an "at" written out, and so has what is left of its span after the email
+    pattern takes the address (". pls" is neither)."""
+    from bertforge.pii.merge import merge
+    from bertforge.pii.patterns import PatternMatch
+    from bertforge.pii.tidy import tidy
+
+    text = "email is bukola.okafor@yahoo.com. pls fix; or bukola dot okafor at yahoo dot com"
+    spans = spans_at(text, [(". pls", "EMAIL"), ("bukola dot okafor at yahoo dot com", "EMAIL")])
+    assert [s.text for s in tidy(text, spans)] == ["bukola dot okafor at yahoo dot com"]
+    whole = spans_at(text, [("bukola.okafor@yahoo.com. pls", "EMAIL")])
+    address = text.index("bukola.okafor@yahoo.com")
+    merged = merge(whole, [PatternMatch(address, address + 23, "email", True)], text)
+    assert [(s.text, s.source) for s in merged] == [("bukola.okafor@yahoo.com", "pattern")]
