@@ -2186,18 +2186,18 @@ def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
     assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]
 
 
-def test_an_email_address_the_model_marks_has_an_at():
-    """The email-shape record's probe: what the model marks as an email address has an
-    "@" or an "at" written out, and so has what is left of its span after the email
-    pattern takes the address (". pls" is neither)."""
+def test_what_is_left_of_a_model_email_past_the_address_has_an_at():
+    """The email-shape record's probe: what is left of the model's email span after the
+    email pattern takes the address has an "@" or an "at" written out, or goes (". pls");
+    a whole model span without one stays, a name or a user name (`tidy._name_shaped`)."""
     from bertforge.pii.merge import merge
     from bertforge.pii.patterns import PatternMatch
-    from bertforge.pii.tidy import tidy
 
-    text = "email is bukola.okafor@yahoo.com. pls fix; or bukola dot okafor at yahoo dot com"
-    spans = spans_at(text, [(". pls", "EMAIL"), ("bukola dot okafor at yahoo dot com", "EMAIL")])
-    assert [s.text for s in tidy(text, spans)] == ["bukola dot okafor at yahoo dot com"]
-    whole = spans_at(text, [("bukola.okafor@yahoo.com. pls", "EMAIL")])
-    address = text.index("bukola.okafor@yahoo.com")
-    merged = merge(whole, [PatternMatch(address, address + 23, "email", True)], text)
-    assert [(s.text, s.source) for s in merged] == [("bukola.okafor@yahoo.com", "pattern")]
+    text = "email is bukola.okafor@yahoo.com. pls fix; or ann@x.io, ann at x dot io; etl_ledger"
+    spans = spans_at(text, [("bukola.okafor@yahoo.com. pls", "EMAIL"),
+                            ("ann@x.io, ann at x dot io", "EMAIL"), ("etl_ledger", "EMAIL")])
+    matches = [PatternMatch(text.index(v), text.index(v) + len(v), "email", True)
+               for v in ("bukola.okafor@yahoo.com", "ann@x.io")]
+    assert [(s.text, s.source) for s in merge(spans, matches, text)] == [
+        ("bukola.okafor@yahoo.com", "pattern"), ("ann@x.io", "pattern"),
+        ("ann at x dot io", "model"), ("etl_ledger", "model")]
