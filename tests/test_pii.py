@@ -2184,20 +2184,3 @@ def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
     values = ("YOLANDA PIERRE-LOUIS", "JOHN", "Jane Does", "John Doe")
     spans = spans_at(text, values)
     assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]
-
-
-def test_what_is_left_of_a_model_email_past_the_address_has_an_at():
-    """The email-shape record's probe: what is left of the model's email span after the
-    email pattern takes the address has an "@" or an "at" written out, or goes (". pls");
-    a whole model span without one stays, a name or a user name (`tidy._name_shaped`)."""
-    from bertforge.pii.merge import merge
-    from bertforge.pii.patterns import PatternMatch
-
-    text = "email is bukola.okafor@yahoo.com. pls fix; or ann@x.io, ann at x dot io; etl_ledger"
-    spans = spans_at(text, [("bukola.okafor@yahoo.com. pls", "EMAIL"),
-                            ("ann@x.io, ann at x dot io", "EMAIL"), ("etl_ledger", "EMAIL")])
-    matches = [PatternMatch(text.index(v), text.index(v) + len(v), "email", True)
-               for v in ("bukola.okafor@yahoo.com", "ann@x.io")]
-    assert [(s.text, s.source) for s in merge(spans, matches, text)] == [
-        ("bukola.okafor@yahoo.com", "pattern"), ("ann@x.io", "pattern"),
-        ("ann at x dot io", "model"), ("etl_ledger", "model")]

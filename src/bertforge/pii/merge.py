@@ -31,13 +31,12 @@ one list of spans that never overlap, in this order:
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import replace
 from typing import Iterable, Sequence
 
 from ..spans import Span
 from . import patterns
-from .tidy import LIST_GAP, plausible, strip
+from .tidy import LIST_GAP, strip
 
 def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
@@ -103,19 +102,12 @@ def _stripped(text: str, m: patterns.PatternMatch) -> patterns.PatternMatch:
     return m if (a, b) == (m.start, m.end) else replace(m, start=a, end=b)
 
 
-# what an email address holds that the rest of a model's span past it does not: an "@", or
-# an "at" written out as a word ("bukola dot okafor at yahoo dot com", "jane [at] x.com")
-EMAIL_SHAPE = re.compile(r"[@\uff20]|(?i:(?:^|(?<=[\s\[(]))at(?=$|[\s\])]))")
-
-
 def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str):
     """(spans, their intervals, grown bounds of checked matches): each model span cut
     back to the parts outside the checked matches and the stretches that hold no
-    personal data, the parts of its group's shape (`tidy.plausible`; an email's part
-    an "@" or an "at", `EMAIL_SHAPE`: not ". pls" after an address the email pattern
-    took); a part glued to the match that cut it ("-90" after the "12-345678" a pattern
-    took) is the same value, so the match grows to take it in and no value is left
-    partly in clear."""
+    personal data; a part glued to the match that cut it ("-90" after the "12-345678" a
+    pattern took) is the same value, so the match grows to take it in and no value is
+    left partly in clear."""
     spans: list[Span] = []
     kept = _Intervals()
     grown: dict[tuple[int, int], list[int]] = {}  # a checked match -> its bounds, widened
@@ -139,9 +131,6 @@ def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str)
                 if sum(c.isalnum() for c in text[a:b]) < 2:
                     continue
                 a, b = strip(text, a, b)
-                if not plausible(text[a:b], span.label) or \
-                        span.label == "EMAIL" and not EMAIL_SHAPE.search(text, a, b):
-                    continue  # ". pls" after an address the email pattern took
                 span = Span(a, b, span.label, text[a:b], span.score, "model")
             spans.append(span)
             kept.add(span.start, span.end, span)

@@ -407,7 +407,7 @@ def _apart(text: str, span: Span) -> list[Span]:
         return [span]
     sides = [(span.start, found.start()), (found.end(), span.end)]
     if span.label == "DATE":
-        whole = all(plausible(text[a:b], "DATE") and _enough(text[a:b], "DATE") for a, b in sides)
+        whole = all(_plausible(text[a:b], "DATE") and _enough(text[a:b], "DATE") for a, b in sides)
     else:
         whole = all(NAME_WORD.search(text, a, b) for a, b in sides)
     if not whole:
@@ -442,12 +442,11 @@ WEEKDAY = re.compile(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|(?
                      r"thurs|fri|satur|sun)day")
 
 
-def plausible(value: str, label: str) -> bool:
+def _plausible(value: str, label: str) -> bool:
     """The shape every value of some groups has: a phone number has at least 7 digits
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
     one, and a date a digit or a month or day name ("minutes" is no date), but not a
-    weekday alone (the generator and the hand-written sets never mark one). (An email
-    address without its "@" is a name or a user name: `_name_shaped`.)"""
+    weekday alone (the generator and the hand-written sets never mark one)."""
     digits = sum(map(str.isdigit, value))
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
@@ -473,7 +472,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     an identifier's letters either side of its hyphen, `_whole_id`),
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`), markup
-    names and values of the wrong shape (`plausible`), names without digits, a
+    names and values of the wrong shape (`_plausible`), names without digits, a
     sentence's full stop (`_name_end`) or a courtesy title (`_without_title`), a hashtag
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
     month read as a date with its day (`_month_day`), a firm without a comma and the
@@ -519,7 +518,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
-           plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
+           _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
     if (any(c is not s for c, s in zip(cut, out)) or any(_lower_case(s) for s in out)) \
             and written_with_capitals(text):
