@@ -771,7 +771,14 @@ _GREETINGS = ("Hi", "Hello", "Hey", "Hiya", "Dear", "Thanks", "Thank you", "Thx"
               "Guten Tag", "Danke", "Ciao", "Buongiorno", "Grazie",
               # and their letters' salutations (not "Cara", "Caro", "Cher": names too)
               "Estimado", "Estimada", "Querido", "Querida", "Prezado", "Prezada", "Gentile",
-              "Egregio", "Sehr geehrter", "Sehr geehrte", "Lieber", "Liebe")
+              "Egregio", "Sehr geehrter", "Sehr geehrte", "Lieber", "Liebe",
+              # praise and wishes before the one they are for, as comments write them
+              # ("Great video Shan!", "Happy birthday Ngozi!", "RIP Kobe")
+              "Great video", "Great vid", "Nice video", "Nice vid", "Awesome video",
+              "Amazing video", "Good video", "Great job", "Good job", "Nice job",
+              "Great work", "Nice work", "Good work", "Well done", "Great post", "Nice post",
+              "Nice one", "Happy birthday", "Happy bday", "Get well soon", "RIP",
+              "Rest in peace", "Proud of you", "Love you", "Miss you")
 _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best wishes", "Best",
               "Thanks", "Many thanks", "Thank you", "Thanks again", "Cheers", "Sincerely",
               "Yours", "Yours truly", "Yours sincerely", "Respectfully", "Cordially",
