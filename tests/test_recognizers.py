@@ -691,6 +691,13 @@ GREETED_PROBES = [
         ["Pilar Echeverría", "Schäfer", "Katharina Brandstätter", "Chiara Esposito",
          "Maria das Graças Oliveira", "Tadeusz"],
         id="foreign-letters"),
+    # the praise record: a name after praise or a wish, as comments write it; not a team
+    # or a title praised
+    pytest.param(
+        "Nice work Oyelaran, the deck looks great. Great video Shan ! Happy birthday "
+        "Ngozi!! RIP Kobe. Great job team! Good job Officer!",
+        ["Oyelaran", "Shan", "Ngozi", "Kobe"],
+        id="praise"),
 ]
 
 
