@@ -113,8 +113,13 @@ def _in_markup(text: str, a: int, b: int) -> bool:
         and "@" not in text[a:b]
 
 
+# the marks of a footnote or an affiliation glued to a name's end ("Amelia Whitford¹",
+# "Kenji Sato*"): superscript digits, which `str.isdigit` counts as digits, and daggers
+FOOTNOTE_MARKS = "\u00b9\u00b2\u00b3\u2070\u2074\u2075\u2076\u2077\u2078\u2079*\u2020\u2021"
+
+
 def _word(char: str) -> bool:
-    return char.isalnum() or char == "_"
+    return char.isalnum() and char not in FOOTNOTE_MARKS or char == "_"
 
 
 ESCAPE = re.compile(r"\\u[0-9a-fA-F]{4}")  # "\u00e9" in JSON: a letter, not digits
@@ -123,19 +128,26 @@ NONSPACE = re.compile(r"\S+")
 
 def _names(text: str, span: Span) -> list[Span]:
     """A person's name has no digits: the words of a PERSON span that hold one are not
-    part of it ("04NTRFNONREF", "Smith 4410" -> "Smith"). Other labels pass unchanged."""
+    part of it ("04NTRFNONREF", "Smith 4410" -> "Smith"), but a footnote's mark glued
+    to a word's end ends the name before it ("Amelia Whitford¹" -> "Amelia Whitford",
+    as a paper's or a report's authors are written). Other labels pass unchanged."""
     if span.label != "PERSON" or not any(c.isdigit() for c in ESCAPE.sub("", span.text)):
         return [span]
     pieces: list[list[int]] = []  # runs of words without digits, as [start, end]
     after_digits = True
     for m in NONSPACE.finditer(text, span.start, span.end):
-        if any(c.isdigit() for c in ESCAPE.sub("", m.group())):
+        bare = m.group().rstrip(",;")
+        word = bare.rstrip(FOOTNOTE_MARKS)
+        marked = len(word) < len(bare) and word[-1:].isalpha()
+        if any(c.isdigit() for c in ESCAPE.sub("", word)):
             after_digits = True
-        elif after_digits:
-            pieces.append([m.start(), m.end()])
-            after_digits = False
+            continue
+        end = m.start() + len(word) if marked else m.end()
+        if after_digits:
+            pieces.append([m.start(), end])
         else:
-            pieces[-1][1] = m.end()
+            pieces[-1][1] = end
+        after_digits = marked  # a name ends at its mark
     return [Span(a, b, span.label, text[a:b], span.score, span.source) for a, b in pieces]
 
 
