@@ -2184,3 +2184,18 @@ def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
     values = ("YOLANDA PIERRE-LOUIS", "JOHN", "Jane Does", "John Doe")
     spans = spans_at(text, values)
     assert [s.text for s in tidy(text, spans)] == ["YOLANDA PIERRE-LOUIS", "John Doe"]
+
+
+def test_a_name_before_a_footnotes_mark_is_whole_without_it():
+    """The footnote-marks record's probe, with the model's spans as it gave them: an
+    author's name with a superscript or a dagger glued to it is the whole name without
+    the mark, and the name ends there; a word holding a digit is still no part of a
+    name."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Amelia Whitford¹, Kenji Sato²\u2020 and Rukmini Iyer¹ Chen; ref Smith 4410. "
+            "Ann Lee¹, Bo Li²")
+    spans = spans_at(text, ["Amelia Whitford¹", "Kenji Sato²\u2020", "Rukmini Iyer¹ Chen",
+                            "Smith 4410", "Ann Lee¹, Bo Li²"])
+    assert [s.text for s in tidy(text, spans)] == [
+        "Amelia Whitford", "Kenji Sato", "Rukmini Iyer", "Chen", "Smith", "Ann Lee", "Bo Li"]
