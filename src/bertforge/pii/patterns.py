@@ -831,6 +831,13 @@ SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
     rf"(?:{_SIGN_OFF})[ \t]*[,!.]?[ \t]*\n[ \t]*"
     rf"({_GREETED})[ \t]*$", re.MULTILINE)
+# a chat's speaker before what they said, at a line's start, perhaps after the message's
+# time ("Thanh: the build is green now", "[10:02] Nomvula: can you check?"): the name, a
+# colon, and a message of three words at least (a form's field holds a value, not a
+# sentence: "Status: Pending")
+SPEAKER_NAME = re.compile(
+    rf"^[ \t]*(?:[\[(]?\d{{1,2}}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
+    rf"({_GREETED})[ \t]*:[ \t]+(?=[^\s:]+[ \t]+\S+[ \t]+\S)", re.MULTILINE)
 # a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
 # comma (a literal first character lets the engine skip to it), the sign-off before it,
 # at a sentence's start, checked with `SIGN_OFF_BEFORE`
@@ -867,7 +874,14 @@ NOT_GREETED = frozenset(w.casefold() for w in (
     "Mesdames", "Tous", "Schön", "Schoen", "Sehr", "Vielmals", "Zusammen", "Leute", "Mille",
     "Tutti", "Ragazzi", "Signore", "Signora", "Herr", "Frau",
     # and the titles said after another ("Herr Doktor", "Señor Presidente")
-    "Doktor", "Doctor", "Professor", "Direktor", "Presidente", "Präsident", "Director"))
+    "Doktor", "Doctor", "Professor", "Direktor", "Presidente", "Präsident", "Director",
+    # and the labels of forms, mails and posts before a colon that the vocabulary lacks,
+    # or that are also someone's name ("Attn:", "Edit:", "Reason:"), which a speaker's
+    # name may not be
+    "Attn", "Bcc", "Fax", "Acct", "Amt", "Qty", "Desc", "Addr", "Msg", "Edit", "NB", "Fwd",
+    "Fw", "Subj", "Sig", "DOB", "SSN", "Txn", "Tkt", "Pls", "ETA", "Todo", "FYI", "Btw",
+    "Imo", "Tldr", "Nvm", "Pros", "Cons", "Ans", "Sol", "Soln", "Prob", "Misc", "Reason",
+    "Admin", "Mod", "Bot", "Host", "Guest", "Agent", "Customer", "User", "Caller", "Rep"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"

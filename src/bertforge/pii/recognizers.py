@@ -412,7 +412,9 @@ class GreetedNames(Recognizer):
     after a courtesy title of a letter in another language (`patterns.TITLED_NAME`:
     "Doña Pilar Echeverría", "Frau Katharina Brandstätter"),
     before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
-    `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida");
+    `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida"), a
+    chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh: the build is
+    green now");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
     check = "a name after a greeting, a thanks, an introduction or a courtesy title, or with a sign-off"
@@ -425,6 +427,8 @@ class GreetedNames(Recognizer):
                   if p.SIGN_OFF_BEFORE.search(text, max(0, m.start() - 30), m.start())]
         if "\n" in text:
             found += [m.span(1) for m in p.SIGNED_NAME.finditer(text)]
+        if ":" in text:
+            found += [m.span(1) for m in p.SPEAKER_NAME.finditer(text)]
         if "from" in text:
             found += [where for m in p.FROM_TEAM.finditer(text)
                       for where in self._name_before(text, m.start())]
