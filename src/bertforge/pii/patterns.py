@@ -833,11 +833,13 @@ SIGNED_NAME = re.compile(
     rf"({_GREETED})[ \t]*$", re.MULTILINE)
 # a chat's speaker before what they said, at a line's start, perhaps after the message's
 # time ("Thanh: the build is green now", "[10:02] Nomvula: can you check?"): the name, a
-# colon, and a message of three words at least (a form's field holds a value, not a
-# sentence: "Status: Pending")
+# colon, and the message's first three words one space apart, none with a digit, an "@"
+# or an "_", one in lower case (a form's field holds a value, a name or a number, not a
+# sentence: "Status: Pending", "Date: 30 Jul 2020", "To: Marcel Q. Idzi")
 SPEAKER_NAME = re.compile(
-    rf"^[ \t]*(?:[\[(]?\d{{1,2}}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
-    rf"({_GREETED})[ \t]*:[ \t]+(?=[^\s:]+[ \t]+\S+[ \t]+\S)", re.MULTILINE)
+    r"^[ \t]*(?:[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
+    rf"({_GREETED})[ \t]*:[ \t]+(?=(?:[^\s\d@_]+ ){{2}}[^\s\d@_]+(?:\s|$))"
+    r"(?=(?:[^\s\d@_]+ ){0,2}[a-z])", re.MULTILINE)
 # a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
 # comma (a literal first character lets the engine skip to it), the sign-off before it,
 # at a sentence's start, checked with `SIGN_OFF_BEFORE`
@@ -881,7 +883,8 @@ NOT_GREETED = frozenset(w.casefold() for w in (
     "Attn", "Bcc", "Fax", "Acct", "Amt", "Qty", "Desc", "Addr", "Msg", "Edit", "NB", "Fwd",
     "Fw", "Subj", "Sig", "DOB", "SSN", "Txn", "Tkt", "Pls", "ETA", "Todo", "FYI", "Btw",
     "Imo", "Tldr", "Nvm", "Pros", "Cons", "Ans", "Sol", "Soln", "Prob", "Misc", "Reason",
-    "Admin", "Mod", "Bot", "Host", "Guest", "Agent", "Customer", "User", "Caller", "Rep"))
+    "Admin", "Mod", "Bot", "Host", "Guest", "Agent", "Customer", "User", "Caller", "Rep",
+    "Date", "Login", "Username"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"
