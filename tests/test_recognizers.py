@@ -698,6 +698,15 @@ GREETED_PROBES = [
         "Ngozi!! RIP Kobe. Great job team! Good job Officer!",
         ["Oyelaran", "Shan", "Ngozi", "Kobe"],
         id="praise"),
+    # the chat-speakers record: a chat line's speaker, perhaps after the message's time;
+    # not a form's field before its value, a label or a chat's role
+    pytest.param(
+        "[10:02] Nomvula: can you check the wire?\n10:03 AM Eero: on it, give me five\n"
+        "Thanh: the build is green now\nDate: 30 Jul 2020 at noon\n"
+        "Kwame: Tatiana Dibiasi Okafor\nOyelaran: kwame_a    Temporary Password\n"
+        "Edit: fixed the typo here\nAgent: thanks for waiting here\n",
+        ["Nomvula", "Eero", "Thanh"],
+        id="chat-speakers"),
 ]
 
 
