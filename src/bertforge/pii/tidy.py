@@ -15,10 +15,10 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, LONE_TITLES, OFFICE_TITLES, common_words,
-                      given_names, known_names, name_or_rare)
+from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
+                      known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import FIRMS, KNOWN_FIRMS, MONTH, NOT_GREETED
+from .patterns import FIRMS, KNOWN_FIRMS, MONTH
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -526,7 +526,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
         _firm(text, _known_firm(s))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
-    out = _nicknames(text, _hyphen_whole(text, _with_surname(text, _with_name_suffix(text, out))))
+    out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
@@ -1058,41 +1058,6 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
             end = span.end + (text[span.end:span.end + 1] == "." and
                               span.text.casefold() + "." in DOTTED_FOLDED)  # "INC" + "."
             out.append(Span(start, end, "COMPANY", text[start:end], span.score, span.source))
-    return out
-
-
-# the capitalised word after a given name, one space on, perhaps before a possessive; and
-# the words that stand there and are no surname: a sentence's words written with a
-# capital inside a sentence (a pronoun, "I"), and a day's or a month's name
-SURNAME_AFTER = re.compile(r" ([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?=['\u2019]s\b|[^\w'\u2019-]|$)")
-NO_SURNAMES = frozenset((
-    "I", "The", "A", "An", "And", "Or", "But", "So", "If", "We", "You", "He", "She", "They",
-    "It", "This", "That", "Here", "There", "Is", "Are", "Was", "Were", "Will", "Can", "Have",
-    "Has", "Had", "Do", "Did", "Please", "Thanks", "Thank", "Hi", "Hello", "Dear", "Yes",
-    "No", "Ok", "Okay", "Just", "Also", "Let", "Hope", "What", "How", "Why", "When", "Who",
-    "Jr", "Sr", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December"))
-
-
-def _with_surname(text: str, spans: list[Span]) -> list[Span]:
-    """A model PERSON span of a given name alone (`lexicon.given_names`) with the
-    capitalised word after it, one space on, that no span takes ("[Ben] Player", whose
-    surname the model's pieces read as the word "player"): the name's surname. Not a
-    word of a sentence written with a capital (`NO_SURNAMES`), a day or a month, a firm's
-    word ("Chase Bank"), a title, or a word greetings take ("Thanks Anna Team")."""
-    out: list[Span] = []
-    for k, span in enumerate(spans):
-        if span.label == "PERSON" and span.source == "model" and " " not in span.text and \
-                span.text.casefold() in given_names():
-            m = SURNAME_AFTER.match(text, span.end)
-            following = spans[k + 1] if k + 1 < len(spans) else None
-            if m and (following is None or following.start >= m.end()) and \
-                    m.group(1) not in NO_SURNAMES and m.group(1) not in FIRM_WORDS and \
-                    m.group(1).casefold() not in LONE_TITLES and \
-                    m.group(1).casefold() not in NOT_GREETED:
-                span = _ending_at(text, span, m.end(1))
-        out.append(span)
     return out
 
 
