@@ -510,6 +510,7 @@ STATE = (rf"(?:(?:{trie_pattern(AGENCY_STATES)})\.|{trie_pattern(STATE_NAMES)}"
          rf"|{trie_pattern(POSTAL_STATES)})")
 # after a place: a comma, the state, and no word of its own (not "Florida's", "Florida
 # governor")
+STATE_WORD = re.compile(STATE)
 STATE_AFTER = re.compile(rf"[ \t]*,[ \t]*{STATE}(?![\w'\u2019-])(?![ \t]+[a-z])")
 # before a state: a place of one to three capitalised words and a comma, on its line
 PLACE_BEFORE = re.compile(r"(?<![\w.'\u2019-])[A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][\w'\u2019.-]*){0,2}"
@@ -530,7 +531,7 @@ def _place(text: str, span: Span) -> bool:
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return False
     word = span.text.rstrip(".")
-    if re.fullmatch(STATE, word + "." if word in AGENCY_STATES else word) is not None:
+    if STATE_WORD.fullmatch(word + "." if word in AGENCY_STATES else word) is not None:
         return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
     if span.label != "PERSON":
         return False
