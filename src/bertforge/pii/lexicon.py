@@ -103,19 +103,65 @@ def name_or_rare(word: str) -> bool:
     knows ("again", "support") is not."""
     return word in known_names() or word not in common_words()
 
+
+@functools.lru_cache(maxsize=1)
+def places() -> frozenset[str]:
+    """The cities the IANA time zones are named after ("Melbourne", "Addis Ababa",
+    "Lagos"; the `tzdata` package's, or the system's) and the countries Faker's English
+    locale names, in lower case (about 700): the places a message greets or a tweet
+    names alone ("Hello Melbourne!"), where the model, and a greeting's name, read a
+    person."""
+    import zoneinfo
+
+    require("faker", "telling a place from a name")
+    from faker.providers.address.en import Provider
+
+    cities = {zone.rsplit("/", 1)[-1].replace("_", " ")
+              for zone in zoneinfo.available_timezones() if "/" in zone}
+    return frozenset(p.casefold() for p in cities | set(Provider.countries))
+
+
+def a_place(value: str) -> bool:
+    """Whether a would-be name is a place of `places` and not a given name two of Faker's
+    locales list ("Sydney", "Austin", "Victoria" stay names; "London" and "Denver",
+    surnames and given names in one long list only, and "Santo Domingo" are places)."""
+    folded = value.casefold()
+    return folded in places() and folded not in _widely_given()
+
+
 @functools.lru_cache(maxsize=2)
 def _faker_names(kinds: tuple[str, ...]) -> frozenset[str]:
+    return frozenset().union(*_faker_locales(kinds))
+
+
+@functools.lru_cache(maxsize=2)
+def _faker_locales(kinds: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """The names of these kinds each of Faker's person providers lists, in lower case."""
     require("faker", "telling a lower-case name from a word")
     import faker.providers.person as providers
 
-    names: set[str] = set()
+    out = []
     for module in pkgutil.iter_modules(providers.__path__):
         try:
             provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
         except (ImportError, AttributeError):
             continue
+        names: set[str] = set()
         for kind in kinds:
             listed = vars(provider).get(kind)  # a class attribute, not a locale's property
             if isinstance(listed, (list, tuple, dict)):
                 names.update(n.casefold() for n in listed if isinstance(n, str))
-    return frozenset(names)
+        out.append(frozenset(names))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1)
+def _widely_given() -> frozenset[str]:
+    """Given names two of Faker's locales list at least ("sofia", "sydney", "austin"):
+    not those only the longest list holds, which has nearly every name a child was ever
+    given ("london", "denver", "berlin")."""
+    seen: dict[str, int] = {}
+    for names in _faker_locales(GIVEN):
+        for name in names:
+            seen[name] = seen.get(name, 0) + 1
+    return frozenset(name for name, n in seen.items() if n >= 2)

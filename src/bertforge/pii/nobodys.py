@@ -18,7 +18,7 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, known_names
+from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, a_place, known_names
 from .patterns import CA_PROVINCES, US_STATE_NAMES, US_STATES, trie_pattern
 
 
@@ -35,7 +35,8 @@ def nobodys(text: str, span: Span) -> bool:
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
     in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
-    by the model, a lawmaker's party tag, a mail header's name, a courtesy title alone or
+    by the model, a place alone ("Hello [Melbourne]!", `lexicon.a_place`), a lawmaker's
+    party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
     a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
@@ -54,6 +55,7 @@ def nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+                                       a_place(span.text) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or
                                        " " not in span.text and TEAM_NAME.search(

@@ -29,7 +29,7 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import LONE_TITLES, SOFTWARE, known_names, name_or_rare
+from .lexicon import LONE_TITLES, SOFTWARE, a_place, known_names, name_or_rare
 from .tidy import FIRM_ENDS
 
 TRUST = ("checksum", "shape", "end")
@@ -448,13 +448,15 @@ class GreetedNames(Recognizer):
 
 def _greeted_person(value: str) -> bool:
     """Whether the words after a greeting may be a person's name (`GreetedNames`): no
-    firm, title or team (`_no_one`), none a program's or a salutation's word ("Hi Team",
-    "Thanks Again" and "Cheers Mate" stay), and each word (or each part of a hyphenated
+    firm, title or team (`_no_one`), no place ("Hello Melbourne!", `lexicon.a_place`),
+    none a program's or a salutation's word ("Hi Team", "Thanks Again" and "Cheers Mate"
+    stay), and each word (or each part of a hyphenated
     one) a name or a rare word (`lexicon.name_or_rare`: "Thanh", "Xochitl"), or a given
     name written in syllables ("Ji-woo", whose syllables are words of the vocabulary:
     `patterns.SYLLABLE_NAME`)."""
     words = value.split()
-    if _no_one(value) or any(w in SOFTWARE or w.casefold() in p.NOT_GREETED for w in words):
+    if _no_one(value) or a_place(value) or \
+            any(w in SOFTWARE or w.casefold() in p.NOT_GREETED for w in words):
         return False
     return all(p.SYLLABLE_NAME.fullmatch(w) and
                w.split("-")[0].casefold() not in p.NOT_SYLLABLE_NAMES or
