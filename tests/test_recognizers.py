@@ -707,6 +707,10 @@ GREETED_PROBES = [
         "Edit: fixed the typo here\nAgent: thanks for waiting here\n",
         ["Nomvula", "Eero", "Thanh"],
         id="chat-speakers"),
+    # the greeted-places record: a city or a country greeted is no one; a given name that
+    # is also a city's stays
+    pytest.param("Hello Lagos! Thank you Nigeria! Hi Santo Domingo, and thanks Sofia!",
+                 ["Sofia"], id="greeted-places"),
 ]
 
 
