@@ -1999,10 +1999,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Plaintiffs"), ("COMPANY", "Debtor-in-Possession"), ("PERSON", "Marcus Defendant"),
       ("PERSON", "Cross")],
      ["MARCUS T. DELGADO", "Marcus Defendant", "Cross"]),
-    # a place greeted or named alone (the greeted-places record, `lexicon.a_place`); a
-    # given name several locales list stays
-    ("Hello Melbourne! Good morning London. Thanks Sydney!",
-     [("PERSON", "Melbourne"), ("PERSON", "London"), ("PERSON", "Sydney")], ["Sydney"]),
+    # a place greeted (the greeted-places record, `_greeted_place`); a given name
+    # several locales list, and a surname that is a city's outside a greeting, stay
+    ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",
+     [("PERSON", "Melbourne"), ("PERSON", "London"), ("PERSON", "Sydney"), ("PERSON", "Denver")],
+     ["Sydney", "Denver"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

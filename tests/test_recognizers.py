@@ -708,9 +708,9 @@ GREETED_PROBES = [
         ["Nomvula", "Eero", "Thanh"],
         id="chat-speakers"),
     # the greeted-places record: a city or a country greeted is no one; a given name that
-    # is also a city's stays
-    pytest.param("Hello Lagos! Thank you Nigeria! Hi Santo Domingo, and thanks Sofia!",
-                 ["Sofia"], id="greeted-places"),
+    # is also a city's, and a surname an Antarctic station is named after, stay
+    pytest.param("Hello Lagos! Thank you Nigeria! Hi Santo Domingo, and thanks Sofia! Hi Palmer,",
+                 ["Sofia", "Palmer"], id="greeted-places"),
 ]
 
 

@@ -107,17 +107,18 @@ def name_or_rare(word: str) -> bool:
 @functools.lru_cache(maxsize=1)
 def places() -> frozenset[str]:
     """The cities the IANA time zones are named after ("Melbourne", "Addis Ababa",
-    "Lagos"; the `tzdata` package's, or the system's) and the countries Faker's English
-    locale names, in lower case (about 700): the places a message greets or a tweet
-    names alone ("Hello Melbourne!"), where the model, and a greeting's name, read a
-    person."""
+    "Lagos"; the `tzdata` package's, or the system's; not Antarctica's stations, named
+    after people, or the towns of a state's own zones, "Indiana/Knox") and the countries
+    Faker's English locale names, in lower case (about 650): the places a message
+    greets ("Hello Melbourne!"), where the model, and a greeting's name, read a person."""
     import zoneinfo
 
     require("faker", "telling a place from a name")
     from faker.providers.address.en import Provider
 
     cities = {zone.rsplit("/", 1)[-1].replace("_", " ")
-              for zone in zoneinfo.available_timezones() if "/" in zone}
+              for zone in zoneinfo.available_timezones()
+              if zone.count("/") == 1 and not zone.startswith(("Antarctica/", "Etc/"))}
     return frozenset(p.casefold() for p in cities | set(Provider.countries))
 
 

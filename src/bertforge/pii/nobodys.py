@@ -19,7 +19,7 @@ import re
 from ..spans import Span
 from . import ids
 from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, a_place, known_names
-from .patterns import CA_PROVINCES, US_STATE_NAMES, US_STATES, trie_pattern
+from .patterns import CA_PROVINCES, GREETING_BEFORE, US_STATE_NAMES, US_STATES, trie_pattern
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -35,7 +35,7 @@ def nobodys(text: str, span: Span) -> bool:
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
     in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
-    by the model, a place alone ("Hello [Melbourne]!", `lexicon.a_place`), a lawmaker's
+    by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`), a lawmaker's
     party tag, a mail header's name, a courtesy title alone or
     a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
     Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
@@ -55,7 +55,7 @@ def nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
-                                       a_place(span.text) or
+                                       _greeted_place(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or
                                        " " not in span.text and TEAM_NAME.search(
@@ -547,6 +547,16 @@ def _place(text: str, span: Span) -> bool:
     words = city.split()
     return 0 < len(words) <= 3 and all(w[:1].isupper() for w in words) and (
         words[0].capitalize() in PLACE_WORDS or not any(w.casefold() in known_names() for w in words))
+
+
+def _greeted_place(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a place (`lexicon.a_place`) right after a greeting,
+    a thanks or a wish (`patterns.GREETING_BEFORE`: "Hello [Melbourne]!", "Thank you
+    [Nigeria]!"), where the model reads any capitalised word as a name. Elsewhere it
+    rarely takes a city for a person, and a surname that is a city's name ("Darwin
+    argued") is the person."""
+    return a_place(span.text) and GREETING_BEFORE.search(
+        text, max(0, span.start - 30), span.start) is not None
 
 
 def _after_saint(text: str, span: Span) -> bool:

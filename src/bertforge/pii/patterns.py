@@ -826,6 +826,8 @@ TITLED_NAME = re.compile(
     rf"({_GREETED_WORD}(?:[ \t]+(?:{_PARTICLES}[ \t]+)?{_GREETED_WORD}){{0,3}})(?![\w-])")
 FROM_TEAM = re.compile(rf"(?<=[ \t])from[ \t]+(?:the[ \t]+)?(?:{trie_pattern(_cases(_TEAMS, True))})\b")
 NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
+# a greeting, a thanks or a wish right before a word ("Hello ", "Good morning, ")
+GREETING_BEFORE = re.compile(rf"(?<![\w-])(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]*,?[ \t]*$")
 _SIGN_OFF = trie_pattern(_cases(_SIGN_OFFS, False))
 SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
