@@ -524,7 +524,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
-        _firm(text, _known_firm(s))))))) for s in out]
+        _firm(text, _founders_firm(text, _known_firm(s)))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not nobodys(text, s)
@@ -928,6 +928,28 @@ def _cell_name(text: str, span: Span) -> Span:
             CELL_AFTER.match(text, span.end) is None):
         return span
     return replace(span, label="PERSON")
+
+
+# where a firm named after its founder stands as a firm: after "at", "through" or "via"
+# ("my IRA at Edward Jones"), or before a word of a firm's dealings ("Edward Jones
+# advisor", "the Raymond James branch")
+FIRM_PLACE_BEFORE = re.compile(r"(?<![\w-])(?:at|through|via|At|Through|Via)[ \t]+$")
+FIRM_DEALINGS = re.compile(r"[ \t]+(?:advisors?|advisers?|accounts?|branch(?:es)?|offices?|reps?|"
+                           r"representatives?|fees|brokerage|app|website|customer|client|"
+                           r"financial advisors?|IRA|Roth|401k|401\(k\))\b")
+
+
+def _founders_firm(text: str, span: Span) -> Span:
+    """A model PERSON span that is a firm named after its founder (`FOUNDERS_FIRMS`:
+    "Edward Jones", "Charles Schwab") where it stands as a firm (`FIRM_PLACE_BEFORE`,
+    `FIRM_DEALINGS`: "Greg at [Edward Jones]", "[Edward Jones] advisor") as COMPANY;
+    elsewhere it may be the person ("Edward Jones, 54, of Dayton")."""
+    if span.label != "PERSON" or span.source != "model" or span.text not in FOUNDERS_FIRMS:
+        return span
+    if FIRM_PLACE_BEFORE.search(text, max(0, span.start - 10), span.start) is None and \
+            FIRM_DEALINGS.match(text, span.end) is None:
+        return span
+    return replace(span, label="COMPANY")
 
 
 # one word ending in "bank" after letters of its own, as banks name themselves
