@@ -2204,3 +2204,18 @@ def test_a_name_before_a_footnotes_mark_is_whole_without_it():
                             "Smith 4410", "Ann Lee¹, Bo Li²"])
     assert [s.text for s in tidy(text, spans)] == [
         "Amelia Whitford", "Kenji Sato", "Rukmini Iyer", "Chen", "Smith", "Ann Lee", "Bo Li"]
+
+
+def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
+    """The founders-firms record's probes, with the model's spans as it gave them: after
+    "at" or before "advisor" or "branch", a firm named after its founder is a firm;
+    elsewhere the same words stay a person."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Edward Jones advisor Greg called. My IRA at Edward Jones is fine. The Raymond "
+            "James branch was rude. Edward Jones, 54, of Dayton, was charged.")
+    spans = spans_at(text, ["Edward Jones", ("Edward Jones", "PERSON", 1), "Raymond James",
+                            ("Edward Jones", "PERSON", 2)])
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("COMPANY", "Edward Jones"), ("COMPANY", "Edward Jones"), ("COMPANY", "Raymond James"),
+        ("PERSON", "Edward Jones")]
