@@ -524,7 +524,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
-        _firm(text, _founders_firm(text, _known_firm(s)))))))) for s in out]
+        _firm(text, _founders_firm(text, _judge(text, _known_firm(s))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not nobodys(text, s)
@@ -926,6 +926,23 @@ def _cell_name(text: str, span: Span) -> Span:
     if BEFORE_ADDRESS.match(text, span.end) is None and (
             CELL_BEFORE.search(text, max(0, span.start - 8), span.start) is None or
             CELL_AFTER.match(text, span.end) is None):
+        return span
+    return replace(span, label="PERSON")
+
+
+# what follows a judge's surname in an opinion's caption: perhaps more surnames, then the
+# judges' office ("LIVINGSTON, Chief Judge, PARK and NARDINI, Circuit Judges.")
+JUDGES_AFTER = re.compile(r"(?:,?[ \t]+(?:and[ \t]+)?[A-Z][A-Za-z'\u2019-]+)*,[ \t]+"
+                          r"(?:(?:Chief|Circuit|District|Senior|Magistrate|Bankruptcy|Associate|"
+                          r"Presiding|Appellate)[ \t]+)*(?:Judges?|Justices?)\b")
+
+
+def _judge(text: str, span: Span) -> Span:
+    """A model COMPANY span of one word before a judges' office in a caption
+    (`JUDGES_AFTER`: "Before: LIVINGSTON, Chief Judge, [PARK] and [NARDINI], Circuit
+    Judges.") as PERSON: a judge's surname the model took for a firm's."""
+    if span.label != "COMPANY" or span.source != "model" or not span.text.isalpha() or \
+            JUDGES_AFTER.match(text, span.end) is None:
         return span
     return replace(span, label="PERSON")
 
