@@ -2219,3 +2219,19 @@ def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("COMPANY", "Edward Jones"), ("COMPANY", "Edward Jones"), ("COMPANY", "Raymond James"),
         ("PERSON", "Edward Jones")]
+
+
+def test_judges_in_an_opinions_caption_are_persons_and_their_plural_title_no_one():
+    """The judges-captions record's probes, with the model's spans as it gave them: a
+    judge's surname before a judges' office is a person, not a firm; "JJ." after a
+    surname in any case is no one; a firm before other words stays a firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Before: LIVINGSTON, Chief Judge, PARK and NARDINI, Circuit Judges. The panel "
+            "(Kearse, Pooler and Park, JJ.) affirmed; ACME won, Judge Ruiz said.")
+    spans = spans_at(text, [("LIVINGSTON", "PERSON"), ("PARK", "COMPANY"), ("NARDINI", "COMPANY"),
+                            "Kearse", "Pooler", ("Park", "PERSON", 0), ("JJ", "PERSON"),
+                            ("ACME", "COMPANY"), "Ruiz"])
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("PERSON", "LIVINGSTON"), ("PERSON", "PARK"), ("PERSON", "NARDINI"), ("PERSON", "Kearse"),
+        ("PERSON", "Pooler"), ("PERSON", "Park"), ("COMPANY", "ACME"), ("PERSON", "Ruiz")]
