@@ -704,7 +704,8 @@ GREETED_PROBES = [
         "[10:02] Nomvula: can you check the wire?\n10:03 AM Eero: on it, give me five\n"
         "Thanh: the build is green now\nDate: 30 Jul 2020 at noon\n"
         "Kwame: Tatiana Dibiasi Okafor\nOyelaran: kwame_a    Temporary Password\n"
-        "Edit: fixed the typo here\nAgent: thanks for waiting here\n",
+        "Edit: fixed the typo here\nAgent: thanks for waiting here\n"
+        "Guarantor: Wen-Hsiung Lo, an individual\n",
         ["Nomvula", "Eero", "Thanh"],
         id="chat-speakers"),
     # the greeted-places record: a city or a country greeted is no one; a given name that

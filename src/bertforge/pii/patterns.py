@@ -836,12 +836,13 @@ SIGNED_NAME = re.compile(
 # a chat's speaker before what they said, at a line's start, perhaps after the message's
 # time ("Thanh: the build is green now", "[10:02] Nomvula: can you check?"): the name, a
 # colon, and the message's first three words one space apart, none with a digit, an "@"
-# or an "_", one in lower case (a form's field holds a value, a name or a number, not a
-# sentence: "Status: Pending", "Date: 30 Jul 2020", "To: Marcel Q. Idzi")
+# or an "_", one in lower case, the first two not both capitalised (a form's field holds
+# a value, a name or a number, not a sentence: "Status: Pending", "Date: 30 Jul 2020",
+# "Guarantor: Wen-Hsiung Lo, an individual")
 SPEAKER_NAME = re.compile(
     r"^[ \t]*(?:[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
     rf"({_GREETED})[ \t]*:[ \t]+(?=(?:[^\s\d@_]+ ){{2}}[^\s\d@_]+(?:\s|$))"
-    r"(?=(?:[^\s\d@_]+ ){0,2}[a-z])", re.MULTILINE)
+    r"(?=(?:[^\s\d@_]+ ){0,2}[a-z])(?![A-Z][^\s]* [A-Z])", re.MULTILINE)
 # a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
 # comma (a literal first character lets the engine skip to it), the sign-off before it,
 # at a sentence's start, checked with `SIGN_OFF_BEFORE`
