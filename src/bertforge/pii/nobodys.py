@@ -553,7 +553,8 @@ def _place(text: str, span: Span) -> bool:
         return False
     words = city.split()
     return 0 < len(words) <= 3 and all(w[:1].isupper() for w in words) and (
-        words[0].capitalize() in PLACE_WORDS or not any(w.casefold() in known_names() for w in words))
+        words[0].capitalize() in PLACE_WORDS or
+        not any(w.casefold() in known_names() for w in words))
 
 
 def _greeted_place(text: str, span: Span) -> bool:

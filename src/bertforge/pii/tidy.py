@@ -489,10 +489,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
     month read as a date with its day (`_month_day`), a firm without a comma and the
     lower-case words after it (`_firm_comma`), a firm with its legal forms
-    (`_with_legal_forms`) and a legal form found alone with
-    its firm (`_lone_forms`); relabelled where the model took a judge for a firm or a
-    firm named after its founder for the founder (`_judge`, `_founders_firm`, beside the
-    other relabellings); without credentials after a name (`_without_credentials`),
+    (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`);
+    relabelled where the model took a judge for a firm or a founder's firm for the
+    founder (`_judge`, `_founders_firm`); without credentials after a name (`_without_credentials`),
     or what is nobody's personal data whole (`nobodys.nobodys`);
     a "card number" of a phone number's length is a phone number (`_phone_not_card`);
     and, in a text written with capitals
