@@ -229,8 +229,9 @@ EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A
 EPONYM_BEFORE = ("Hurricane", "Typhoon", "Super Typhoon", "Cyclone", "Tropical Storm",
                  "Tropical Cyclone", "Winter Storm", "USS", "USNS", "HMS", "HMCS", "HMAS",
                  "HMNZS", "RMS", "SS", "MV")
-STORM_OR_SHIP = re.compile(r"(?:%s)[ \t]+" % trie_pattern(EPONYM_BEFORE))
-STORM_OR_SHIP_BEFORE = re.compile(r"(?<![\w-])(?:%s)[ \t]+$" % trie_pattern(EPONYM_BEFORE))
+_STORM_OR_SHIP = trie_pattern(EPONYM_BEFORE)
+STORM_OR_SHIP = re.compile(rf"(?:{_STORM_OR_SHIP})[ \t]+")  # first in a span
+STORM_OR_SHIP_BEFORE = re.compile(rf"(?<![\w-])(?:{_STORM_OR_SHIP})[ \t]+$")  # right before one
 
 
 def eponym(text: str, span: Span) -> bool:
@@ -544,7 +545,7 @@ def _place(text: str, span: Span) -> bool:
         return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
     if span.label != "PERSON":
         return False
-    city, comma, state = span.text.partition(",")
+    city, comma, _ = span.text.partition(",")
     if comma:
         after = STATE_AFTER.match(text, span.start + len(city))
         if after is None or after.end() < span.end - (not span.text.endswith(".")):

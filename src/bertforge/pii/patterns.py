@@ -800,9 +800,10 @@ _GREETED_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:[-'\u2019][A-Za-zÀ-ÖØ-ö�
 _GREETED = rf"{_GREETED_WORD}(?: {_GREETED_WORD})?"
 # (each pattern with the cheap first test the engine needs to skip most positions: a
 # greeting's or an introduction's first letter, the word "from", a line's start)
+_GREETING = trie_pattern(_cases(_GREETINGS, True))
 GREETED_NAME = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in _cases(_GREETINGS, True)}))}])(?<![\w-])"
-    rf"(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]+({_GREETED})"
+    rf"(?:{_GREETING})[ \t]+({_GREETED})"
     rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|['\u2019]s\b|$)|[ \t]+(?:about|for|to|if|when|on|from)\b)",
     re.MULTILINE)
 INTRODUCED_NAME = re.compile(
@@ -827,7 +828,7 @@ TITLED_NAME = re.compile(
 FROM_TEAM = re.compile(rf"(?<=[ \t])from[ \t]+(?:the[ \t]+)?(?:{trie_pattern(_cases(_TEAMS, True))})\b")
 NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
 # a greeting, a thanks or a wish right before a word ("Hello ", "Good morning, ")
-GREETING_BEFORE = re.compile(rf"(?<![\w-])(?:{trie_pattern(_cases(_GREETINGS, True))})[ \t]*,?[ \t]*$")
+GREETING_BEFORE = re.compile(rf"(?<![\w-])(?:{_GREETING})[ \t]*,?[ \t]*$")
 _SIGN_OFF = trie_pattern(_cases(_SIGN_OFFS, False))
 SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
