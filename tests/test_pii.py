@@ -1484,6 +1484,20 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
                                        "Dadi Ola", "peterson", "Jenna Brooks", "Raj Patel"]
 
 
+def test_a_role_in_lower_case_is_left_out_of_a_name():
+    """The role-words record: a role or a relation written in lower case before a name
+    ("teller [Ashley Nguyen]", "server [Brianna]", "wife [Keisha]") is no part of it; a
+    name that only starts like one stays ("Sonya Hale", "Wifey Rose")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("She told teller Ashley Nguyen, then server Brianna and wife Keisha; Sonya Hale "
+            "and Wifey Rose did not.")
+    values = ["teller Ashley Nguyen", "server Brianna", "wife Keisha", "Sonya Hale", "Wifey Rose"]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == ["Ashley Nguyen", "Brianna", "Keisha", "Sonya Hale",
+                                       "Wifey Rose"]
+
+
 def test_where_a_person_is_from_is_left_out_of_the_name():
     """The titles-out record's sixth amendment: the nouns for where a person is from,
     as sports news writes them before a name ("Swede [Stefan Edberg]", "DUTCHMAN [JOS

@@ -708,6 +708,16 @@ GREETED_PROBES = [
         "Guarantor: Wen-Hsiung Lo, an individual\n",
         ["Nomvula", "Eero", "Thanh"],
         id="chat-speakers"),
+    # the role-words record: a name after a role or a relation in lower case and a
+    # possessive or "the", one word before the role and "named" after it allowed, the
+    # second word only where it is a name too; not a program, a firm or a word after a
+    # role, nor a name after a role without "my", "our" or "the"
+    pytest.param(
+        "Our server Brianna was great. My financial advisor Kevin Oyelaran called; my wife "
+        "Keisha Thinks so; a supervisor named Adaeze fixed it; the teller Window 3; restart "
+        "the server Apache; our advisor Vanguard; server Thandiwe did.",
+        ["Brianna", "Kevin Oyelaran", "Keisha", "Adaeze"],
+        id="role-words"),
     # the greeted-places record: a city or a country greeted is no one; a given name that
     # is also a city's, and a surname an Antarctic station is named after, stay
     pytest.param("Hello Lagos! Thank you Nigeria! Hi Santo Domingo, and thanks Sofia! Hi Palmer,",

@@ -38,6 +38,23 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice")
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
+# the roles and relations running text writes in lower case before a person's name,
+# after "my", "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
+# Ashley Nguyen"): no part of the name. Not "host", which names a platform as often
+# ("our host Airbnb").
+ROLES = ("server", "waiter", "waitress", "bartender", "cashier", "teller", "banker", "manager",
+         "supervisor", "agent", "rep", "representative", "advisor", "adviser", "adjuster",
+         "broker", "realtor", "lawyer", "attorney", "accountant", "planner", "doctor",
+         "dentist", "nurse", "therapist", "landlord", "landlady", "neighbor", "neighbour",
+         "boss", "coworker", "co-worker", "colleague", "friend", "roommate", "tenant",
+         "technician", "driver", "officer", "detective", "recruiter", "mechanic",
+         "contractor", "plumber", "electrician", "instructor", "teacher", "tutor", "coach",
+         "trainer", "pastor", "nanny", "caregiver", "assistant", "specialist", "consultant",
+         "associate", "clerk", "partner", "husband", "wife", "son", "daughter", "brother",
+         "sister", "mother", "father", "mom", "mum", "dad", "uncle", "aunt", "cousin",
+         "nephew", "niece", "grandson", "granddaughter", "grandmother", "grandfather",
+         "grandma", "grandpa", "boyfriend", "girlfriend", "fiancé", "fiancée", "fiance",
+         "fiancee")
 # public bodies by their acronyms, as news and filings name them: central banks,
 # regulators and supervisors, tax authorities, international bodies. The model reads a
 # short one in capitals as a person ("[ECB] board member Isabel Schnabel"); they are

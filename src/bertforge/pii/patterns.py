@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .labels import GROUP_OF
+from .lexicon import ROLES
 
 
 # Word processors, PDFs and web pages write a value's spaces and hyphens as other
@@ -854,6 +855,14 @@ SIGN_OFF_BEFORE = re.compile(
 # Rashida")
 DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?({_GREETED})[ \t]*$",
                          re.MULTILINE)
+# a name after a person's role or relation in lower case, after "my", "our", "the" or
+# another possessive, perhaps with one word before the role and "named" after it ("Our
+# server Brianna was amazing", "my financial advisor Kevin", "a supervisor named
+# Adaeze"): one or two words, checked as after a greeting
+ROLE_NAME = re.compile(
+    r"(?=[AaHhMmOoTtYy])(?<![\w-])(?:[Mm]y|[Oo]ur|[Tt]he|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Aa])[ \t]+"
+    rf"(?:[a-z]+[ \t]+)?(?:{trie_pattern(ROLES)})[ \t]+(?:(?:named|called)[ \t]+)?"
+    rf"({_GREETED})(?![\w-])")
 # a given name written as two syllables joined by a hyphen, the second in lower case, as
 # Korean names are romanised ("Ji-woo", "Seo-yeon", "Min-jun"); not a word with a
 # prefix ("Co-op", "Re-send", "Pre-order")

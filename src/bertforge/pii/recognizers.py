@@ -414,10 +414,11 @@ class GreetedNames(Recognizer):
     before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
     `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida"), a
     chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh: the build is
-    green now");
+    green now"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
-    check = "a name after a greeting, a thanks, an introduction or a courtesy title, or with a sign-off"
+    check = ("a name after a greeting, a thanks, an introduction, a courtesy title or a "
+             "role, or with a sign-off")
 
     def find(self, text: str) -> list[PatternMatch]:
         found = [m.span(m.lastindex) for pattern in (p.GREETED_NAME, p.INTRODUCED_NAME,
@@ -432,7 +433,15 @@ class GreetedNames(Recognizer):
         if "from" in text:
             found += [where for m in p.FROM_TEAM.finditer(text)
                       for where in self._name_before(text, m.start())]
+        found += [self._first_word(text, *m.span(1)) for m in p.ROLE_NAME.finditer(text)]
         return [self.match(a, b) for a, b in found if _greeted_person(text[a:b])]
+
+    @staticmethod
+    def _first_word(text: str, a: int, b: int) -> tuple[int, int]:
+        """Two words after a role, or the first alone where the two are no name ("my
+        wife [Keisha] Thinks")."""
+        space = text.find(" ", a, b)
+        return (a, b) if space < 0 or _greeted_person(text[a:b]) else (a, space)
 
     @staticmethod
     def _name_before(text: str, end: int) -> list[tuple[int, int]]:

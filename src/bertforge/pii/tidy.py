@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
+from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, ROLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
 from .patterns import FIRMS, KNOWN_FIRMS, MONTH
@@ -552,7 +552,8 @@ KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Gr
        "Mum", "Dad")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
     {t for title in OFFICE_TITLES + DEMONYMS for t in (title, title.upper())} |
-    {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
+    {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())} |
+    set(ROLES),
     key=len, reverse=True))))
 
 
