@@ -1533,6 +1533,21 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
                                        "Elizabeth A. Warren"]
 
 
+def test_a_field_label_read_alone_is_nobodys():
+    """The field-labels record's probe, with the model's spans as it gave them: "Attn"
+    after a firm and before its colon, and "ATTN" in a wire's memo, read alone as firms,
+    are labels; the firm and the person around them stay; "Attenborough" stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Questions go to Pachulski Stang Ziehl & Jones LLP, Attn: Laura Davis Jones.\n"
+            "WIRE MEMO: ATTN ACCOUNTS PAYABLE / CONTACT PETRA SCHOLZ / c/o Attenborough")
+    values = [("Pachulski Stang Ziehl & Jones LLP", "COMPANY"), ("Attn", "COMPANY"),
+              "Laura Davis Jones", ("ATTN", "COMPANY"), "PETRA SCHOLZ", "Attenborough"]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == ["Pachulski Stang Ziehl & Jones LLP", "Laura Davis Jones",
+                                       "PETRA SCHOLZ", "Attenborough"]
+
+
 def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
     """The statement-lines record's probe, with the model's spans as it gave them: a
     known firm in capitals is a firm ("ZELLE"); a field's label glued to a "#" after a

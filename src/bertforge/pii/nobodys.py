@@ -37,8 +37,9 @@ def nobodys(text: str, span: Span) -> bool:
     in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`), a lawmaker's
     party tag, a mail header's name, a courtesy title alone or
-    a program's name (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`: "[Ms].
-    Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter] kernel"),
+    a program's name, or a field's label (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
+    `SOFTWARE`, `FIELD_LABELS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the
+    [Manager]", "restart the [Jupyter] kernel", "[Attn]: Laura Davis Jones"),
     a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
     name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
@@ -66,7 +67,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _unknown_parties(text, span)) or \
         PARTY_TAG.fullmatch(span.text) is not None or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
-        span.text.rstrip(".").casefold() in LONE_TITLES
+        span.text.rstrip(".").casefold() in LONE_WORDS
 
 
 # what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
@@ -170,6 +171,13 @@ def _judges_title(text: str, span: Span) -> bool:
 # word before the title (capitalised: "Elizabeth St. John" is a person's name)
 SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$",
                           re.MULTILINE)
+
+
+# an address block's field labels, which the model reads alone as a firm or a person
+# where a memo or a notice writes them in capitals or before a colon ("Jones LLP, [Attn]:
+# Laura Davis Jones", "[ATTN] ACCOUNTS PAYABLE")
+FIELD_LABELS = frozenset(("attn", "attention", "fao", "c/o"))
+LONE_WORDS = LONE_TITLES | FIELD_LABELS  # what no name is, alone
 
 
 # a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
