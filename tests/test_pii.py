@@ -839,7 +839,9 @@ def test_a_company_without_a_capital_is_a_word_where_the_writer_uses_capitals():
 def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_capitals():
     """In capitalised text a lower-case PERSON span is a word unless one of its words is
     a given name or surname (a name typed in lower case in a chat) or two glued together
-    (a user name): the uncased model cannot see the case, the text can."""
+    (a user name): the uncased model cannot see the case, the text can. A surname that
+    is also a word of the vocabulary ("deep", the common-surnames record) is a word there;
+    one that is not ("okonkwo") stays a name."""
     from bertforge.pii.lexicon import known_names
     from bertforge.pii.tidy import tidy
 
@@ -848,14 +850,16 @@ def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_ca
 
     article = ("The poem uses Buddhist terms such as dukkha and devaloka. It was written in "
                "1911. Chat log follows.\n[10:02] marco: sent to sinead mcallister and "
-               "campbelllauren. Ann Lee agreed.")
+               "campbelllauren. Ann Lee agreed, and okonkwo. Siobhan brings deep experience.")
     found = tidy(article, spans(article, "dukkha", "devaloka", "marco", "sinead mcallister",
-                                "campbelllauren", "Ann Lee"))
-    assert [s.text for s in found] == ["marco", "sinead mcallister", "campbelllauren", "Ann Lee"]
+                                "campbelllauren", "Ann Lee", "okonkwo", "deep"))
+    assert [s.text for s in found] == ["marco", "sinead mcallister", "campbelllauren", "Ann Lee",
+                                       "okonkwo"]
     tweet = "lol dukkha and devaloka r my fave words"  # lower-case text: the model's reading stands
     assert [s.text for s in tidy(tweet, spans(tweet, "dukkha"))] == ["dukkha"]
     names = known_names()
-    assert {"marco", "sinead", "hollis"} <= names and not {"dukkha", "escalation"} & names
+    assert {"marco", "sinead", "hollis", "okonkwo", "deep"} <= names and \
+        not {"dukkha", "escalation"} & names
 
 
 def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():

@@ -1221,12 +1221,14 @@ def _lower_case(span: Span) -> bool:
 
 
 def _could_be_a_name(value: str) -> bool:
-    """Whether some word of a lower-case value is a given name or surname ("sinead
-    mcallister", "marco"), or two glued together, a user name's shape ("campbelllauren")."""
+    """Whether some word of a lower-case value is a given name or a surname that is no
+    word of the vocabulary ("sinead mcallister", "marco"; not "deep" of "brings deep
+    experience", a surname in one locale and a word), or two names glued together, a
+    user name's shape ("campbelllauren")."""
     names = known_names()
     for word in re.findall(r"[^\W\d_]+", value.casefold()):
-        if word in names or any(word[:k] in names and word[k:] in names
-                                for k in range(3, len(word) - 2)):
+        if word in given_names() or word in names and word not in common_words() or \
+                any(word[:k] in names and word[k:] in names for k in range(3, len(word) - 2)):
             return True
     return False
 
