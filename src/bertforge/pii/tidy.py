@@ -491,12 +491,12 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`);
     relabelled where the model took a judge for a firm or a founder's firm for the
-    founder (`_judge`, `_founders_firm`); without credentials after a name (`_without_credentials`),
-    or what is nobody's personal data whole (`nobodys.nobodys`);
+    founder (`_judge`, `_founders_firm`); without credentials after a name
+    (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
     a "card number" of a phone number's length is a phone number (`_phone_not_card`);
-    and, in a text written with capitals
-    (`written_with_capitals`), companies without a capital, lower-case persons no one is
-    called (`_could_be_a_name`) and the lower-case words at a name's end (`_name_tail`)."""
+    and, in a text written with capitals (`written_with_capitals`), companies without a
+    capital, lower-case persons no one is called (`_could_be_a_name`) and the lower-case
+    words at a name's or a firm's end (`_name_tail`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -603,16 +603,19 @@ def _without_title(text: str, a: int, b: int) -> int:
 
 
 def _name_tail(span: Span) -> Span:
-    """A model PERSON span without the lower-case words at its end ("Bailey devise" of
-    "requested that Bailey devise another story"), a capitalised word kept before them:
-    applied only in a text written with capitals, where a name's words have them (in
-    tweets "Donald trump" is a name). Leading ones stay: "de la Cruz" is a surname."""
-    if span.label != "PERSON" or span.source != "model":
+    """A model PERSON or COMPANY span without the lower-case words at its end ("Bailey
+    devise" of "requested that Bailey devise another story", "Google app" of "depends on
+    Google app stores"), a capitalised word kept before them, a firm's legal form too
+    ("Acme Holdings plc"): applied only in a text written with capitals, where a name's
+    words have them (in tweets "Donald trump" is a name). Leading ones stay: "de la Cruz"
+    is a surname."""
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return span
+    ends = NAME_ENDS if span.label == "PERSON" else FORMS_FOLDED
     words = list(NONSPACE.finditer(span.text))
     keep = len(words)
     while keep > 1 and words[keep - 1].group().isalpha() and words[keep - 1].group().islower() \
-            and words[keep - 1].group() not in NAME_ENDS:
+            and words[keep - 1].group() not in ends:
         keep -= 1
     if keep == len(words) or not any(w.group()[:1].isupper() for w in words[:keep]):
         return span
