@@ -1538,6 +1538,26 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
                                        "Elizabeth A. Warren"]
 
 
+def test_a_lawsuits_caption_read_as_one_name_is_its_parties():
+    """The case-parties record's probe, with the model's spans as it gave them: a
+    caption read as one firm is a person and a firm ("Reyes v. Northgate Bancorp,
+    Inc."); "Miranda v." is the person without the "v."; a government's side is no one
+    ("United States v. Delacroix"); a listed firm is a firm ("Barclays v. Okafor"); a name
+    without "v." between words stays whole ("Ravi Vasquez")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("A class action captioned Reyes v. Northgate Bancorp, Inc. was filed. See Miranda "
+            "v. Arizona; United States v. Delacroix; Barclays v. Okafor; Ravi Vasquez agreed.")
+    values = [("Reyes v. Northgate Bancorp, Inc.", "COMPANY"), "Miranda v.",
+              "United States v. Delacroix", "Barclays v. Okafor", "Ravi Vasquez"]
+    found = tidy(text, spans_at(text, values))
+    assert [(s.text, s.label) for s in found] == [
+        ("Reyes", "PERSON"), ("Northgate Bancorp, Inc.", "COMPANY"), ("Miranda", "PERSON"),
+        ("Delacroix", "PERSON"), ("Barclays", "COMPANY"), ("Okafor", "PERSON"),
+        ("Ravi Vasquez", "PERSON")]
+    assert all(text[s.start:s.end] == s.text for s in found)
+
+
 def test_a_field_label_read_alone_is_nobodys():
     """The field-labels record's probe, with the model's spans as it gave them: "Attn"
     after a firm and before its colon, and "ATTN" in a wire's memo, read alone as firms,

@@ -394,6 +394,31 @@ def _name_and_firm(span: Span) -> list[Span] | None:
                                     span.source)]
 
 
+# the "v." between a lawsuit's parties, and a government's side, which is no one's name
+VERSUS = re.compile(r"[ \t]+vs?\.(?=[ \t]|$)")
+GOVERNMENT = re.compile(r"(?:United States|U\.S\.|State|People|Commonwealth|Commissioner|"
+                        r"City|County|Republic|Government)\b")
+
+
+def _case_parties(span: Span) -> list[Span] | None:
+    """A lawsuit's caption read as one model span ("[Reyes v. Northgate Bancorp, Inc.]",
+    "[Miranda v.] Arizona") as its parties, each a person (the relabelling after makes
+    a firm of a side that ends in a firm's word or legal form, or is a listed firm:
+    `_firm`, `_known_firm`); a government's side ("United States", "State of Ohio",
+    "People") and the "v." are none. None for a span without "v." between words."""
+    m = VERSUS.search(span.text)
+    if m is None or span.label not in ("PERSON", "COMPANY") or span.source != "model":
+        return None
+    out = []
+    for a, b in ((0, m.start()), (m.end(), len(span.text))):
+        side = span.text[a:b].strip()
+        if not NAME_WORD.search(side) or GOVERNMENT.match(side):
+            continue
+        start = span.start + span.text.index(side, a)
+        out.append(Span(start, start + len(side), "PERSON", side, span.score, span.source))
+    return out
+
+
 def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
@@ -401,9 +426,9 @@ def _apart(text: str, span: Span) -> list[Span]:
     side with a capitalised word of two letters or more; two people's names that the
     model read as one firm are two names (`_name_pair`), and so is one name written
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
-    a name with a firm after its comma is a name and a firm (`_name_and_firm`); a spaced
-    dash parts names too. Other labels pass unchanged."""
-    pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span)
+    a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
+    lawsuit's caption its parties (`_case_parties`); a spaced dash parts names too. Other labels pass unchanged."""
+    pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or _case_parties(span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
