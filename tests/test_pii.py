@@ -940,21 +940,26 @@ def test_a_name_written_as_a_hashtag_is_masked_with_its_hash():
 def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capitals():
     """"Bailey devise" is "Bailey" in prose written with capitals; "Ann Lee esq" keeps its
     ending and "Rosa de la Cruz" its particles; a firm keeps its legal form in lower case
-    ("Kite Holdings plc") and loses other words ("Google app", the firm-tails record); in
-    a tweet written without capitals "Bailey devise" stays whole."""
+    ("Kite Holdings plc") and the words after an "and" ("Lanfranchi e figli"), and loses
+    other words ("Google app") and an "and" alone (the firm-tails record); in a tweet
+    written without capitals "Bailey devise" stays whole."""
     from bertforge.pii.tidy import tidy
 
     prose = ("The editor requested that Bailey devise another story. Ann Lee esq signed it. "
-             "Rosa de la Cruz agreed. Kite Holdings plc paid. We rely on Google app stores.")
+             "Rosa de la Cruz agreed. Kite Holdings plc paid. We rely on Google app stores. "
+             "Lanfranchi e figli paid Bull, Nolan and Wu. Ann Ortiz and friends came.")
     values = {"Bailey devise": "PERSON", "Ann Lee esq": "PERSON", "Rosa de la Cruz": "PERSON",
-              "Kite Holdings plc": "COMPANY", "Google app": "COMPANY"}
+              "Kite Holdings plc": "COMPANY", "Google app": "COMPANY",
+              "Lanfranchi e figli": "COMPANY", "Bull, Nolan and": "COMPANY",
+              "Ann Ortiz and friends": "PERSON"}
 
     def model(text):
         return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
                 for v, label in values.items() if v in text]
 
     assert [s.text for s in tidy(prose, model(prose))] == [
-        "Bailey", "Ann Lee esq", "Rosa de la Cruz", "Kite Holdings plc", "Google"]
+        "Bailey", "Ann Lee esq", "Rosa de la Cruz", "Kite Holdings plc", "Google",
+        "Lanfranchi e figli", "Bull, Nolan", "Ann Ortiz"]
     tweet = "lol Bailey devise is back"
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
 

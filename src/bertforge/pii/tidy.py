@@ -627,13 +627,19 @@ def _without_title(text: str, a: int, b: int) -> int:
     return m.end() if m else a
 
 
+# "and" in the languages whose firms end in "and sons" ("Lanfranchi e figli", "Ortega y
+# hijos", "Durand et fils")
+AND = {"and", "e", "y", "et", "und", "en", "og", "och"}
+
+
 def _name_tail(span: Span) -> Span:
     """A model PERSON or COMPANY span without the lower-case words at its end ("Bailey
     devise" of "requested that Bailey devise another story", "Google app" of "depends on
-    Google app stores"), a capitalised word kept before them, a firm's legal form too
-    ("Acme Holdings plc"): applied only in a text written with capitals, where a name's
-    words have them (in tweets "Donald trump" is a name). Leading ones stay: "de la Cruz"
-    is a surname."""
+    Google app stores"), a capitalised word kept before them; a firm keeps a legal form
+    ("Acme Holdings plc") and words after an "and" ("Lanfranchi e figli"), not an "and"
+    alone ("Bull, Nolan and"). Applied only in a text written with capitals, where a
+    name's words have them (in tweets "Donald trump" is a name). Leading ones stay: "de
+    la Cruz" is a surname."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return span
     ends = NAME_ENDS if span.label == "PERSON" else FORMS_FOLDED
@@ -642,7 +648,8 @@ def _name_tail(span: Span) -> Span:
     while keep > 1 and words[keep - 1].group().isalpha() and words[keep - 1].group().islower() \
             and words[keep - 1].group() not in ends:
         keep -= 1
-    if keep == len(words) or not any(w.group()[:1].isupper() for w in words[:keep]):
+    if keep == len(words) or not any(w.group()[:1].isupper() for w in words[:keep]) or \
+            span.label == "COMPANY" and len(words) - keep > 1 and words[keep].group() in AND:
         return span
     end = words[keep - 1].end()
     while span.text[end - 1] in LOOSE_END:  # "Castellanos, age": the comma goes with "age"
