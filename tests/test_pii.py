@@ -2050,6 +2050,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Austin"), ("PERSON", "Mary Ortiz"), ("PERSON", "Ahn"), ("PERSON", "Oyelaran"),
       ("PERSON", "Chidubem")],
      ["Eleanor Whitfield", "Carla Ruiz", "Austin", "Mary Ortiz", "Ahn", "Oyelaran", "Chidubem"]),
+    # a city before its state read as a firm (the firm-places record, `_place`), whatever
+    # its word; a firm of two words, and one without a state after it, stay
+    ("Senior Credit Analyst - Charlotte, NC. Halvorsen Industrial, NC; Charlotte paid.",
+     [("COMPANY", "Charlotte"), ("COMPANY", "Halvorsen Industrial"), ("COMPANY", "Charlotte", 1)],
+     ["Halvorsen Industrial", "Charlotte"]),
     # a party's role (the party-roles record, `_party_role`), plural, possessive and
     # joined; a name beside a role, and a name that is a joining word, stay
     ("MARCUS T. DELGADO, Defendant-Appellee. Movant's motion; the Plaintiffs; the "
@@ -2072,7 +2077,8 @@ def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""
     from bertforge.pii.tidy import tidy
 
-    assert [s.text for s in tidy(text, spans_at(text, [(v, label) for label, v in spans]))] == kept
+    values = [(v, label, *nth) for label, v, *nth in spans]  # (label, value[, nth])
+    assert [s.text for s in tidy(text, spans_at(text, values))] == kept
 
 
 def test_a_docket_numbers_office_and_year_are_no_time():

@@ -545,13 +545,16 @@ def _place(text: str, span: Span) -> bool:
     city before the comma and a state ("[Sarasota], FL", "[SARASOTA], Fla. --"), or
     both ("[Sarasota, Fla]."). The city is taken for one only where none of its words
     is a given name or a surname (`known_names`) or a place's first word comes first
-    ("[Fort Wayne], Ind."): "Austin, Texas" and "Mary Ortiz, Texas" stay."""
+    ("[Fort Wayne], Ind."): "Austin, Texas" and "Mary Ortiz, Texas" stay; read as a
+    firm, one word before a state is a city whatever it is ("[Charlotte], NC", where
+    a firm's name would have its form or its address)."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return False
     word = span.text.rstrip(".")
     if STATE_WORD.fullmatch(word + "." if word in AGENCY_STATES else word) is not None:
         return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
-    if span.label != "PERSON":
+    firm = span.label == "COMPANY"
+    if firm and " " in span.text:
         return False
     city, comma, _ = span.text.partition(",")
     if comma:
@@ -562,7 +565,7 @@ def _place(text: str, span: Span) -> bool:
         return False
     words = city.split()
     return 0 < len(words) <= 3 and all(w[:1].isupper() for w in words) and (
-        words[0].capitalize() in PLACE_WORDS or
+        words[0].capitalize() in PLACE_WORDS or firm or
         not any(w.casefold() in known_names() for w in words))
 
 
