@@ -1869,7 +1869,9 @@ def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the
     name before it on its line comes in, with the form's full stop; a joining word, a
-    field's colon or a span before it stop the name; "the Company" is no firm's name."""
+    field's colon or a span before it stop the name; "the Company" is no firm's name. A
+    firm's word alone ("Bank") takes in the name before it as a form does, and stays
+    where none is there."""
     from bertforge.pii.tidy import tidy
 
     def tidied(text, values):
@@ -1890,6 +1892,11 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     assert tidied("Signed: Ann Lee\nACME WIDGETS, INC.\nBy its officer",
                   [("Ann Lee", "PERSON"), ("INC", "COMPANY")]) == [
         ("PERSON", "Ann Lee"), ("COMPANY", "ACME WIDGETS, INC.")]
+    # a firm's word alone takes in the name before it too, and stays where none is
+    # there (the firm-heads record)
+    assert tidied("opened an account at Frost Bank.", [("Bank", "COMPANY")]) == [
+        ("COMPANY", "Frost Bank")]
+    assert tidied("the Bank shall pay", [("Bank", "COMPANY")]) == [("COMPANY", "Bank")]
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]

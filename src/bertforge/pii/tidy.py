@@ -1105,16 +1105,18 @@ WORD_BEFORE = re.compile(r"(?:^|(?<=[ \t]))([A-Z0-9][^\s,:;()\"]*)$")
 
 
 def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
-    """A model COMPANY span that is only a legal form ("INC" of "ACME WIDGETS, INC.")
-    with the name before it on its line taken in: up to four words that start with a
-    capital or a digit, the last perhaps with a comma after it, stopping at a word that
-    ends a sentence or a field, at a joining word ("THE SERVICER AND"), and at the span
-    before; with no such word ("the Company") the span is dropped. Masking the form
-    alone would hide nothing and leave the firm in clear."""
+    """A model COMPANY span that is only a legal form ("INC" of "ACME WIDGETS, INC.") or
+    a firm's word ("Bank" of "an account at Frost Bank") with the name before it on its
+    line taken in: up to four words that start with a capital or a digit, the last
+    perhaps with a comma after it, stopping at a word that ends a sentence or a field, at
+    a joining word ("THE SERVICER AND"), and at the span before; with no such word a
+    form is dropped ("the Company"), a firm's word kept. Masking the form alone would
+    hide nothing and leave the firm in clear."""
     out: list[Span] = []
     for span in spans:
-        if span.label != "COMPANY" or span.source != "model" \
-                or span.text.casefold().rstrip(".") not in FORMS_FOLDED:
+        form = span.text.casefold().rstrip(".") in FORMS_FOLDED
+        if span.label != "COMPANY" or span.source != "model" or \
+                not form and span.text not in FIRM_WORDS:
             out.append(span)
             continue
         line = text.rfind("\n", 0, span.start) + 1  # the name is on the form's line
@@ -1134,6 +1136,8 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
             end = span.end + (text[span.end:span.end + 1] == "." and
                               span.text.casefold() + "." in DOTTED_FOLDED)  # "INC" + "."
             out.append(Span(start, end, "COMPANY", text[start:end], span.score, span.source))
+        elif not form:
+            out.append(span)
     return out
 
 
