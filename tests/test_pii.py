@@ -2062,6 +2062,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Senior Credit Analyst - Charlotte, NC. Halvorsen Industrial, NC; Charlotte paid.",
      [("COMPANY", "Charlotte"), ("COMPANY", "Halvorsen Industrial"), ("COMPANY", "Charlotte", 1)],
      ["Halvorsen Industrial", "Charlotte"]),
+    # a numbered record's word before its number (the numbered-records record,
+    # `_numbered`); a name before a number, and a word before a number without "No.",
+    # stay
+    ("Docket No. 142 - MOTION by Ann Lee. Claim #4471 paid; Jordan No. 23 scored; "
+     "Docket 143 - ORDER; Docket No. is blank.",
+     [("PERSON", "Docket"), ("PERSON", "Ann Lee"), ("PERSON", "Claim"), ("PERSON", "Jordan"),
+      ("PERSON", "Docket", 1), ("PERSON", "Docket", 2)],
+     ["Ann Lee", "Jordan", "Docket", "Docket"]),
     # a party's role (the party-roles record, `_party_role`), plural, possessive and
     # joined; a name beside a role, and a name that is a joining word, stay
     ("MARCUS T. DELGADO, Defendant-Appellee. Movant's motion; the Plaintiffs; the "

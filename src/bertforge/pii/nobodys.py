@@ -45,7 +45,8 @@ def nobodys(text: str, span: Span) -> bool:
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
-    complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`)."""
+    complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
+    word before its number ("[Docket] No. 142", `_numbered`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
@@ -56,6 +57,7 @@ def nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+                                       _numbered(text, span) or
                                        _greeted_place(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or
@@ -424,6 +426,18 @@ def _court(text: str, span: Span) -> bool:
 DOCKET = re.compile(r"(?<![\w:-])(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
                     r"-\d{2,6}(?:-[A-Z]{2,5})*(?![\w-])")
 DOCKET_KIND = re.compile(r"-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)-")  # a cheap first test
+
+
+# a record's number after its word ("Docket No. 142", "Exhibit No. 3", "Claim #4471")
+NUMBER_AFTER = re.compile(r"[ \t]*(?:No\.?|NO\.?|Number|#)[ \t]*\d")
+
+
+def _numbered(text: str, span: Span) -> bool:
+    """Whether a one-word model name is a numbered record's word, right before "No." or
+    "#" and a digit ("[Docket] No. 142 - MOTION to Withdraw"), and no name Faker knows
+    ("Jordan No. 23" stays)."""
+    return " " not in span.text and NUMBER_AFTER.match(text, span.end) is not None and \
+        span.text.casefold() not in known_names()
 
 
 def _docket(text: str, span: Span) -> bool:
