@@ -802,6 +802,11 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
                          span("020 7946 0321", "PHONE"), span("Friday", "DATE"), span("TIN", "GOV_ID")])
     # a weekday alone is no date either (the weekdays record)
     assert [(s.label, s.text) for s in found] == [("PHONE", "020 7946 0321")]
+    # a coordinate has a decimal point between digits (the coordinate-shape record)
+    text = "BOUGHT 200 SHS @ 41.275; last seen at 28.3828, -136.4150 and 52,5200 13,4050."
+    found = tidy(text, [span(".275", "LOCATION"), span("28.3828, -136.4150", "LOCATION"),
+                        span("52,5200 13,4050", "LOCATION")])
+    assert [s.text for s in found] == ["28.3828, -136.4150", "52,5200 13,4050"]
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
     assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]

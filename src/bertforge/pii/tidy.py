@@ -479,15 +479,21 @@ WEEKDAY = re.compile(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|(?
                      r"thurs|fri|satur|sun)day")
 
 
+DECIMAL = re.compile(r"\d[.,]\d")  # (Europe writes "52,5200")
+
+
 def _plausible(value: str, label: str) -> bool:
     """The shape every value of some groups has: a phone number has at least 7 digits
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
-    one, and a date a digit or a month or day name ("minutes" is no date), but not a
+    one, a coordinate a decimal point between digits (".275" of a price "41.275" is
+    none), and a date a digit or a month or day name ("minutes" is no date), but not a
     weekday alone (the generator and the hand-written sets never mark one)."""
     digits = sum(map(str.isdigit, value))
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
-    if label in ("GOV_ID", "CARD", "LOCATION"):
+    if label == "LOCATION":
+        return DECIMAL.search(value) is not None
+    if label in ("GOV_ID", "CARD"):
         return digits > 0
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
         return (digits > 0 or bool(CALENDAR.search(value))) and not WEEKDAY.fullmatch(value)
