@@ -2088,6 +2088,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",
      [("PERSON", "Melbourne"), ("PERSON", "London"), ("PERSON", "Sydney"), ("PERSON", "Denver")],
      ["Sydney", "Denver"]),
+    # a country or a city with what a place has after its possessive (the
+    # civic-possessives record, `_civic`); a person's possessive, and a name that is no
+    # place, stay
+    ("Chad's president visited Niger; Sydney’s mayor spoke; Chad's mother called; "
+     "Jordan's former king; Oyelaran's government job.",
+     [("PERSON", "Chad"), ("PERSON", "Sydney"), ("PERSON", "Chad", 1), ("PERSON", "Jordan"),
+      ("PERSON", "Oyelaran")],
+     ["Chad", "Oyelaran"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

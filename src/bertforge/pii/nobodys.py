@@ -18,7 +18,7 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, a_place, known_names
+from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, a_place, known_names, places
 from .patterns import CA_PROVINCES, GREETING_BEFORE, US_STATE_NAMES, US_STATES, trie_pattern
 
 
@@ -35,7 +35,8 @@ def nobodys(text: str, span: Span) -> bool:
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
     in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
-    by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`), a lawmaker's
+    by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
+    place has ("[Chad]'s president", `_civic`), a lawmaker's
     party tag, a mail header's name, a courtesy title alone or
     a program's name, or a field's label (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
     `SOFTWARE`, `FIELD_LABELS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the
@@ -58,7 +59,7 @@ def nobodys(text: str, span: Span) -> bool:
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
                                        _numbered(text, span) or
-                                       _greeted_place(text, span) or
+                                       _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or
                                        " " not in span.text and TEAM_NAME.search(
@@ -591,6 +592,25 @@ def _greeted_place(text: str, span: Span) -> bool:
     argued") is the person."""
     return a_place(span.text) and GREETING_BEFORE.search(
         text, max(0, span.start - 30), span.start) is not None
+
+
+# what a country or a city has and a person has not, after its possessive ("Chad's
+# president", "Sydney's mayor", "Jordan's economy")
+CIVIC_AFTER = re.compile(r"['\u2019]s[ \t]+(?:(?:former|new|interim|acting|outgoing|"
+                         r"incoming|then)[ \t]+)?(?:president|government|economy|capital|"
+                         r"(?:prime|foreign|finance|defen[cs]e|interior|health|trade) minister|"
+                         r"parliament|army|military|central bank|king|queen|mayor|governor|"
+                         r"premier|embassy|ambassador|elections?|borders?|currency|national "
+                         r"team|ministry|cabinet|supreme court|stock market|inflation|gdp|"
+                         r"GDP|population|exports|imports|police|airport|city council)\b")
+
+
+def _civic(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a place of `lexicon.places` with what a place has
+    after its possessive (`CIVIC_AFTER`: "[Chad]'s president visited Niger", "[Sydney]'s
+    mayor"): a country or a city whose name is a given name too, which the model reads
+    as a person ("Chad's mother" stays)."""
+    return span.text.casefold() in places() and CIVIC_AFTER.match(text, span.end) is not None
 
 
 def _after_saint(text: str, span: Span) -> bool:
