@@ -2096,6 +2096,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Chad"), ("PERSON", "Sydney"), ("PERSON", "Chad", 1), ("PERSON", "Jordan"),
       ("PERSON", "Oyelaran")],
      ["Chad", "Oyelaran"]),
+    # a letter's salutation to no one and its sign-off's words (the german-salutations
+    # record); the name after them stays
+    ("Sehr geehrte Damen und Herren, Mit freundlichen Grüßen, Jürgen Havemann.\n"
+     "Sehr geehrte Damen und Herren,",
+     [("PERSON", "Sehr geehrte Damen"), ("PERSON", "Herren"), ("PERSON", "Grüßen"),
+      ("PERSON", "Jürgen Havemann"), ("PERSON", "Sehr geehrte Damen und Herren", 1)],
+     ["Jürgen Havemann"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

@@ -100,16 +100,21 @@ GREETING_WORDS = frozenset((
     "Oi", "Bonjour", "Bonsoir", "Salut", "Hallo", "Servus", "Moin", "Ciao", "Buongiorno",
     "Gracias", "Obrigado", "Obrigada", "Merci", "Danke", "Grazie", "Saludos", "Cordialement",
     "Atentamente", "Atenciosamente", "Estimado", "Estimada", "Querido", "Querida", "Prezado",
-    "Prezada", "Gentile", "Egregio", "Geehrter", "Geehrte"))
+    "Prezada", "Gentile", "Egregio", "Geehrter", "Geehrte",
+    # and the words of a letter's salutation to no one and of its sign-off ("Sehr geehrte
+    # [Damen] und [Herren]", "Mit freundlichen [Grüßen]", "[Mesdames], [Messieurs]")
+    "Damen", "Herren", "Grüßen", "Grüße", "Grüssen", "Grüsse", "Mesdames", "Messieurs",
+    "Señores", "Senhores", "Signori"))
 SALUTATION_WORDS = GREETING_WORDS | {t.casefold().capitalize() for t in COURTESY_TITLES}
 
 
 def _salutation(value: str) -> bool:
     """Whether a span's words are a letter's salutation and courtesy titles only
-    ("[Prezado Sr.]", "[Sehr geehrter Herr]")."""
+    ("[Prezado Sr.]", "[Sehr geehrter Herr]", "[Sehr geehrte Damen und Herren]")."""
     words = value.split()
     return len(words) > 1 and all(
-        w.rstrip(".,").capitalize() in SALUTATION_WORDS or w.casefold() == "sehr" for w in words)
+        w.rstrip(".,").capitalize() in SALUTATION_WORDS or w.casefold() in ("sehr", "und")
+        for w in words)
 
 
 # a carrier's tracking keyword, right before the number ("Tracking: 1Z999AA10123456784",
