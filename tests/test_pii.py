@@ -1501,16 +1501,19 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
 
 def test_a_role_in_lower_case_is_left_out_of_a_name():
     """The role-words record: a role or a relation written in lower case before a name
-    ("teller [Ashley Nguyen]", "server [Brianna]", "wife [Keisha]") is no part of it; a
-    name that only starts like one stays ("Sonya Hale", "Wifey Rose")."""
+    ("teller [Ashley Nguyen]", "server [Brianna]", "wife [Keisha]") is no part of it,
+    nor, in other languages, with its possessive or article and a title after it (the
+    roles-abroad record: "Ihr Mitarbeiter Herr [Özdemir]"); a name that only starts like
+    one stays ("Sonya Hale", "Wifey Rose")."""
     from bertforge.pii.tidy import tidy
 
     text = ("She told teller Ashley Nguyen, then server Brianna and wife Keisha; Sonya Hale "
-            "and Wifey Rose did not.")
-    values = ["teller Ashley Nguyen", "server Brianna", "wife Keisha", "Sonya Hale", "Wifey Rose"]
+            "and Wifey Rose did not. Ihr Mitarbeiter Herr Özdemir, la conseillère Anne Roy.")
+    values = ["teller Ashley Nguyen", "server Brianna", "wife Keisha", "Sonya Hale", "Wifey Rose",
+              "Ihr Mitarbeiter Herr Özdemir", "la conseillère Anne Roy"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Ashley Nguyen", "Brianna", "Keisha", "Sonya Hale",
-                                       "Wifey Rose"]
+                                       "Wifey Rose", "Özdemir", "Anne Roy"]
 
 
 def test_where_a_person_is_from_is_left_out_of_the_name():

@@ -718,6 +718,16 @@ GREETED_PROBES = [
         "the server Apache; our advisor Vanguard; server Thandiwe did.",
         ["Brianna", "Kevin Oyelaran", "Keisha", "Adaeze"],
         id="role-words"),
+    # the roles-abroad record: a role in French, Spanish, Portuguese, Italian or German
+    # after its possessive or article, perhaps with a courtesy title after it (in English
+    # too); not a word that is no name after one
+    pytest.param(
+        "Ma femme Élodie a le même problème. A atendente Fernanda disse que sim. Mi gestor "
+        "Carlos Ruiz Zafra dijo que no. Ihr Mitarbeiter Herr Özdemir hat es versprochen. "
+        "Il mio consulente Marco ha detto. Ihre Mitarbeiterin Frau Bank. My advisor Mr. "
+        "Kwabena Asante assured me.",
+        ["Élodie", "Fernanda", "Carlos Ruiz", "Özdemir", "Marco", "Kwabena Asante"],
+        id="roles-abroad"),
     # the greeted-places record: a city or a country greeted is no one; a given name that
     # is also a city's, and a surname an Antarctic station is named after, stay
     pytest.param("Hello Lagos! Thank you Nigeria! Hi Santo Domingo, and thanks Sofia! Hi Palmer,",

@@ -38,8 +38,8 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice")
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
-# the roles and relations running text writes in lower case before a person's name,
-# after "my", "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
+# the roles and relations running text writes before a person's name, after "my",
+# "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
 # Ashley Nguyen"): no part of the name. Not "host", which names a platform as often
 # ("our host Airbnb").
 ROLES = ("server", "waiter", "waitress", "bartender", "cashier", "teller", "banker", "manager",
@@ -54,7 +54,25 @@ ROLES = ("server", "waiter", "waitress", "bartender", "cashier", "teller", "bank
          "sister", "mother", "father", "mom", "mum", "dad", "uncle", "aunt", "cousin",
          "nephew", "niece", "grandson", "granddaughter", "grandmother", "grandfather",
          "grandma", "grandpa", "boyfriend", "girlfriend", "fiancé", "fiancée", "fiance",
-         "fiancee")
+         "fiancee",
+         # and in French, Spanish, Portuguese, Italian and German, as written ("ma femme
+         # Élodie", "mi gestor Carlos", "a atendente Fernanda", "Ihr Mitarbeiter Herr
+         # Özdemir"); not German's "Mann", a surname as often, nor "Frau", a title too
+         "conseiller", "conseillère", "banquier", "banquière", "gestionnaire", "femme",
+         "mari", "fils", "fille", "frère", "sœur", "collègue", "gestor", "gestora", "asesor",
+         "asesora", "esposa", "esposo", "marido", "mujer", "hijo", "hija", "hermano",
+         "hermana", "agente", "compañero", "compañera", "atendente", "gerente", "consultor",
+         "consultora", "assessor", "assessora", "filho", "filha", "irmão", "irmã",
+         "consulente", "moglie", "marito", "figlio", "figlia", "fratello", "sorella",
+         "collega", "Mitarbeiter", "Mitarbeiterin", "Berater", "Beraterin", "Sachbearbeiter",
+         "Sachbearbeiterin", "Kundenberater", "Kundenberaterin", "Sohn", "Tochter",
+         "Bruder", "Schwester", "Kollege", "Kollegin")
+# the possessives and articles before such a role ("my", "the", "mon", "mi", "a",
+# "Ihr", "il mio": one of them, perhaps with one more word)
+ROLE_DETERMINERS = ("my", "our", "the", "your", "his", "her", "their", "a", "mon", "ma",
+                    "notre", "votre", "le", "la", "mi", "su", "nuestro", "nuestra", "el",
+                    "meu", "minha", "o", "seu", "sua", "nosso", "nossa", "il", "mio", "mia",
+                    "mein", "meine", "ihr", "ihre", "unser", "unsere", "der", "die")
 # public bodies by their acronyms, as news and filings name them: central banks,
 # regulators and supervisors, tax authorities, international bodies. The model reads a
 # short one in capitals as a person ("[ECB] board member Isabel Schnabel"); they are

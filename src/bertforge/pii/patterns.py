@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .labels import GROUP_OF
-from .lexicon import ROLES
+from .lexicon import COURTESY_TITLES, ROLE_DETERMINERS, ROLES
 
 
 # Word processors, PDFs and web pages write a value's spaces and hyphens as other
@@ -855,14 +855,20 @@ SIGN_OFF_BEFORE = re.compile(
 # Rashida")
 DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?({_GREETED})[ \t]*$",
                          re.MULTILINE)
-# a name after a person's role or relation in lower case, after "my", "our", "the" or
-# another possessive, perhaps with one word before the role and "named" after it ("Our
-# server Brianna was amazing", "my financial advisor Kevin", "a supervisor named
-# Adaeze"): one or two words, checked as after a greeting
+# a name after a person's role or relation, after "my", "our", "the" or another
+# possessive or article, perhaps with one word before the role and "named" or a
+# courtesy title after it ("Our server Brianna was amazing", "my financial advisor
+# Kevin", "a supervisor named Adaeze", "Ihr Mitarbeiter Herr Özdemir"): one or two
+# words, checked as after a greeting
+_DETERMINERS = _cases(ROLE_DETERMINERS, False)
 ROLE_NAME = re.compile(
-    r"(?=[AaHhMmOoTtYy])(?<![\w-])(?:[Mm]y|[Oo]ur|[Tt]he|[Yy]our|[Hh]is|[Hh]er|[Tt]heir|[Aa])[ \t]+"
-    rf"(?:[a-z]+[ \t]+)?(?:{trie_pattern(ROLES)})[ \t]+(?:(?:named|called)[ \t]+)?"
+    rf"(?=[{''.join(sorted({w[0] for w in _DETERMINERS}))}])(?<![\w-])"
+    rf"(?:{trie_pattern(_DETERMINERS)})[ \t]+(?:[a-z]+[ \t]+)?(?:{trie_pattern(ROLES)})[ \t]+"
+    rf"(?:(?:named|called)[ \t]+|(?:{trie_pattern(COURTESY_TITLES)})\.?[ \t]+)?"
     rf"({_GREETED})(?![\w-])")
+# the same role at a name's start, which is no part of it ("teller [Ashley Nguyen]")
+ROLE_LEAD = re.compile(rf"(?:(?:{trie_pattern(_DETERMINERS)})[ \t]+)?(?:{trie_pattern(ROLES)})"
+                       r"[ \t]+(?=[^\W\d_])")
 # a given name written as two syllables joined by a hyphen, the second in lower case, as
 # Korean names are romanised ("Ji-woo", "Seo-yeon", "Min-jun"); not a word with a
 # prefix ("Co-op", "Re-send", "Pre-order")

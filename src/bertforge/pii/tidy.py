@@ -15,10 +15,10 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, ROLES, common_words, given_names,
+from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import FIRMS, KNOWN_FIRMS, MONTH
+from .patterns import FIRMS, KNOWN_FIRMS, MONTH, ROLE_LEAD
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -583,8 +583,7 @@ KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Gr
        "Mum", "Dad")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
     {t for title in OFFICE_TITLES + DEMONYMS for t in (title, title.upper())} |
-    {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())} |
-    set(ROLES),
+    {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
     key=len, reverse=True))))
 
 
@@ -622,13 +621,15 @@ def _without_title(text: str, a: int, b: int) -> int:
     kinship word or where the person is from before the name is left out ("Mr. [Tomasz
     Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
     "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
-    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), or the "Per" of "Per [Mateus]'s email"
-    (`PER_LEAD`): none is anybody's personal
+    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), the "Per" of "Per [Mateus]'s email"
+    (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
+    Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`): none is anybody's personal
     data, and the gold convention of the generator, the hand-written sets and wikigold
     puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
     if (m := PER_LEAD.match(text, a)) and m.end() < b:
         a = m.end()
+    a = m.end() if (m := ROLE_LEAD.match(text, a, b)) else a
     m = TITLE.match(text, a, b)
     return m.end() if m else a
 
