@@ -691,6 +691,15 @@ GREETED_PROBES = [
         ["Pilar Echeverría", "Schäfer", "Katharina Brandstätter", "Chiara Esposito",
          "Maria das Graças Oliveira", "Tadeusz"],
         id="foreign-letters"),
+    # the sign-offs-abroad record: a name after "soy", "je suis", "Mein Name ist" or
+    # "Ich heiße", and after the short sign-offs ("Att", "MfG"); not a word that is no
+    # name ("Soy Sauce"), nor lower-case words after them
+    pytest.param(
+        "Hola, soy Lucía Benítez. Je suis Élodie et j'ai un problème. Mein Name ist Jürgen "
+        "Havemann. Ich heiße Özlem. Estorno em 5 dias. Att, Thiago\nMfG\nGrzegorz\n"
+        "Soy Sauce. soy cliente.\n",
+        ["Lucía Benítez", "Élodie", "Jürgen Havemann", "Özlem", "Thiago", "Grzegorz"],
+        id="sign-offs-abroad"),
     # the praise record: a name after praise or a wish, as comments write it; not a team
     # or a title praised
     pytest.param(

@@ -787,13 +787,18 @@ _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best w
               "Saludos", "Un saludo", "Atentamente", "Gracias", "Atenciosamente", "Abraços",
               "Obrigado", "Obrigada", "Cordialement", "Bien à vous", "Merci", "Viele Grüße",
               "Viele Grüsse", "Liebe Grüße", "Mit freundlichen Grüßen", "Danke", "Grazie",
-              "Cordiali saluti", "Saluti")
+              "Cordiali saluti", "Saluti",
+              # and their short forms and kin ("Att, Thiago", "MfG\nJürgen")
+              "Att", "Atte", "Abs", "Bjs", "Cdlt", "Bien cordialement", "MfG", "LG", "VG",
+              "BG", "Beste Grüße", "Freundliche Grüße", "Herzliche Grüße", "Un abrazo",
+              "Saludos cordiales", "Cordiales saludos", "Distinti saluti")
 # what introduces its writer's name: in English the name ends as after a greeting; in
 # the other languages the phrase alone says a name follows. Not German's "ich bin",
 # which its capitalised nouns follow as often ("ich bin Kunde").
 _INTRODUCTIONS = ("My name is", "My name's", "This is", "I'm", "I am", "It's", "It is")
 _INTRODUCTIONS_ABROAD = ("Me llamo", "Mi nombre es", "Meu nome é", "Me chamo",
-                         "Je m'appelle", "Mi chiamo")
+                         "Je m'appelle", "Mi chiamo", "Soy", "Sou", "Je suis", "Sono",
+                         "Mein Name ist", "Ich heiße")
 _TEAMS = ("support", "billing", "accounts", "sales", "IT", "HR", "legal", "finance",
           "compliance", "ops", "operations", "payroll", "onboarding", "customer service",
           "customer care", "customer support", "tech support", "the help desk", "the helpdesk")
