@@ -681,15 +681,15 @@ GREETED_PROBES = [
     # the foreign-letters record: the name after "Doña", "Herr", "Frau", "Sig.ra" or
     # "Sra." (one to four words, a name's particles between them) and after a letter's
     # salutation ("Estimado Tadeusz,"), a name's "e" ("and") ending it; not a title said
-    # after a title ("Herr Doktor"), nor a name after "Don", an English title or "M.",
-    # left to the model
+    # after a title ("Herr Doktor"), nor a name after "Don" or "M.", left to the model
+    # (one word after an English title is the titled-surnames record's: "Mr. Okonjo")
     pytest.param(
         "la cuenta de Doña Pilar Echeverría se ha realizado. Sehr geehrter Herr Schäfer,\n"
         "an Frau Katharina Brandstätter. della Sig.ra Chiara Esposito e Sra. Maria das "
         "Graças Oliveira. Estimado Tadeusz, Herr Doktor. Don Pedro, Mr. Okonjo, "
         "M. Olivier Lemaire.",
         ["Pilar Echeverría", "Schäfer", "Katharina Brandstätter", "Chiara Esposito",
-         "Maria das Graças Oliveira", "Tadeusz"],
+         "Maria das Graças Oliveira", "Tadeusz", "Okonjo"],
         id="foreign-letters"),
     # the sign-offs-abroad record: a name after "soy", "je suis", "Mein Name ist" or
     # "Ich heiße", and after the short sign-offs ("Att", "MfG"); not a word that is no
@@ -727,6 +727,15 @@ GREETED_PROBES = [
         "the server Apache; our advisor Vanguard; server Thandiwe did.",
         ["Brianna", "Kevin Oyelaran", "Keisha", "Adaeze"],
         id="role-words"),
+    # the titled-surnames record: a surname alone after a title of office or an English
+    # courtesy title, the sentence going on in lower case or ending; not a word that is
+    # no name, one that makes a title with the title, or a word before more capitals
+    pytest.param(
+        "Judge Park dissented. Detective Cross testified; Mr. Hope's letter came. Officer "
+        "Long, at noon. Attorney General Merrick Garland said so. Judge Rules Against Bank. "
+        "Officer Training School. Captain America is a film. Judge Amy Park ruled.",
+        ["Park", "Cross", "Hope", "Long"],
+        id="titled-surnames"),
     # the roles-abroad record: a role in French, Spanish, Portuguese, Italian or German
     # after its possessive or article, perhaps with a courtesy title after it (in English
     # too); not a word that is no name after one

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .labels import GROUP_OF
-from .lexicon import COURTESY_TITLES, ROLE_DETERMINERS, ROLES
+from .lexicon import COURTESY_TITLES, OFFICE_TITLES, ROLE_DETERMINERS, ROLES
 
 
 # Word processors, PDFs and web pages write a value's spaces and hyphens as other
@@ -874,6 +874,18 @@ ROLE_NAME = re.compile(
 # the same role at a name's start, which is no part of it ("teller [Ashley Nguyen]")
 ROLE_LEAD = re.compile(rf"(?:(?:{trie_pattern(_DETERMINERS)})[ \t]+)?(?:{trie_pattern(ROLES)})"
                        r"[ \t]+(?=[^\W\d_])")
+# a surname alone after a title of office or an English courtesy title, the sentence
+# going on in lower case or ending ("Judge Park dissented", "Detective Cross testified",
+# "Mr. Cross's letter"): the model misses the surnames that are words too. The word is
+# checked as after a greeting; not one that makes a title with the title ("Attorney
+# General", "Captain America")
+_SURNAME_TITLES = OFFICE_TITLES + ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")
+TITLED_SURNAME = re.compile(
+    rf"(?=[{''.join(sorted({t[0] for t in _SURNAME_TITLES}))}])(?<![\w.-])"
+    rf"(?:{trie_pattern(_SURNAME_TITLES)})\.?[ \t]+({_GREETED_WORD})"
+    r"(?=['\u2019]s\b|[ \t]+[a-z]|[ \t]*[,.;:!?)]|[ \t]*$)", re.MULTILINE)
+TITLE_WORDS = frozenset(("General", "America", "Marvel", "House", "Elect", "Emeritus",
+                         "Orange", "Pepper"))  # (and "Agent Orange", "Dr Pepper")
 # a given name written as two syllables joined by a hyphen, the second in lower case, as
 # Korean names are romanised ("Ji-woo", "Seo-yeon", "Min-jun"); not a word with a
 # prefix ("Co-op", "Re-send", "Pre-order")

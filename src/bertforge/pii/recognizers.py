@@ -414,7 +414,8 @@ class GreetedNames(Recognizer):
     before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
     `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida"), a
     chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh: the build is
-    green now"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna");
+    green now"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna"),
+    a surname alone after a title (`patterns.TITLED_SURNAME`: "Judge Park dissented");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
     check = ("a name after a greeting, a thanks, an introduction, a courtesy title or a "
@@ -434,6 +435,8 @@ class GreetedNames(Recognizer):
             found += [where for m in p.FROM_TEAM.finditer(text)
                       for where in self._name_before(text, m.start())]
         found += [self._first_word(text, *m.span(1)) for m in p.ROLE_NAME.finditer(text)]
+        found += [m.span(1) for m in p.TITLED_SURNAME.finditer(text)
+                  if m.group(1) not in p.TITLE_WORDS]
         return [self.match(a, b) for a, b in found if _greeted_person(text[a:b])]
 
     @staticmethod
