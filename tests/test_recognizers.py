@@ -773,6 +773,18 @@ def test_a_posts_author_with_a_user_names_shape_is_a_user_name():
         "Ifeoma_N", "mkowalski-dev", "RetiredInOhio", "jdoe42"]]
 
 
+def test_a_profiles_address_gives_its_user_name():
+    """The profile-urls record's probe: the user name in a social site's profile address
+    (LinkedIn's "/in/", X, Instagram, Reddit's "/user/", a GitHub profile) is a user
+    name; the sites' own pages and a GitHub repository's owner are not."""
+    text = ("jordan.lee@fintrail.io | linkedin.com/in/jordanlee\nFollow me: https://x.com/sallykohn."
+            " (instagram.com/ewa.k) reddit.com/user/moneyqueen22/comments github.com/mkowalski-dev"
+            "\nhttps://github.com/pytorch/pytorch/issues/1 twitter.com/search?q=x "
+            "facebook.com/profile.php?id=1000 github.com/orgs/acme")
+    assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
+        "jordanlee", "sallykohn", "ewa.k", "moneyqueen22", "mkowalski-dev"]]
+
+
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's, member's or patient's keyword and

@@ -950,6 +950,23 @@ NOT_AUTHORS = re.compile(r"[vV]\d[\w.-]*|[A-Z]{2,}-\d+")
 # a user's name as the directory of a home in a path: "/home/rkapoor/", "/Users/ann.lee/",
 # "C:\Users\Svetlana.Ivanova\" (a stack trace's or a log's); not the names systems and CI
 # give their own users (`NOT_HOME_USERS`)
+# a person's profile address on a social site, whose path is their user name
+# ("linkedin.com/in/jordanlee", "x.com/sallykohn", "instagram.com/ewa.k",
+# "github.com/mkowalski-dev"); not the sites' own pages (`NOT_PROFILES`), nor a GitHub
+# path that goes on to a repository ("github.com/pytorch/pytorch": an organisation as
+# often as a person)
+PROFILE_URL = re.compile(
+    r"(?<![\w.-])(?:www\.)?(?:linkedin\.com/in|twitter\.com|x\.com|facebook\.com|"
+    r"instagram\.com|tiktok\.com/@|medium\.com/@|threads\.net/@|youtube\.com/@|"
+    r"reddit\.com/u(?:ser)?|github\.com(?=/[\w.-]+(?:/?(?:[?#\s)\],;:'\"]|$)|\.(?:\s|$))))"
+    r"/([A-Za-z0-9_][\w.-]{1,99}?)(?=[/?#]|\.?(?:\s|$)|[)\],;:'\"])")
+NOT_PROFILES = frozenset({
+    "home", "search", "explore", "login", "signup", "settings", "about", "help", "share",
+    "sharer", "sharer.php", "profile.php", "intent", "hashtag", "i", "messages",
+    "notifications", "groups", "pages", "events", "marketplace", "watch", "orgs", "topics",
+    "features", "pricing", "enterprise", "sponsors", "apps", "policies", "privacy", "terms",
+    "legal", "jobs", "company", "school", "feed", "pulse", "learning", "reel", "reels", "p",
+    "stories", "tag", "tags", "status", "compose", "tos", "business", "ads", "developers"})
 HOME_DIR = re.compile(r"(?:(?<![\w.~-])/(?:home|Users)/|(?<![\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\)"
                       r"([A-Za-z0-9_][\w.@-]{0,63}?)(?=[/\\]|$|[\s'\"),;:])")
 NOT_HOME_USERS = frozenset({

@@ -352,7 +352,8 @@ class Handles(Recognizer):
     """Social-media and chat handles ("@sallykohn"), Reddit's user names
     ("u/throwaway_22", `patterns.REDDIT_USER`), a chat log's nicks ("[09:14]
     <kwame_a>", `patterns.CHAT_NICK`), the user's directory in a path ("/home/rkapoor/",
-    `patterns.HOME_DIR`) and a post's author with a user name's shape ("Posted by
+    `patterns.HOME_DIR`), the user name of a social site's profile address
+    ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`) and a post's author with a user name's shape ("Posted by
     Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
@@ -379,6 +380,9 @@ class Handles(Recognizer):
                 "Documents and Settings" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.HOME_DIR.finditer(text)
                     if m.group(1).lower() not in p.NOT_HOME_USERS]
+        if ".com/" in text or ".net/@" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.PROFILE_URL.finditer(text)
+                    if m.group(1).lower() not in p.NOT_PROFILES]
         if "] <" in text or "]<" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.CHAT_NICK.finditer(text)
                     if m.group(1).lower() not in p.NOT_NICKS]
