@@ -1584,6 +1584,10 @@ def test_a_field_label_read_alone_is_nobodys():
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Pachulski Stang Ziehl & Jones LLP", "Laura Davis Jones",
                                        "PETRA SCHOLZ", "Attenborough"]
+    # and an abbreviation of office mail and chat (the work-abbreviations record)
+    text = "@channel please review by EOD. FYI Dev is out; Eta signed."
+    found = tidy(text, spans_at(text, ["EOD", "FYI", "Dev", "Eta"]))
+    assert [s.text for s in found] == ["Dev", "Eta"]
 
 
 def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():

@@ -38,9 +38,10 @@ def nobodys(text: str, span: Span) -> bool:
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
     place has ("[Chad]'s president", `_civic`), a lawmaker's
     party tag, a mail header's name, a courtesy title alone or
-    a program's name, or a field's label (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`,
-    `SOFTWARE`, `FIELD_LABELS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the
-    [Manager]", "restart the [Jupyter] kernel", "[Attn]: Laura Davis Jones"),
+    a program's name, a field's label or an abbreviation of office mail (`PARTY_TAG`,
+    `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`, `WORK_ABBREVIATIONS`:
+    "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter]
+    kernel", "[Attn]: Laura Davis Jones", "review by [EOD]"),
     a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
     name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
@@ -70,7 +71,8 @@ def nobodys(text: str, span: Span) -> bool:
                                        _unknown_parties(text, span)) or \
         PARTY_TAG.fullmatch(span.text) is not None or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
-        span.text.rstrip(".").casefold() in LONE_WORDS
+        span.text.rstrip(".").casefold() in LONE_WORDS or \
+        span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS
 
 
 # what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
@@ -185,6 +187,11 @@ SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \
 # where a memo or a notice writes them in capitals or before a colon ("Jones LLP, [Attn]:
 # Laura Davis Jones", "[ATTN] ACCOUNTS PAYABLE")
 FIELD_LABELS = frozenset(("attn", "attention", "fao", "c/o"))
+# the abbreviations of office mail and chat, which the model reads as a name, written in
+# capitals ("review by [EOD]", "[FYI] the wire is late"; "Eta" may be a name)
+WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd", "tba", "eta",
+                                "ooo", "pto", "wfh", "imo", "imho", "afaik", "lgtm", "ptal",
+                                "wip", "nda", "sla", "kpi", "okr", "ytd", "qoq", "yoy"))
 LONE_WORDS = LONE_TITLES | FIELD_LABELS  # what no name is, alone
 
 
