@@ -956,7 +956,7 @@ NOT_AUTHORS = re.compile(r"[vV]\d[\w.-]*|[A-Z]{2,}-\d+")
 # path that goes on to a repository ("github.com/pytorch/pytorch": an organisation as
 # often as a person)
 PROFILE_URL = re.compile(
-    r"(?<![\w.-])(?:www\.)?(?:linkedin\.com/in|twitter\.com|x\.com|facebook\.com|"
+    r"(?=[fgilmrtwxy])(?<![\w.-])(?:www\.)?(?:linkedin\.com/in|twitter\.com|x\.com|facebook\.com|"
     r"instagram\.com|tiktok\.com/@|medium\.com/@|threads\.net/@|youtube\.com/@|"
     r"reddit\.com/u(?:ser)?|github\.com(?=/[\w.-]+(?:/?(?:[?#\s)\],;:'\"]|$)|\.(?:\s|$))))"
     r"/([A-Za-z0-9_][\w.-]{1,99}?)(?=[/?#]|\.?(?:\s|$)|[)\],;:'\"])")
