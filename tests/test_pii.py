@@ -1462,6 +1462,21 @@ def test_a_title_of_office_is_left_out_of_a_name():
                                        "General Motors"]
 
 
+def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
+    """The honorifics record's probe, with the model's spans as it gave them: "Shri",
+    "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")
+    are no part of it; "Sri Mulyani Indrawati", whose "Sri" is her given name, stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Shri Ramesh Iyer, Smt. Lakshmi Narayanan and Alhaji Aliko Dangote, GCON, met "
+            "Dame Mary Berry OBE and Sri Mulyani Indrawati.")
+    values = ["Shri Ramesh Iyer", "Smt. Lakshmi Narayanan", "Alhaji Aliko Dangote", "GCON",
+              "Dame Mary Berry OBE", "Sri Mulyani Indrawati"]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == ["Ramesh Iyer", "Lakshmi Narayanan", "Aliko Dangote",
+                                       "Dame Mary Berry", "Sri Mulyani Indrawati"]
+
+
 def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comma():
     """The name-ends record's probe, with the model's spans as it gave them: each
     credential after a name read as a PERSON span of its own goes ("CPA", "Ph.D.",

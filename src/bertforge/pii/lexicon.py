@@ -23,7 +23,11 @@ COURTESY_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Messrs", "Mme
                    "Sr", "Sra", "Srta", "Sres", "Señor", "Señora", "Señorita", "Senhor",
                    "Senhora", "Mme", "Mlle", "Monsieur", "Madame", "Mademoiselle", "Herr",
                    "Frau", "Sig", "Signor", "Signora", "Dott", "Doña", "Dña", "Sig.ra",
-                   "Sig.na", "Dott.ssa")
+                   "Sig.na", "Dott.ssa",
+                   # and India's and northern Nigeria's ("Shri Ramesh Iyer", "Smt. Lakshmi
+                   # Narayanan", "Alhaji Aliko Dangote"; not "Sri", a given name and a
+                   # country's first word too)
+                   "Shri", "Smt", "Shrimati", "Alhaji", "Alhaja", "Mallam")
 OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
                  "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
                  "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",

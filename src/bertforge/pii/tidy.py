@@ -866,7 +866,10 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS", "CAIA", "FRM", "ChFC", "CLU",
                "CIMA", "CPWA", "CRPC", "CPCU", "CIPP", "PMP", "CFE", "CISA",
                # King's and Queen's Counsel (not "SC", a state's abbreviation too)
-               "KC", "QC")
+               "KC", "QC",
+               # and the orders of the British Empire and of Nigeria ("Aliko Dangote, GCON")
+               "OBE", "CBE", "MBE", "KBE", "DBE", "GBE", "GCFR", "GCON", "CFR", "OFR", "OON",
+               "MFR")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA")
