@@ -304,6 +304,28 @@ def test_swift_figures_and_payment_references_are_not_personal_data():
     assert [s.text for s in kept] == ["C240131EUR1234"]
 
 
+def test_java_class_names_and_stack_frames_are_not_personal_data():
+    """The java-names record's probe, with the model's spans as it gave them: a logger's
+    abbreviated name, an exception's class and a stack frame are code, and the model's
+    names, firms and secrets inside them go; the customer's name and an email stay, and
+    so does a name after a full stop with no space ("fine.Thanks John") and a domain's
+    dotted words in lower case."""
+    text = ("ERROR c.n.p.PaymentService - failed for Karen Oyelaran: "
+            "java.lang.IllegalStateException\n\tat com.northgate.payments.PaymentService"
+            ".charge(PaymentService.java:142)\nmail karen.m.oyelaran@gmail.com; all fine.Thanks "
+            "John. See registry.northgate.io")
+    model = []
+    for value, label in [("c.n.p.", "PERSON"), ("Karen Oyelaran", "PERSON"),
+                         ("java.lang.IllegalStateException", "DIGITAL"), ("com", "COMPANY"),
+                         ("142", "DIGITAL"), ("Thanks John", "PERSON"), ("northgate", "COMPANY")]:
+        start = text.rfind(value) if value == "northgate" else text.find(value)
+        model.append(Span(start, start + len(value), label, value, 0.9))
+    merged = merge(sorted(model, key=lambda s: s.start), find(text), text)
+    assert [(s.text, s.label) for s in merged] == [
+        ("Karen Oyelaran", "PERSON"), ("karen.m.oyelaran@gmail.com", "EMAIL"),
+        ("Thanks John", "PERSON"), ("northgate", "COMPANY")]
+
+
 # ------------------------------------------------------------------ redaction
 @st.composite
 def text_and_spans(draw):

@@ -1042,6 +1042,13 @@ SWIFT_FIGURES = re.compile(r"(?m)^(?::6[02][FM]:|:6[45]:)[CD]\d{6}[A-Z]{3}\d[\d,
                            r"|^:61:\d{6}(?:\d{4})?R?[CD][A-Z]?\d[\d,]*[NFS][A-Z0-9]{3}[^\n/]{0,16}"
                            r"|^:9[08][DC]:\d+[A-Z]{3}\d[\d,]*|^:34F:[A-Z]{3}[CD]?\d[\d,]*"
                            r"|^:28C:\d+(?:/\d+)?")
+# The qualified names of Java classes that logs print, and a stack trace's frames
+# ("java.lang.IllegalStateException", a logger's "c.n.p.PaymentService", "at
+# com.northgate.payments.PaymentService.charge(PaymentService.java:142)"): code, whose
+# dotted packages and CamelCase class the model reads as names, firms and secrets. Two
+# lower-case packages at least ("fine.Thanks" of a missed space is none).
+JAVA_NAMES = re.compile(r"(?:[a-z][a-z0-9_]*\.){2,}[A-Z][\w$]*(?:\.[\w$<>]+)*"
+                        r"(?:\([\w$.-]*(?::\d+)?\))?")
 # The identifiers an ISO 20022 payment message gives itself (pain.001, pacs.008, camt):
 # references chosen by a bank or its software, not by or about a person
 ISO_REFERENCES = re.compile(r"<((?:\w+:)?(?:MsgId|PmtInfId|InstrId|EndToEndId|TxId|UETR))>"
@@ -1204,11 +1211,13 @@ def real_date(value: str) -> bool:
 
 def not_personal(text: str) -> list[tuple[int, int]]:
     """Stretches whose format says they hold no personal data, as (start, end): the
-    figures of SWIFT statement messages (balances, statement lines, sums) and the
-    message, instruction and end-to-end references of ISO 20022 payments. A model that
-    never saw MT940 reads "C240131EUR1234,56" as an account number."""
+    figures of SWIFT statement messages (balances, statement lines, sums), the
+    message, instruction and end-to-end references of ISO 20022 payments, and Java's
+    qualified class names and stack frames (`JAVA_NAMES`). A model that never saw MT940
+    reads "C240131EUR1234,56" as an account number."""
     return sorted([m.span() for m in SWIFT_FIGURES.finditer(text)] +
-                  [m.span(2) for m in ISO_REFERENCES.finditer(text)])
+                  [m.span(2) for m in ISO_REFERENCES.finditer(text)] +
+                  [m.span() for m in JAVA_NAMES.finditer(text)])
 
 
 def real_time(value: str) -> bool:
