@@ -785,6 +785,17 @@ def test_a_profiles_address_gives_its_user_name():
         "jordanlee", "sallykohn", "ewa.k", "moneyqueen22", "mkowalski-dev"]]
 
 
+def test_an_access_logs_user_is_a_user_name():
+    """The access-log-users record's probe: the user field of a web server's access log
+    line (Common and Combined Log Formats) is a user name; "-" is none, and a line
+    without the log's bracketed time gives nothing."""
+    text = ('10.0.4.17 - jdoe [05/Dec/2026:07:12:39 +0000] "GET /a HTTP/1.1" 200 5123\n'
+            '10.0.4.18 - - [05/Dec/2026:07:12:40 +0000] "GET /b HTTP/1.1" 200 12\n'
+            'host.example.com ident t.okafor@corp [05/Dec/2026:07:12:41 +0000] "POST /c" 302 0\n'
+            '10.0.4.17 - jdoe [the log of 05/Dec/2026] notes')
+    assert recognized("handles", "US", text) == [("jdoe", "DIGITAL"), ("t.okafor@corp", "DIGITAL")]
+
+
 def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's, member's or patient's keyword and

@@ -967,6 +967,11 @@ NOT_PROFILES = frozenset({
     "features", "pricing", "enterprise", "sponsors", "apps", "policies", "privacy", "terms",
     "legal", "jobs", "company", "school", "feed", "pulse", "learning", "reel", "reels", "p",
     "stories", "tag", "tags", "status", "compose", "tos", "business", "ads", "developers"})
+# the user a web server's access log names (the Common and Combined Log Formats: the
+# client's address, "-", the user, the time in brackets): "10.0.4.17 - jdoe
+# [05/Dec/2026:07:12:39 +0000]"; "-" where there is none, which is no value to mask
+ACCESS_LOG_USER = re.compile(r"(?m)^[\w.:-]+[ \t]+\S+[ \t]+([^\s\[\]\"]+)[ \t]+"
+                             r"\[\d{2}/[A-Z][a-z]{2}/\d{4}:\d{2}:\d{2}:\d{2}")
 HOME_DIR = re.compile(r"(?:(?<![\w.~-])/(?:home|Users)/|(?<![\w])[A-Za-z]:\\(?:Users|Documents and Settings)\\)"
                       r"([A-Za-z0-9_][\w.@-]{0,63}?)(?=[/\\]|$|[\s'\"),;:])")
 NOT_HOME_USERS = frozenset({

@@ -353,7 +353,8 @@ class Handles(Recognizer):
     ("u/throwaway_22", `patterns.REDDIT_USER`), a chat log's nicks ("[09:14]
     <kwame_a>", `patterns.CHAT_NICK`), the user's directory in a path ("/home/rkapoor/",
     `patterns.HOME_DIR`), the user name of a social site's profile address
-    ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`) and a post's author with a user name's shape ("Posted by
+    ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`), the user of a web server's
+    access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's shape ("Posted by
     Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
@@ -380,6 +381,8 @@ class Handles(Recognizer):
                 "Documents and Settings" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.HOME_DIR.finditer(text)
                     if m.group(1).lower() not in p.NOT_HOME_USERS]
+        if "/20" in text and "[" in text:  # the year of an access log's time
+            out += [self.match(m.start(1), m.end(1)) for m in p.ACCESS_LOG_USER.finditer(text)]
         if ".com/" in text or ".net/@" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.PROFILE_URL.finditer(text)
                     if m.group(1).lower() not in p.NOT_PROFILES]
