@@ -2119,6 +2119,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Docket"), ("PERSON", "Ann Lee"), ("PERSON", "Claim"), ("PERSON", "Jordan"),
       ("PERSON", "Docket", 1), ("PERSON", "Docket", 2)],
      ["Ann Lee", "Jordan", "Docket", "Docket"]),
+    # a job's title read as a firm (the job-titles record, `patterns.job_title`), alone
+    # or after a name's comma, whose surname then joins the name; a firm named with a
+    # job's word stays
+    ("Tomasz Wieczorek, President and CEO | Rafael Ibarra Soto, EVP, Operations | Chief "
+     "Financial Officer | Principal Financial paid",
+     [("PERSON", "Tomasz Wieczorek"), ("COMPANY", "President and CEO"),
+      ("PERSON", "Rafael Ibarra"), ("COMPANY", "Soto, EVP, Operations"),
+      ("COMPANY", "Chief Financial Officer"), ("COMPANY", "Principal Financial")],
+     ["Tomasz Wieczorek", "Rafael Ibarra Soto", "Principal Financial"]),
     # a party's role (the party-roles record, `_party_role`), plural, possessive and
     # joined; a name beside a role, and a name that is a joining word, stay
     ("MARCUS T. DELGADO, Defendant-Appellee. Movant's motion; the Plaintiffs; the "

@@ -19,7 +19,8 @@ import re
 from ..spans import Span
 from . import ids
 from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, a_place, known_names, places
-from .patterns import CA_PROVINCES, GREETING_BEFORE, US_STATE_NAMES, US_STATES, trie_pattern
+from .patterns import (CA_PROVINCES, GREETING_BEFORE, US_STATE_NAMES, US_STATES, job_title,
+                       trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -41,7 +42,8 @@ def nobodys(text: str, span: Span) -> bool:
     a program's name, a field's label or an abbreviation of office mail (`PARTY_TAG`,
     `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`, `WORK_ABBREVIATIONS`:
     "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter]
-    kernel", "[Attn]: Laura Davis Jones", "review by [EOD]"),
+    kernel", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's title
+    ("[President and CEO]", `patterns.job_title`),
     a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
     name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
@@ -71,7 +73,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _unknown_parties(text, span)) or \
         PARTY_TAG.fullmatch(span.text) is not None or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
-        span.text.rstrip(".").casefold() in LONE_WORDS or \
+        span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS
 
 

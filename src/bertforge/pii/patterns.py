@@ -645,6 +645,31 @@ JOB_WORDS = ("Head", "Director", "Manager", "Officer", "Chief", "President", "VP
              "Attorney", "Paralegal", "Accountant", "Auditor", "Underwriter", "Broker",
              "Banker", "Planner", "Recruiter", "Developer", "Scientist", "Editor",
              "Strategist", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO", "CCO")
+# the other words of a job's title ("Chief Financial Officer", "EVP, Operations", "Head
+# of Investor Relations"), and the job's words that are no firm's name too (a span
+# "Principal Financial" may be the insurer)
+TITLE_MODIFIERS = frozenset((
+    "Vice", "Senior", "Sr.", "Junior", "Executive", "General", "Financial", "Operating",
+    "Technology", "Information", "Risk", "Compliance", "Operations", "Finance", "Marketing",
+    "Sales", "Legal", "Human", "Resources", "Investment", "Accounting", "Deputy", "Managing",
+    "Corporate", "Global", "Regional", "Independent", "Non-Executive", "Board", "Audit",
+    "Committee", "Development", "Product", "Strategy", "Treasury", "Credit", "Internal",
+    "Investor", "Relations", "Public", "Affairs", "Business", "Commercial", "Digital", "Data",
+    "Security", "Administrative", "Revenue", "Tax", "Lending", "Retail", "Wealth", "People",
+    "Chief", "Head", "Lead", "Principal", "Partner", "Associate", "Counsel",
+    "and", "of", "the", "for", "&"))
+SURE_JOB_WORDS = frozenset(JOB_WORDS) - TITLE_MODIFIERS
+
+
+def job_title(value: str) -> bool:
+    """Whether a value's words are a job's title only, one of them a job's word that
+    names no firm ("President and CEO", "EVP, Operations", "Chief Financial Officer"; not
+    "Principal Financial", nor "Head & Shoulders")."""
+    words = re.findall(r"[^\s,/]+", value)
+    return any(w in SURE_JOB_WORDS for w in words) and \
+        all(w in SURE_JOB_WORDS or w in TITLE_MODIFIERS for w in words)
+
+
 _TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
 _CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
                rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")

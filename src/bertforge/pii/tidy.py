@@ -18,7 +18,7 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import FIRMS, KNOWN_FIRMS, MONTH, ROLE_LEAD
+from .patterns import FIRMS, KNOWN_FIRMS, MONTH, ROLE_LEAD, job_title
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -1036,9 +1036,14 @@ def _known_firm(span: Span) -> Span:
 def _firm_comma(span: Span) -> Span:
     """A model COMPANY span without a comma and the lower-case words after it ("Zelle" of
     "Paid through Zelle, bank (Wells) says"): a firm's name has a form or a name after its
-    comma ("Acme Holdings, llc", "Skadden, Arps"), never lower-case words alone."""
+    comma ("Acme Holdings, llc", "Skadden, Arps"), never lower-case words alone; nor a
+    job's title ("Soto, EVP, Operations" of a compensation table's "Rafael Ibarra Soto,
+    EVP, Operations", whose surname `_one_person` then joins to the name)."""
     if span.label != "COMPANY" or span.source != "model":
         return span
+    comma = span.text.find(",")
+    if comma > 0 and job_title(span.text[comma + 1:]):
+        return _cut(span, len(span.text[:comma].rstrip()))
     comma = span.text.rfind(",")
     tail = span.text[comma + 1:].split()
     if comma <= 0 or not tail or not all(w.isalpha() and w.islower() for w in tail) \
