@@ -50,7 +50,8 @@ def nobodys(text: str, span: Span) -> bool:
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
-    word before its number ("[Docket] No. 142", `_numbered`)."""
+    word before its number ("[Docket] No. 142", `_numbered`), or a form's label in another
+    language ("[Nachname]: Havemann", `_form_label`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
@@ -61,7 +62,7 @@ def nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
-                                       _numbered(text, span) or
+                                       _numbered(text, span) or _form_label(text, span) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or
@@ -195,6 +196,18 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
                                 "ooo", "pto", "wfh", "imo", "imho", "afaik", "lgtm", "ptal",
                                 "wip", "nda", "sla", "kpi", "okr", "ytd", "qoq", "yoy"))
 LONE_WORDS = LONE_TITLES | FIELD_LABELS  # what no name is, alone
+# a form's field labels in German, Spanish, French, Italian and Portuguese, which the
+# model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
+# "[Né] le : 03/07/1985")
+FORM_LABELS = frozenset(w.casefold() for w in (
+    "Vorname", "Nachname", "Familienname", "Name", "Geburtsdatum", "Geburtsort",
+    "Kontoinhaber", "Kontoinhaberin", "Anschrift", "Wohnort", "Straße", "Staatsangehörigkeit",
+    "Telefon", "Steuernummer", "Nombre", "Apellido", "Apellidos", "Titular", "Domicilio",
+    "Dirección", "Teléfono", "Correo", "Nacionalidad", "Nom", "Prénom", "Né", "Née",
+    "Titulaire", "Adresse", "Téléphone", "Courriel", "Nationalité", "Nome", "Cognome",
+    "Intestatario", "Indirizzo", "Sobrenome", "Endereço", "Naturalidade"))
+# what follows a form's label: perhaps two lower-case words ("le", "de la cuenta"), a colon
+LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 
 
 # a mail header's name that the servers add ("X-To:", "X-Folder:"); the model reads the
@@ -445,6 +458,16 @@ DOCKET_KIND = re.compile(r"-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)-")  # a chea
 
 # a record's number after its word ("Docket No. 142", "Exhibit No. 3", "Claim #4471")
 NUMBER_AFTER = re.compile(r"[ \t]*(?:No\.?|NO\.?|Number|#)[ \t]*\d")
+
+
+def _form_label(text: str, span: Span) -> bool:
+    """Whether a model name is a form's field label in another language before its colon
+    (`FORM_LABELS`, `LABEL_COLON`: "[Kontoinhaber]: Jürgen Havemann", "[Titular] de la
+    cuenta: Lucía"), perhaps with the label's lower-case words in the span ("[Né le] :");
+    the name after the colon stays."""
+    word = span.text.split(None, 1)[0]
+    return word.casefold() in FORM_LABELS and \
+        LABEL_COLON.match(text, span.start + len(word)) is not None
 
 
 def _numbered(text: str, span: Span) -> bool:
