@@ -777,8 +777,9 @@ def test_a_profiles_address_gives_its_user_name():
     """The profile-urls record's probe: the user name in a social site's profile address
     (LinkedIn's "/in/", X, Instagram, Reddit's "/user/", a GitHub profile) is a user
     name; the sites' own pages and a GitHub repository's owner are not."""
-    text = ("jordan.lee@fintrail.io | linkedin.com/in/jordanlee\nFollow me: https://x.com/sallykohn."
-            " (instagram.com/ewa.k) reddit.com/user/moneyqueen22/comments github.com/mkowalski-dev"
+    text = ("jordan.lee@fintrail.io | linkedin.com/in/jordanlee\n"
+            "Follow me: https://x.com/sallykohn. (instagram.com/ewa.k) "
+            "reddit.com/user/moneyqueen22/comments github.com/mkowalski-dev"
             "\nhttps://github.com/pytorch/pytorch/issues/1 twitter.com/search?q=x "
             "facebook.com/profile.php?id=1000 github.com/orgs/acme")
     assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [

@@ -354,8 +354,8 @@ class Handles(Recognizer):
     <kwame_a>", `patterns.CHAT_NICK`), the user's directory in a path ("/home/rkapoor/",
     `patterns.HOME_DIR`), the user name of a social site's profile address
     ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`), the user of a web server's
-    access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's shape ("Posted by
-    Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
+    access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's
+    shape ("Posted by Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL

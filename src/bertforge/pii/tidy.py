@@ -427,7 +427,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     model read as one firm are two names (`_name_pair`), and so is one name written
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
-    lawsuit's caption its parties (`_case_parties`); a spaced dash parts names too. Other labels pass unchanged."""
+    lawsuit's caption its parties (`_case_parties`); a spaced dash parts names too.
+    Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or _case_parties(span)
     if pair is not None:
         return pair
@@ -623,9 +624,9 @@ def _without_title(text: str, a: int, b: int) -> int:
     "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
     ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), the "Per" of "Per [Mateus]'s email"
     (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
-    Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`): none is anybody's personal
-    data, and the gold convention of the generator, the hand-written sets and wikigold
-    puts it outside the name."""
+    Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`): none is anybody's
+    personal data, and the gold convention of the generator, the hand-written sets and
+    wikigold puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
     if (m := PER_LEAD.match(text, a)) and m.end() < b:
         a = m.end()
