@@ -206,7 +206,7 @@ FORM_LABELS = frozenset(w.casefold() for w in (
     "Dirección", "Teléfono", "Correo", "Nacionalidad", "Nom", "Prénom", "Né", "Née",
     "Titulaire", "Adresse", "Téléphone", "Courriel", "Nationalité", "Nome", "Cognome",
     "Intestatario", "Indirizzo", "Sobrenome", "Endereço", "Naturalidade"))
-# what follows a form's label: perhaps two lower-case words ("le", "de la cuenta"), a colon
+# what follows a form's label: up to three lower-case words ("le", "de la cuenta"), a colon
 LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 
 
