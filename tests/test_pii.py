@@ -829,6 +829,11 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     found = tidy(text, [span(".275", "LOCATION"), span("28.3828, -136.4150", "LOCATION"),
                         span("52,5200 13,4050", "LOCATION")])
     assert [s.text for s in found] == ["28.3828, -136.4150", "52,5200 13,4050"]
+    # an account's number has a digit, or a key's "_" (the account-digits record)
+    text = "Whitmore (CRD No. 4812377), customer cus_yGVbPrlx, account AC-0048812."
+    found = tidy(text, [span("CRD", "ACCOUNT"), span("4812377", "ACCOUNT"),
+                        span("cus_yGVbPrlx", "ACCOUNT"), span("AC-0048812", "ACCOUNT")])
+    assert [s.text for s in found] == ["4812377", "cus_yGVbPrlx", "AC-0048812"]
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
     assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]

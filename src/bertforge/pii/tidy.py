@@ -486,14 +486,17 @@ DECIMAL = re.compile(r"\d[.,]\d")  # (Europe writes "52,5200")
 def _plausible(value: str, label: str) -> bool:
     """The shape every value of some groups has: a phone number has at least 7 digits
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
-    one, a coordinate a decimal point between digits (".275" of a price "41.275" is
-    none), and a date a digit or a month or day name ("minutes" is no date), but not a
+    one, an account's number a digit or a key's "_" ("[CRD] No. 4812377" is none), a
+    coordinate a decimal point between digits (".275" of a price "41.275" is none), and
+    a date a digit or a month or day name ("minutes" is no date), but not a
     weekday alone (the generator and the hand-written sets never mark one)."""
     digits = sum(map(str.isdigit, value))
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
     if label == "LOCATION":
         return DECIMAL.search(value) is not None
+    if label == "ACCOUNT":  # a customer's key may have no digit ("cus_yGVbPrlx"), not a word
+        return digits > 0 or "_" in value
     if label in ("GOV_ID", "CARD"):
         return digits > 0
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
