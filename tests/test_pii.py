@@ -2223,21 +2223,25 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
-    name and the firm's industry, or "& Partners", make one firm."""
+    name and the firm's industry, or "& Partners", make one firm; and a trade's word (the
+    trade-words record: "DICK SMITH ELECTRONICS", "Halvorsen Shipping")."""
     from bertforge.pii.tidy import tidy
 
     text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
             "Ebony Washington with Wolfe Research. Bluewater Payments will close it. "
-            "Owner: Reshetnikov Family Trust; Anna Family, trustee.")
+            "Owner: Reshetnikov Family Trust; Anna Family, trustee.\n"
+            "12/02 DICK SMITH ELECTRONICS SYDNEY; Halvorsen Shipping won.")
     spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska"),
              ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe"), ("COMPANY", "Bluewater"),
-             ("PERSON", "Reshetnikov"), ("PERSON", "Anna Family")]
+             ("PERSON", "Reshetnikov"), ("PERSON", "Anna Family"),
+             ("PERSON", "DICK SMITH ELECTRONICS"), ("PERSON", "Halvorsen")]
     placed = spans_at(text, [(v, label) for label, v in spans])
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners"),
         ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research"),
         ("COMPANY", "Bluewater Payments"), ("COMPANY", "Reshetnikov Family Trust"),
-        ("PERSON", "Anna Family")]
+        ("PERSON", "Anna Family"), ("COMPANY", "DICK SMITH ELECTRONICS"),
+        ("COMPANY", "Halvorsen Shipping")]
 
 
 def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm():

@@ -709,7 +709,12 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           # Research", "Autonomous Research", "Jefferies Markets")
           "Research", "Markets",
           # and a payments firm's and a bank holding company's ("Bluewater Payments")
-          "Payments", "Bankshares", "Bancorporation"}
+          "Payments", "Bankshares", "Bancorporation",
+          # and the trades a merchant's or a contractor's name ends in, as statements and
+          # filings write them ("Dick Smith Electronics", "Halvorsen Shipping")
+          "Electronics", "Construction", "Engineering", "Manufacturing", "Trading",
+          "Shipping", "Apparel", "Hotels", "Restaurants", "Airways", "Petroleum", "Utilities",
+          "Builders", "Contractors", "Distributors", "Wholesale"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
