@@ -2246,20 +2246,24 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
 
 def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm():
     """The firm-ends record's probes, with the model's spans as it gave them: "Family"
-    between two firm spans joins them; a sentence's full stop after a firm's whole word
-    is cut, and a legal form's, an abbreviated word's and a glued form's stay."""
+    between two firm spans joins them, and a trust's kind with it (the trust-kinds record:
+    "Lindqvist Family Irrevocable Trust"); a sentence's full stop after a firm's whole
+    word is cut, and a legal form's, an abbreviated word's and a glued form's stay."""
     from bertforge.pii.tidy import tidy
 
     text = ("held by the Whitcombe Family Trust, of which he is trustee. Texting from First "
             "Horizon Bank. Paid Acme Corp. Paid Warner Bros. Paid Valbuena y asociados "
-            "S.Coop. Paid Eraslan Alemdar San. Done.")
+            "S.Coop. Paid Eraslan Alemdar San. Done. The Lindqvist Family Irrevocable Trust "
+            "(3) holds it.")
     spans = [("COMPANY", "Whitcombe"), ("COMPANY", "Trust"), ("COMPANY", "First Horizon Bank."),
              ("COMPANY", "Acme Corp."), ("COMPANY", "Warner Bros."),
-             ("COMPANY", "Valbuena y asociados S.Coop."), ("COMPANY", "Eraslan Alemdar San.")]
+             ("COMPANY", "Valbuena y asociados S.Coop."), ("COMPANY", "Eraslan Alemdar San."),
+             ("PERSON", "Lindqvist")]
     placed = spans_at(text, [(v, label) for label, v in spans])
     assert [s.text for s in tidy(text, placed)] == [
         "Whitcombe Family Trust", "First Horizon Bank", "Acme Corp.", "Warner Bros.",
-        "Valbuena y asociados S.Coop.", "Eraslan Alemdar San."]
+        "Valbuena y asociados S.Coop.", "Eraslan Alemdar San.",
+        "Lindqvist Family Irrevocable Trust"]
 
 
 def test_a_name_on_each_side_of_a_sentences_end_is_two_names():

@@ -718,9 +718,11 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
-# firm words after a name, perhaps after "&" or "Family" ("Prosek Partners", "Szymańska &
-# Partners", "Reshetnikov Family Trust")
-FIRM_TAIL = re.compile(r"(?:(?: &)?(?: Family)? (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
+# firm words after a name, perhaps after "&", "Family" or a trust's kind ("Prosek
+# Partners", "Szymańska & Partners", "Reshetnikov Family Trust", "Lindqvist Family
+# Irrevocable Trust", "Osei Living Trust")
+FIRM_TAIL = re.compile(r"(?:(?: &)?(?: Family)?(?: (?:Irrevocable|Revocable|Living|Charitable|"
+                       r"Dynasty|Testamentary))? (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
 def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
