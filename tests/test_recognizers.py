@@ -258,13 +258,15 @@ def test_banks_are_found_in_text_split_into_words():
 
 def test_reddit_user_names_are_found_as_user_names():
     """The reddit-names record's probe: "u/name" and "/u/name" give the name, as a user
-    name; a subreddit, a unit after a number, a profile's URL and a path are no user."""
+    name; a subreddit, a unit after a number and a path are no user. A profile's URL
+    gives its user too (the profile-urls record: "reddit.com/u/someone")."""
     text = ("Posted by u/throwaway_finance22 in r/personalfinance\nThanks /u/Sam-Lee and u/kx_99, "
             "you were right. (edited by u/AutoModerator)\nDose: 5 u/min for 10 minutes; see "
             "reddit.com/u/someone for the old thread.\nThe menu/item route and the IU/mL units "
             "are not users.")
     assert recognized("handles", "US", text) == [
-        (name, "DIGITAL") for name in ("throwaway_finance22", "Sam-Lee", "kx_99", "AutoModerator")]
+        (name, "DIGITAL") for name in ("throwaway_finance22", "Sam-Lee", "kx_99", "AutoModerator",
+                                       "someone")]
 
 def test_numbers_dates_and_emails_said_in_words_are_found():
     """The spoken record's probe: a call transcript's numbers in words, each by the
