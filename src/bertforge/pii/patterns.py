@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from .labels import GROUP_OF
-from .lexicon import COURTESY_TITLES, OFFICE_TITLES, ROLE_DETERMINERS, ROLES
+from .lexicon import COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, ROLE_DETERMINERS, ROLES
 
 
 # Word processors, PDFs and web pages write a value's spaces and hyphens as other
@@ -904,7 +904,7 @@ ROLE_LEAD = re.compile(rf"(?:(?:{trie_pattern(_DETERMINERS)})[ \t]+)?(?:{trie_pa
 # "Mr. Cross's letter"): the model misses the surnames that are words too. The word is
 # checked as after a greeting; not one that makes a title with the title ("Attorney
 # General", "Captain America")
-_SURNAME_TITLES = OFFICE_TITLES + ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")
+_SURNAME_TITLES = OFFICE_TITLES + ENGLISH_TITLES
 TITLED_SURNAME = re.compile(
     rf"(?=[{''.join(sorted({t[0] for t in _SURNAME_TITLES}))}])(?<![\w.-])"
     rf"(?:{trie_pattern(_SURNAME_TITLES)})\.?[ \t]+({_GREETED_WORD})"
