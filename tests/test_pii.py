@@ -834,6 +834,11 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     found = tidy(text, [span("CRD", "ACCOUNT"), span("4812377", "ACCOUNT"),
                         span("cus_yGVbPrlx", "ACCOUNT"), span("AC-0048812", "ACCOUNT")])
     assert [s.text for s in found] == ["4812377", "cus_yGVbPrlx", "AC-0048812"]
+    # a bank's number has a digit, or a BIC's capitals (the bank-shapes record)
+    text = "Ihre IBAN lautet DE89 3704 0044 0532 0130 00, BIC COBADEFFXXX; SWIFT DEUTDEFF."
+    found = tidy(text, [span("lautet", "BANK"), span("DE89 3704 0044 0532 0130 00", "BANK"),
+                        span("COBADEFFXXX", "BANK"), span("DEUTDEFF", "BANK")])
+    assert [s.text for s in found] == ["DE89 3704 0044 0532 0130 00", "COBADEFFXXX", "DEUTDEFF"]
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
     assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]

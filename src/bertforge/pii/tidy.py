@@ -18,7 +18,7 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import FIRMS, KNOWN_FIRMS, MONTH, ROLE_LEAD, job_title
+from .patterns import BIC, FIRMS, KNOWN_FIRMS, MONTH, ROLE_LEAD, job_title
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -487,6 +487,7 @@ def _plausible(value: str, label: str) -> bool:
     """The shape every value of some groups has: a phone number has at least 7 digits
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
     one, an account's number a digit or a key's "_" ("[CRD] No. 4812377" is none), a
+    bank's number a digit or a BIC's capitals ("Ihre IBAN [lautet] DE89 ..." is none), a
     coordinate a decimal point between digits (".275" of a price "41.275" is none), and
     a date a digit or a month or day name ("minutes" is no date), but not a
     weekday alone (the generator and the hand-written sets never mark one)."""
@@ -499,6 +500,8 @@ def _plausible(value: str, label: str) -> bool:
         return digits > 0 or "_" in value
     if label in ("GOV_ID", "CARD"):
         return digits > 0
+    if label == "BANK":  # a BIC ("DEUTDEFF") may have no digit
+        return digits > 0 or BIC.fullmatch(value) is not None
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
         return (digits > 0 or bool(CALENDAR.search(value))) and not WEEKDAY.fullmatch(value)
     return True
