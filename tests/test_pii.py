@@ -1739,6 +1739,15 @@ def test_field_labels_statement_lines_and_mail_headers_are_nobodys():
                                        "11/03", "MARCUS WEBB", "14 MAY 10:14 EST", "3 MARCH",
                                        "Tim Belden"]
     assert all(text[s.start:s.end] == s.text for s in found)
+    # a copy's "cc" (lower case, or with its colon) and German's "Herrn" are no part of a
+    # name; "CC" starting a firm's name is (the copy-leads record)
+    text = ("Please cc Shauna Mbeki and bcc: Lena Fischer; CC: Ann Lowe. CC Holdings LLC "
+            "wrote to Herrn Matthias Brünning.")
+    values = [("cc Shauna Mbeki", "PERSON"), ("bcc: Lena Fischer", "PERSON"),
+              ("CC: Ann Lowe", "PERSON"), ("CC Holdings LLC", "COMPANY"),
+              ("Herrn Matthias Brünning", "PERSON")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Shauna Mbeki", "Lena Fischer", "Ann Lowe", "CC Holdings LLC", "Matthias Brünning"]
 
 
 def test_a_datelines_place_is_nobodys():

@@ -23,8 +23,8 @@ COURTESY_TITLES = ENGLISH_TITLES + ("Messrs", "Mmes", "Drs",
                    # and in Spanish, Portuguese, French, German and Italian
                    "Sr", "Sra", "Srta", "Sres", "Señor", "Señora", "Señorita", "Senhor",
                    "Senhora", "Mme", "Mlle", "Monsieur", "Madame", "Mademoiselle", "Herr",
-                   "Frau", "Sig", "Signor", "Signora", "Dott", "Doña", "Dña", "Sig.ra",
-                   "Sig.na", "Dott.ssa",
+                   "Herrn", "Frau", "Sig", "Signor", "Signora", "Dott", "Doña", "Dña",
+                   "Sig.ra", "Sig.na", "Dott.ssa",
                    # and India's and northern Nigeria's ("Shri Ramesh Iyer", "Smt. Lakshmi
                    # Narayanan", "Alhaji Aliko Dangote"; not "Sri", a given name and a
                    # country's first word too)

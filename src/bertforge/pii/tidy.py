@@ -594,16 +594,19 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
     key=len, reverse=True))))
 
 
-# the labels of an address block's fields, glued by the model to the value before or
-# after them: "Greenleaf Organics LLC, [Attn]: Accounts Payable", "[C/O] Brightline Inc."
+# the labels of an address block's or a mail's fields, glued by the model to the value
+# before or after them: "Greenleaf Organics LLC, [Attn]: Accounts Payable", "[C/O]
+# Brightline Inc.", "please [cc] Shauna Mbeki" (a copy's "cc" in lower case, or with its
+# colon: "CC" alone may start a firm's name)
 FIELDED = ("PERSON", "COMPANY", "ADDRESS")
 FIELD_LABEL_END = re.compile(r"[,;]?[ \t]+(?:Attn|ATTN|Attention|ATTENTION)\.?$")
-CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re(?<=In re))[ \t]+")
+CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re(?<=In re)"
+                     r"|b?cc:?|(?:Cc|Bcc|B?CC):)[ \t]+")
 
 
 def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
-    """A name or address without "Attn" after it, or "c/o" or a case name's "In re"
-    before it ("In re [Lehman Brothers Holdings Inc.]")."""
+    """A name or address without "Attn" after it, or "c/o", a copy's "cc" or a case
+    name's "In re" before it ("In re [Lehman Brothers Holdings Inc.]")."""
     end = FIELD_LABEL_END.search(text, a, b)
     if end and end.start() > a:
         b = end.start()
