@@ -130,6 +130,16 @@ def test_checked_pattern_beats_the_model_and_model_wins_elsewhere():
     assert got == [("GB82WEST12345698765432", "BANK", "pattern"),
                    ("Jane Smith", "PERSON", "model"),
                    ("15/03/2024", "DATE", "model")]
+    # what is left of a model span once the checked match took its part must be of its
+    # group's shape: a verb before an IBAN is no bank's number (the bank-shapes record),
+    # while a name's two letters are a name
+    text = "Ihre IBAN lautet DE89 3704 0044 0532 0130 00 Wu DE89370400440532013000"
+    first, second = text.index("lautet"), text.index("Wu")
+    model = [Span(first, 44, "BANK", text[first:44], 0.9),
+             Span(second, len(text), "PERSON", text[second:], 0.9)]
+    assert [(s.text, s.label) for s in merge(model, find(text), text)] == [
+        ("DE89 3704 0044 0532 0130 00", "BANK"), ("Wu", "PERSON"),
+        ("DE89370400440532013000", "BANK")]
 
 
 def test_unchecked_patterns_fill_what_the_model_missed():

@@ -5,10 +5,12 @@ one list of spans that never overlap, in this order:
    with an issuer prefix, ABA routing with its keyword, SSN rules, CVV after its
    keyword, email, IP address) wins for its kind: its span replaces whatever the model
    found there. A model span that overlaps it is cut back to the part outside (dropped
-   if nothing worth masking is left). So is a model span that overlaps a stretch whose
-   format says it holds no personal data (`patterns.not_personal`: the balances and
-   statement lines of SWIFT MT940 statements, the references of ISO 20022 payments),
-   and unchecked patterns there are dropped.
+   if what is left is too short or not of its group's shape, `tidy.worth_masking`: the
+   "lautet" of "Ihre IBAN lautet DE89 ..." is no bank's number). So is a model span
+   that overlaps a stretch whose format says it holds no personal data
+   (`patterns.not_personal`: the balances and statement lines of SWIFT MT940
+   statements, the references of ISO 20022 payments), and unchecked patterns there are
+   dropped.
 2. Where context decides (names, companies, addresses, and shapes with no checksum:
    dates, times, phone numbers, BIC codes without their keyword), the model wins: a
    pattern span of that kind is added where the model found nothing, and replaces model
@@ -36,7 +38,7 @@ from typing import Iterable, Sequence
 
 from ..spans import Span
 from . import patterns
-from .tidy import LIST_GAP, strip
+from .tidy import LIST_GAP, strip, worth_masking
 
 def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
@@ -128,9 +130,9 @@ def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str)
                         glue = _glued_before(text, a, b)
                         bounds[0] = min(bounds[0], glue)
                         b = glue
-                if sum(c.isalnum() for c in text[a:b]) < 2:
-                    continue
                 a, b = strip(text, a, b)
+                if not worth_masking(text[a:b], span.label):  # "IBAN [lautet] DE89 ..."
+                    continue
                 span = Span(a, b, span.label, text[a:b], span.score, "model")
             spans.append(span)
             kept.add(span.start, span.end, span)

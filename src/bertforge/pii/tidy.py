@@ -445,7 +445,7 @@ def _apart(text: str, span: Span) -> list[Span]:
         return [span]
     sides = [(span.start, found.start()), (found.end(), span.end)]
     if span.label == "DATE":
-        whole = all(_plausible(text[a:b], "DATE") and _enough(text[a:b], "DATE") for a, b in sides)
+        whole = all(worth_masking(text[a:b], "DATE") for a, b in sides)
     else:
         whole = all(NAME_WORD.search(text, a, b) for a, b in sides)
     if not whole:
@@ -505,6 +505,12 @@ def _plausible(value: str, label: str) -> bool:
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
         return (digits > 0 or bool(CALENDAR.search(value))) and not WEEKDAY.fullmatch(value)
     return True
+
+
+def worth_masking(value: str, label: str) -> bool:
+    """Whether a model value, or what is left of it once a pattern took its part
+    (`merge`), is long enough and of its group's shape (`_enough`, `_plausible`)."""
+    return _enough(value, label) and _plausible(value, label)
 
 
 def _enough(value: str, label: str) -> bool:
@@ -568,8 +574,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
-    out = [_phone_not_card(s) for s in out if _enough(s.text, s.label) and
-           _plausible(s.text, s.label) and not _in_markup(text, s.start, s.end)]
+    out = [_phone_not_card(s) for s in out if worth_masking(s.text, s.label) and
+           not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
     if (any(c is not s for c, s in zip(cut, out)) or any(_lower_case(s) for s in out)) \
             and written_with_capitals(text):
