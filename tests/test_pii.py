@@ -988,17 +988,21 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     """"Bailey devise" is "Bailey" in prose written with capitals; "Ann Lee esq" keeps its
     ending and "Rosa de la Cruz" its particles; a firm keeps its legal form in lower case
     ("Kite Holdings plc") and the words after an "and" ("Lanfranchi e figli"), and loses
-    other words ("Google app") and an "and" alone (the firm-tails record); in a tweet
-    written without capitals "Bailey devise" stays whole."""
+    other words ("Google app") and an "and" alone (the firm-tails record); the words
+    before a name go too, but not a particle ("ping [Rodrigo]", "via [Stripe]", "van der
+    Berg", the name-heads record); in a tweet written without capitals "Bailey devise"
+    stays whole."""
     from bertforge.pii.tidy import tidy
 
     prose = ("The editor requested that Bailey devise another story. Ann Lee esq signed it. "
              "Rosa de la Cruz agreed. Kite Holdings plc paid. We rely on Google app stores. "
-             "Lanfranchi e figli paid Bull, Nolan and Wu. Ann Ortiz and friends came.")
+             "Lanfranchi e figli paid Bull, Nolan and Wu. Ann Ortiz and friends came. "
+             "Just ping Rodrigo, paid via Stripe Payments, said van der Berg.")
     values = {"Bailey devise": "PERSON", "Ann Lee esq": "PERSON", "Rosa de la Cruz": "PERSON",
               "Kite Holdings plc": "COMPANY", "Google app": "COMPANY",
               "Lanfranchi e figli": "COMPANY", "Bull, Nolan and": "COMPANY",
-              "Ann Ortiz and friends": "PERSON"}
+              "Ann Ortiz and friends": "PERSON", "ping Rodrigo": "PERSON",
+              "via Stripe Payments": "COMPANY", "van der Berg": "PERSON"}
 
     def model(text):
         return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
@@ -1006,7 +1010,8 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
 
     assert [s.text for s in tidy(prose, model(prose))] == [
         "Bailey", "Ann Lee esq", "Rosa de la Cruz", "Kite Holdings plc", "Google",
-        "Lanfranchi e figli", "Bull, Nolan", "Ann Ortiz"]
+        "Lanfranchi e figli", "Bull, Nolan", "Ann Ortiz", "Rodrigo", "Stripe Payments",
+        "van der Berg"]
     tweet = "lol Bailey devise is back"
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
 

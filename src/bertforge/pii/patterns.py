@@ -699,6 +699,9 @@ NOT_FIRM_STARTS = tuple(w for word in (
     for w in (word, word.upper()))
 _FIRM_WORD = r"[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
 _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
+# a name's particle written alone before its surname, where a name may start in lower
+# case ("de la Cruz", "van der Berg", "al Thani", "bin Salman")
+NAME_PARTICLE = re.compile(rf"{_PARTICLE}|bin|binti|ibn|al|el|ben|zu|ten")
 FIRM_FORM = re.compile(
     rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
     rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"

@@ -18,7 +18,7 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import BIC, FIRMS, KNOWN_FIRMS, MONTH, ROLE_LEAD, job_title
+from .patterns import BIC, FIRMS, KNOWN_FIRMS, MONTH, NAME_PARTICLE, ROLE_LEAD, job_title
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -661,23 +661,32 @@ def _name_tail(span: Span) -> Span:
     Google app stores"), a capitalised word kept before them; a firm keeps a legal form
     ("Acme Holdings plc") and words after an "and" ("Lanfranchi e figli"), not an "and"
     alone ("Bull, Nolan and"). Applied only in a text written with capitals, where a
-    name's words have them (in tweets "Donald trump" is a name). Leading ones stay: "de
-    la Cruz" is a surname."""
+    name's words have them (in tweets "Donald trump" is a name). Leading ones go too
+    ("ping [Rodrigo]"), but not a name's particles: "de la Cruz" is a surname."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return span
     ends = NAME_ENDS if span.label == "PERSON" else FORMS_FOLDED
-    words = list(NONSPACE.finditer(span.text))
+    words = [w.group() for w in NONSPACE.finditer(span.text)]
     keep = len(words)
-    while keep > 1 and words[keep - 1].group().isalpha() and words[keep - 1].group().islower() \
-            and words[keep - 1].group() not in ends:
+    while keep > 1 and _lower_word(words[keep - 1]) and words[keep - 1] not in ends:
         keep -= 1
-    if keep == len(words) or not any(w.group()[:1].isupper() for w in words[:keep]) or \
-            span.label == "COMPANY" and len(words) - keep > 1 and words[keep].group() in AND:
+    if span.label == "COMPANY" and len(words) - keep > 1 and words[keep] in AND:
+        keep = len(words)
+    first = 0
+    while first < keep - 1 and _lower_word(words[first]) and \
+            not NAME_PARTICLE.fullmatch(words[first]):
+        first += 1
+    if (first, keep) == (0, len(words)) or not any(w[:1].isupper() for w in words[first:keep]):
         return span
-    end = words[keep - 1].end()
+    spaced = list(NONSPACE.finditer(span.text))
+    start, end = spaced[first].start(), spaced[keep - 1].end()
     while span.text[end - 1] in LOOSE_END:  # "Castellanos, age": the comma goes with "age"
         end -= 1
-    return _cut(span, end)
+    return replace(span, start=span.start + start, end=span.start + end, text=span.text[start:end])
+
+
+def _lower_word(word: str) -> bool:
+    return word.isalpha() and word.islower()
 
 
 # A firm's legal form, as written after its name; not "AS" or "SE", which are words and
