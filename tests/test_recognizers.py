@@ -358,15 +358,20 @@ def test_firms_alone_in_a_cell_or_a_list_line_are_found_by_their_legal_form():
 
 def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
     """The cell-titles record's probe, signatures: a job title and its comma before a firm
-    on one line stay outside the firm; a firm whose name holds a job word ("Partners
-    Group", "Principal Financial Group") or commas ("Skadden, Arps, ...") stays whole."""
+    on one line stay outside the firm, and so does a department (the department-cells
+    record); a firm whose name holds a job word ("Partners Group", "Principal Financial
+    Group"), a department's ("Finance Holdings") or commas ("Skadden, Arps, ...") stays
+    whole."""
     text = ("Senior Associate, Carrow & Bright LLP\nChief Financial Officer, Sunmark Foods Corp.\n"
             "Head of People, Kestrel Analytics Ltd\nPartner, Skadden, Arps, Slate, Meagher & Flom LLP\n"
-            "Principal Financial Group, Inc.\nPartners Group Holding AG\n")
+            "Principal Financial Group, Inc.\nPartners Group Holding AG\n"
+            "Accounts Receivable, Greenline Supply Co.\nKundenservice, Rheinland Direktbank AG\n"
+            "Claims Department, Lakeshore Mutual Co.\nFinance Holdings, Inc.\n")
     assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in [
         "Carrow & Bright LLP", "Sunmark Foods Corp.", "Kestrel Analytics Ltd",
         "Skadden, Arps, Slate, Meagher & Flom LLP", "Principal Financial Group, Inc.",
-        "Partners Group Holding AG"]]
+        "Partners Group Holding AG", "Greenline Supply Co.", "Rheinland Direktbank AG",
+        "Lakeshore Mutual Co.", "Finance Holdings, Inc."]]
 
 
 def test_firms_in_running_text_are_found_by_their_legal_form():

@@ -670,9 +670,22 @@ def job_title(value: str) -> bool:
         all(w in SURE_JOB_WORDS or w in TITLE_MODIFIERS for w in words)
 
 
+# a department and its comma before the firm, on a signature's line ("Accounts
+# Receivable, Greenline Supply Co.", "Kundenservice, Rheinland Direktbank AG"), stand
+# outside the firm too
+DEPARTMENTS = ("Accounts Receivable", "Accounts Payable", "Customer Service",
+               "Customer Services", "Customer Support", "Customer Care", "Client Services",
+               "Member Services", "Human Resources", "HR", "Finance", "Legal", "Compliance",
+               "Operations", "Treasury", "Payroll", "Billing", "Collections", "Sales",
+               "Marketing", "Procurement", "Purchasing", "Investor Relations",
+               "Media Relations", "Corporate Communications", "Risk Management",
+               "Underwriting", "Claims", "Loan Servicing", "Kundenservice", "Kundendienst",
+               "Buchhaltung", "Service Client", "Service client", "Servicio al Cliente",
+               "Atención al Cliente", "Atendimento ao Cliente", "Servizio Clienti")
 _TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
-_CELL_TITLE = (rf"(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})"
-               rf"(?:[ \t]+{_TITLE_WORD})*[ \t]*,[ \t]*)?")
+_CELL_TITLE = (rf"(?:(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})(?:[ \t]+{_TITLE_WORD})*"
+               rf"|(?:{trie_pattern(DEPARTMENTS)})(?:[ \t]+(?:Department|Dept\.?|Team|Desk))?)"
+               rf"[ \t]*,[ \t]*)?")
 # A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
 # form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
