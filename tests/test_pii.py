@@ -1070,6 +1070,15 @@ def test_a_firms_legal_form_is_masked_with_its_name():
         ("Keel", "COMPANY"), ("Kite Motors", "COMPANY"), ("Banco Santander, S.A.", "COMPANY"),
         ("Basic", "COMPANY")]
     assert all(text[s.start:s.end] == s.text for s in found)
+    # and where a group's firm sits, in brackets before its form, with the model's span of
+    # the seat (the firm-seats record); a bracket with no form after it stays out
+    text = "Tata Steel (UK) Limited and Marlowe Holdings (BVI) Ltd paid Kite Motors (Ohio) today."
+    values = [("Tata Steel", "COMPANY"), ("Marlowe Holdings", "COMPANY"), ("BVI", "COMPANY"),
+              ("Kite Motors", "COMPANY")]
+    found = tidy(text, sorted(Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                              for v, label in values))
+    assert [s.text for s in found] == ["Tata Steel (UK) Limited", "Marlowe Holdings (BVI) Ltd",
+                                       "Kite Motors"]
     # firm words run the name on ("Davis" + " Academy"), then the form after them
     text = ("Hellwig Academy Inc. and Davis Academy; Kite Group Ann Lee; Kestrel Supplies Ltd; "
             "Castleford Recoveries")

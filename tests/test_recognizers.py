@@ -366,12 +366,13 @@ def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
             "Head of People, Kestrel Analytics Ltd\nPartner, Skadden, Arps, Slate, Meagher & Flom LLP\n"
             "Principal Financial Group, Inc.\nPartners Group Holding AG\n"
             "Accounts Receivable, Greenline Supply Co.\nKundenservice, Rheinland Direktbank AG\n"
-            "Claims Department, Lakeshore Mutual Co.\nFinance Holdings, Inc.\n")
+            "Claims Department, Lakeshore Mutual Co.\nFinance Holdings, Inc.\n"
+            "Kestrel Capital (Cayman) Ltd\n")
     assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in [
         "Carrow & Bright LLP", "Sunmark Foods Corp.", "Kestrel Analytics Ltd",
         "Skadden, Arps, Slate, Meagher & Flom LLP", "Principal Financial Group, Inc.",
         "Partners Group Holding AG", "Greenline Supply Co.", "Rheinland Direktbank AG",
-        "Lakeshore Mutual Co.", "Finance Holdings, Inc."]]
+        "Lakeshore Mutual Co.", "Finance Holdings, Inc.", "Kestrel Capital (Cayman) Ltd"]]
 
 
 def test_firms_in_running_text_are_found_by_their_legal_form():
@@ -382,11 +383,13 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
     text = ("The invoice from Sharma Textiles Ltd. was paid. Yesterday Mueller Werkzeug GmbH said "
             "so. Shares of Equinor ASA rose. We paid da Rocha Bakery, Co. and van der Horst Capital Ltd.  Grupo Ferretero "
             "del Norte S.A. de C.V. paid. Calgary, AB T2P 1J9 and Reno, NV 89501. Ohio AG Dave "
-            "Yost sued. Ballina, Co. Mayo. The Surviving Corporation shall merge.")
+            "Yost sued. Ballina, Co. Mayo. The Surviving Corporation shall merge. Sasol Mining "
+            "(Pty) Ltd and HSBC Bank (Hong Kong) Ltd paid Kite (see note) Ltd.")
     assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
         "Sharma Textiles Ltd.", "Mueller Werkzeug GmbH", "Equinor ASA", "da Rocha Bakery, Co.",
         "van der Horst Capital Ltd.",
-        "Grupo Ferretero del Norte S.A. de C.V."]]
+        "Grupo Ferretero del Norte S.A. de C.V.", "Sasol Mining (Pty) Ltd",
+        "HSBC Bank (Hong Kong) Ltd"]]
     # a legal form says where a firm ends; where the model read the start, the model's stands
     assert REGISTRY["firm_forms"]("US").trust == "end"
     assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))

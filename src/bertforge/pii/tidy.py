@@ -18,7 +18,8 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import BIC, FIRMS, KNOWN_FIRMS, MONTH, NAME_PARTICLE, ROLE_LEAD, job_title
+from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, MONTH, NAME_PARTICLE, ROLE_LEAD,
+                       job_title)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -703,6 +704,7 @@ LEGAL_FORMS = _FORMS + tuple(dict.fromkeys(f.upper() for f in _FORMS if f.upper(
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
 LEGAL_FORM_RUN = re.compile(r"(?:%s)+" % LEGAL_FORM.pattern)  # "Company" + ", N.A."
+SEATED_FORMS = re.compile(FIRM_SEAT + LEGAL_FORM_RUN.pattern)  # "Tata Steel" + " (UK) Limited"
 # the forms written with a full stop, without it, as a span can end ("Inc", "S.A")
 UNDOTTED_FORMS = sorted((f[:-1] for f in LEGAL_FORMS if f.endswith(".")), key=len, reverse=True)
 DOTTED_FORM = re.compile(r"(?<![\w.])(?:%s)$" % "|".join(map(re.escape, UNDOTTED_FORMS)))
@@ -1247,7 +1249,7 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     """Model COMPANY spans with the legal forms written after them ("Atlas Renard" +
     " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
-    N.A."), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), two
+    N.A.", and where the firm sits before them: "Tata Steel" + " (UK) Limited"), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), two
     joined by " & " as one ("Title & Escrow"), two one space apart as one when the
     second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC."), and two as one
     when what is between them and the second are only firm words ("Kellner" + "Pharma",
@@ -1273,7 +1275,7 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         following = spans[k + 1] if k + 1 < len(spans) else None
         span = _firm_tail(text, span, following)
         end = span.end
-        form = LEGAL_FORM_RUN.match(text, end)
+        form = SEATED_FORMS.match(text, end)
         if form:
             end = form.end()
         elif text[end:end + 1] == "." and DOTTED_FORM.search(span.text):
