@@ -2175,11 +2175,12 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     # a form's field label in another language before its colon (the form-labels-abroad
     # record, `_form_label`), with its lower-case words; a name that is a label's word
     # without a colon after it, and the values, stay
+    # (and Portugal's, the portugal-forms record: "Morada")
     ("Nachname: Havemann\nKontoinhaber: Jürgen Havemann\nNé le : 03/07/1985\n"
-     "Titular de la cuenta: Lucía\nNome Marco Rossi paid.",
+     "Titular de la cuenta: Lucía\nNome Marco Rossi paid. Morada: Rua Augusta",
      [("PERSON", "Nachname"), ("PERSON", "Havemann"), ("PERSON", "Kontoinhaber"),
       ("PERSON", "Jürgen Havemann"), ("PERSON", "Né le"), ("PERSON", "Titular"),
-      ("PERSON", "Lucía"), ("PERSON", "Nome Marco Rossi")],
+      ("PERSON", "Lucía"), ("PERSON", "Nome Marco Rossi"), ("PERSON", "Morada")],
      ["Havemann", "Jürgen Havemann", "Lucía", "Nome Marco Rossi"]),
     # a party's role (the party-roles record, `_party_role`), plural, possessive and
     # joined; a name beside a role, and a name that is a joining word, stay

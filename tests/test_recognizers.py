@@ -839,7 +839,9 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("BSN 123456782 en rekeningnummer", "123456782"),
     ("Steuer-ID 48 036 952 129.", "48 036 952 129"),
     ("TFN 123 456 782.", "123 456 782"),
-    ("NRIC S1234567D, mobile 9123 4567.", "S1234567D")]
+    ("NRIC S1234567D, mobile 9123 4567.", "S1234567D"),
+    ("Cliente: Joana Ferreira, NIF 218 847 530.", "218 847 530"),
+    ("Número de contribuinte: 123456789", "123456789")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -880,7 +882,7 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
                  "12 rue de Rivoli, 75001 Paris", "Calle Mayor 12, 3º B, 28013 Madrid",
                  "Via Roma 10, 00184 Roma", "Keizersgracht 123, 1015 CJ Amsterdam",
                  "ul. Marszałkowska 84/92, 00-514 Warszawa", "Kungsgatan 5, 111 43 Stockholm",
-                 "Hauptstr. 5, D-80331 München"]
+                 "Hauptstr. 5, D-80331 München", "Rua das Flores 112, 4050-262 Porto"]
     text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
             "the office on Bahnhofstraße 14 in Zürich.")
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]

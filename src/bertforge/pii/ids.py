@@ -74,6 +74,15 @@ def bsn(value: str) -> bool:
     return len(d) == 9 and (sum(x * (9 - i) for i, x in enumerate(d[:8])) - d[8]) % 11 == 0
 
 
+def nif_pt(value: str) -> bool:
+    """Portugal's NIF: nine digits, the last 11 minus the first eight weighted 9 down to
+    2, mod 11 (10 and 11 read as 0)."""
+    d = [int(c) for c in _digits(value)]
+    if len(d) != 9:
+        return False
+    return (11 - sum(x * (9 - i) for i, x in enumerate(d[:8])) % 11) % 11 % 10 == d[8]
+
+
 def steuer_id(value: str) -> bool:
     """Germany's tax ID (Steuer-IdNr): eleven digits, the first no 0, the last an ISO 7064
     MOD 11,10 check digit."""
@@ -138,6 +147,8 @@ KINDS = (
           "NRIC|FIN"),
     _kind("Spanish DNI or NIE", r"(?<![\w-])(?:\d{8}|[XYZ]-?\d{7})-?[A-Z]", dni,
           "documento|d.n.i.", "DNI|NIF|NIE"),
+    _kind("Portuguese NIF", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", nif_pt,
+          "contribuinte|nº fiscal|n.º fiscal", "NIF"),
     _kind("Canadian SIN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}",
           lambda v: luhn(_digits(v)), "social insurance", "SIN"),
     _kind("Indian Aadhaar", rf"(?<![\w-])[2-9]\d{{3}}{_GROUP}\d{{4}}{_GROUP}\d{{4}}",

@@ -205,7 +205,8 @@ FORM_LABELS = frozenset(w.casefold() for w in (
     "Telefon", "Steuernummer", "Nombre", "Apellido", "Apellidos", "Titular", "Domicilio",
     "Dirección", "Teléfono", "Correo", "Nacionalidad", "Nom", "Prénom", "Né", "Née",
     "Titulaire", "Adresse", "Téléphone", "Courriel", "Nationalité", "Nome", "Cognome",
-    "Intestatario", "Indirizzo", "Sobrenome", "Endereço", "Naturalidade"))
+    "Intestatario", "Indirizzo", "Sobrenome", "Endereço", "Naturalidade", "Morada",
+    "Localidade", "Contribuinte", "Telemóvel", "Cliente"))
 # what follows a form's label: up to three lower-case words ("le", "de la cuenta"), a colon
 LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 

@@ -544,7 +544,7 @@ AU_ADDRESS = _postal_address(_AU_REGION)
 # "-gatan"; in capitals too, as a payment message writes it: "FRIEDRICHSTRASSE") or a
 # street's word and the name after it ("Via Roma", "Rua Augusta"); the postcode, after a
 # comma or a line break, is its country's shape (five digits, four, "1015 CJ", "111 43",
-# "00-514"), perhaps after a country letter ("D-10117"), and the town one to three
+# "00-514", "4050-262"), perhaps after a country letter ("D-10117"), and the town one to three
 # capitalised words.
 _EU_TOWN_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"  # no full stop: a sentence's
 _EU_WORD = _EU_TOWN_WORD + r"\.?"  # a street's word may be abbreviated ("Av.")
@@ -563,7 +563,7 @@ _EU_NUMBER = r"\d{1,4}[a-zA-Z]?(?:[-/]\d{1,4}[a-zA-Z]?)?"
 _EU_UNIT = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?[º°ª][ \t]?[A-Z]?|(?:apto|apt|piso|puerta|Top|Stiege|"
             r"bus|boîte|étage|Whg\.?|Wohnung)\.?[ \t]*\w{1,4}))?")
 _EU_POSTCODE = (r"(?:(?:D|F|I|E|A|CH|NL|B|L|S|PL|P|DK|N|FI)-)?"
-                r"(?:\d{2}-\d{3}|\d{4}[ \t]?[A-Z]{2}(?![\w])|\d{3}[ \t]\d{2}|\d{4,5})")
+                r"(?:\d{2}-\d{3}|\d{4}-\d{3}|\d{4}[ \t]?[A-Z]{2}(?![\w])|\d{3}[ \t]\d{2}|\d{4,5})")
 _EU_TOWN = (rf"{_EU_TOWN_WORD}(?:[ -](?:(?:am|an|der|sur|sous|le|la|de|del|di|im|upon)[ -])?"
             rf"{_EU_TOWN_WORD}){{0,2}}")
 # what an address's postcode follows (a comma or a line break) and the postcode before a
