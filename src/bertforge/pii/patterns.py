@@ -860,7 +860,7 @@ GREETED_NAME = re.compile(
 INTRODUCED_NAME = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in _cases(_INTRODUCTIONS + _INTRODUCTIONS_ABROAD, True)}))}])"
     rf"(?<![\w-])(?:(?:{trie_pattern(_cases(_INTRODUCTIONS, True))})[ \t]+({_GREETED})"
-    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|$)|[ \t]+(?:from|here|calling|speaking)\b)"
+    rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|$)|[ \t]+(?:from|here|calling|speaking|and)\b)"
     rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
 # a name after a courtesy title of Spanish, Portuguese, German, Italian or French letters
