@@ -1737,6 +1737,12 @@ def test_a_lawmakers_party_and_state_tag_is_no_firm():
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Elizabeth Warren", "Patrick McHenry", "Bernie Sanders",
                                        "D-Link Systems"]
+    # read as a person, whose name loses the state's full stop (the party-tags record's
+    # amendment): the tag goes too
+    text = "Sen. Kyrsten Sinema, I-Ariz., who helped; Rep. Ro Khanna, D-Calif. spoke."
+    found = tidy(text, spans_at(text, [("Kyrsten Sinema", "PERSON"), ("I-Ariz.", "PERSON"),
+                                       ("Ro Khanna", "PERSON"), ("D-Calif.", "PERSON")]))
+    assert [s.text for s in found] == ["Kyrsten Sinema", "Ro Khanna"]
 
 
 def test_field_labels_statement_lines_and_mail_headers_are_nobodys():

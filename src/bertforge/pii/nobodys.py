@@ -72,7 +72,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
                                        _unknown_parties(text, span)) or \
-        PARTY_TAG.fullmatch(span.text) is not None or \
+        _party_tag(text, span) or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS
@@ -96,6 +96,13 @@ def _auth_code(text: str, span: Span) -> bool:
 # a lawmaker's party and state as the wire services tag them ("D-Mass.", "R-N.C.", "I-Vt.")
 PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alaska|Hawaii|Idaho|"
                        r"Iowa|Maine|Ohio|Texas|Utah)")
+
+
+def _party_tag(text: str, span: Span) -> bool:
+    """Whether a span is a lawmaker's party tag (`PARTY_TAG`), its state's full stop
+    perhaps left after it ("Sen. Kyrsten Sinema, [I-Ariz]., who")."""
+    m = PARTY_TAG.match(text, span.start)
+    return m is not None and m.end() in (span.end, span.end + 1)
 
 
 # a greeting or a thanks alone, which the model reads as a name where a message opens
