@@ -823,6 +823,22 @@ def test_spans_do_not_run_across_fixed_width_columns():
     assert _decode("Ann  Lee", ["B-PERSON", "I-PERSON"]) == [("PERSON", "Ann  Lee")]
 
 
+def test_initials_glued_before_a_name_are_part_of_it():
+    """The glued-initials record: the model may leave the first initials of "C.S.
+    Venkatakrishnan" out; a name takes in the capitals and full stops glued before it,
+    but not a word's last capital ("ABC.D. Jones"), a lower-case abbreviation ("e.g.S.
+    Okafor"), nor what a space parts from it."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("CEO C.S. Venkatakrishnan, J.R.R. Tolkien, ABC.D. Jones, e.g.S. Okafor and the "
+            "U.S. Smith family.")
+    found = tidy(text, spans_at(text, [("S. Venkatakrishnan", "PERSON"), ("R. Tolkien", "PERSON"),
+                                       ("D. Jones", "PERSON"), ("S. Okafor", "PERSON"),
+                                       ("Smith", "PERSON")]))
+    assert [s.text for s in found] == ["C.S. Venkatakrishnan", "J.R.R. Tolkien", "D. Jones",
+                                       "S. Okafor", "Smith"]
+
+
 def test_model_spans_of_the_wrong_shape_are_dropped():
     from bertforge.pii.tidy import tidy
 

@@ -79,6 +79,16 @@ def _whole_words(text: str, a: int, b: int) -> tuple[int, int]:
     return a, b
 
 
+def _glued_initials(text: str, a: int) -> int:
+    """Where a name starts once the initials glued before it are taken in: the model
+    may leave the first of "C.S. Venkatakrishnan" out ("chief executive [S.
+    Venkatakrishnan]")."""
+    while a >= 2 and text[a - 1] == "." and text[a - 2].isupper() and \
+            (a == 2 or not _word(text[a - 3])):
+        a -= 2
+    return a
+
+
 ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK")
 
 
@@ -553,6 +563,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
         a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
+        if span.label == "PERSON":
+            a = _glued_initials(text, a)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
