@@ -670,7 +670,8 @@ GREETED_PROBES = [
         ["Thanh", "Anh", "Xochitl", "Nomvula Dlamini", "Eero", "Zainab", "Thanh", "Ji-woo"],
         id="greeted-names"),
     # the introductions record: a name after "this is", "my name is", "I'm", "je
-    # m'appelle" or "me llamo" (with "and" after it too, the introduced-and record), after a greeting or a thanks in another language, after a
+    # m'appelle" or "me llamo" (with "and" after it too, the introduced-and record: after
+    # "my name is" any name, after the others only a word outside the vocabulary), after a greeting or a thanks in another language, after a
     # sign-off on its line ("Merci, Étienne") or after a dash that ends a post; not a
     # common word after an introduction ("This is Amazing", "I'm Sorry"), what such
     # greetings are said to ("Hola Equipo", "Danke Schön"), a name after a comma that no
@@ -685,9 +686,10 @@ GREETED_PROBES = [
         "Please refund. Merci, Eero\nThanks Tarek from Cairo!\n"
         "This is Amazing! I'm Sorry. Hola Equipo, Danke Schön.\n"
         "We met, Zainab\n- Xochitl\nich bin Kunde und ich bin Thanh.\n"
-        "I'm Xochitl and I bank here. I'm Canadian and I'm Sorry and sad.\n",
+        "I'm Xochitl and I bank here. I'm Canadian and I'm Sorry and sad.\n"
+        "My name is Sarah and I'm Alpha and Omega; I'm Black and proud.\n",
         ["Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
-         "Precious", "Eero", "Tarek", "Xochitl"],
+         "Precious", "Eero", "Tarek", "Xochitl", "Sarah"],
         id="introductions"),
     # the foreign-letters record: the name after "Doña", "Herr", "Frau", "Sig.ra" or
     # "Sra." (one to four words, a name's particles between them) and after a letter's

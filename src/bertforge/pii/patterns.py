@@ -863,6 +863,7 @@ INTRODUCED_NAME = re.compile(
     rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|$)|[ \t]+(?:from|here|calling|speaking|and)\b)"
     rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
+AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`recognizers._introduced`)
 # a name after a courtesy title of Spanish, Portuguese, German, Italian or French letters
 # ("Doña Pilar Echeverría", "Frau Katharina Brandstätter", "Maria das Graças"): one to four
 # capitalised words, perhaps with a name's particles between them. Not "Don" or "M.",

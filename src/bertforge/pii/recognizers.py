@@ -29,7 +29,7 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import LONE_TITLES, SOFTWARE, a_place, known_names, name_or_rare
+from .lexicon import LONE_TITLES, SOFTWARE, a_place, common_words, known_names, name_or_rare
 from .tidy import FIRM_ENDS
 
 TRUST = ("checksum", "shape", "end")
@@ -431,7 +431,8 @@ class GreetedNames(Recognizer):
     def find(self, text: str) -> list[PatternMatch]:
         found = [m.span(m.lastindex) for pattern in (p.GREETED_NAME, p.INTRODUCED_NAME,
                                                      p.DASHED_NAME, p.TITLED_NAME)
-                 for m in pattern.finditer(text)]
+                 for m in pattern.finditer(text)
+                 if pattern is not p.INTRODUCED_NAME or _introduced(text, m)]
         found += [m.span(1) for m in p.COMMA_NAME.finditer(text)
                   if p.SIGN_OFF_BEFORE.search(text, max(0, m.start() - 30), m.start())]
         if "\n" in text:
@@ -463,6 +464,16 @@ class GreetedNames(Recognizer):
         if _greeted_person(m.group(1)):
             return [(m.start(1), m.end(1))]
         return [(m.start(1) + m.group(1).rfind(" ") + 1, m.end(1))]
+
+
+def _introduced(text: str, m: re.Match) -> bool:
+    """Whether an introduction's name may end at an "and" after it: after "my name is"
+    any name may ("my name is Sarah and ..."); after "I'm" or "this is" only words of
+    no sentence, outside the vocabulary ("I'm Xochitl and ..."; not "I am Alpha and
+    Omega", "I'm Black and proud")."""
+    if not p.AND_AFTER.match(text, m.end()) or m.group().casefold().startswith("my name"):
+        return True
+    return not any(w.casefold() in common_words() for w in m.group(m.lastindex).split())
 
 
 def _greeted_person(value: str) -> bool:
