@@ -2114,6 +2114,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("I'm on Ubuntu 22.04 with Python 3.12, torch==2.13.0 and Node v18.17.1; paid on 23.04",
      [("DATE", "22.04"), ("DATE", "3.12"), ("DIGITAL", "2.13.0"), ("DIGITAL", "18.17.1"),
       ("DATE", "23.04")], ["23.04"]),
+    # a contract's numbered part after its word (the section-numbers record, `_section`);
+    # a time after a word that names no part, and a name after one, stay
+    ("set forth on Schedule 9.01; see Section 2.03 and § 1.402; call at 9.30 or 10.15; the "
+     "Rules Tomasz wrote",
+     [("DATE", "9.01"), ("DATE", "2.03"), ("DATE", "1.402"), ("DATE", "9.30"), ("DATE", "10.15"),
+      ("PERSON", "Tomasz")],
+     ["9.30", "10.15", "Tomasz"]),
     # a credential read as a firm after a name (`_without_credentials`); the firm stays
     ("Liang Qiu, CFP®\nSenior Wealth Advisor | Meridian Wealth Partners",
      [("PERSON", "Liang Qiu"), ("COMPANY", "CFP"), ("COMPANY", "Meridian Wealth Partners")],

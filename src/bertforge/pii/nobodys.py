@@ -31,7 +31,8 @@ def nobodys(text: str, span: Span) -> bool:
     at the securities regulator (`_file_number`), a listed company's exchange and ticker
     (`_listing`), a city or its state where a place is written city first ("[Sarasota],
     Fla.", `_place`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
-    a program's version (`_version`), a piece of an amount (`_amount_piece`), a degree's
+    a program's version (`_version`), a contract's numbered part ("Schedule [9.01]",
+    `_section`), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
@@ -55,7 +56,8 @@ def nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
-            _docket(text, span) or _version(text, span) or _amount_piece(text, span) or \
+            _docket(text, span) or _version(text, span) or _section(text, span) or \
+            _amount_piece(text, span) or \
             _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
             _tracking(text, span) or _party_role(span):
         return True
@@ -514,6 +516,21 @@ def _version(text: str, span: Span) -> bool:
             VERSION.fullmatch(span.text) is None:
         return False
     return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
+
+
+# a contract's or a filing's numbered part after its word ("Schedule 9.01", "Section
+# 2.03(b)", "§ 1.402"), which the model may read as a time
+SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+[a-z]?")
+SECTION_BEFORE = re.compile(r"(?:^|[\s(])(?:Sections?|Schedules?|Articles?|Exhibits?|Annex|"
+                            r"Appendix|Clauses?|Items?|Rules?|Parts?|SECTIONS?|SCHEDULES?|"
+                            r"ARTICLES?|EXHIBITS?|ITEMS?|section|clause|§§?)[ \t]*$")
+
+
+def _section(text: str, span: Span) -> bool:
+    """Whether a model span is a contract's or a filing's numbered part after its word
+    (`SECTION_NUMBER` after `SECTION_BEFORE`): "Schedule [9.01]" is no time."""
+    return span.source == "model" and SECTION_NUMBER.fullmatch(span.text) is not None and \
+        SECTION_BEFORE.search(text[max(0, span.start - 12):span.start]) is not None
 
 
 # the letters of a degree, dotted or not, as a biography or a résumé writes it after "holds
