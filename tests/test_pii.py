@@ -1034,17 +1034,21 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
 
 def test_two_peoples_names_read_as_a_firm_are_two_names():
     """"Rafael Ortiz and Lena Ortiz" is two people, and so is "Ikechukwu Nnamdi and Adaeze
-    Nnamdi" (one surname, though "Ikechukwu" is no name Faker knows); "Bull, Nolan and
+    Nnamdi" (one surname, though "Ikechukwu" is no name Faker knows), and in capitals with
+    initials without their full stop (the tax-form-pairs record: "KOFI A MENSAH & ABENA
+    MENSAH"); "Bull, Nolan and
     Bailey", "Johnson & Johnson", "Morgan Stanley & Co." and "Kite Motors and Lee
     Holdings" stay firms."""
     from bertforge.pii.tidy import tidy
 
     text = ("Buyer(s): Rafael Ortiz and Lena Ortiz; Bull, Nolan and Bailey; "
             "Johnson & Johnson; Morgan Stanley & Co.; Simon Wood & Ann J. Lee; "
-            "Ikechukwu Nnamdi and Adaeze Nnamdi; Kite Motors and Lee Holdings")
+            "Ikechukwu Nnamdi and Adaeze Nnamdi; Kite Motors and Lee Holdings; "
+            "KOFI A MENSAH & ABENA MENSAH; DIANA K ROSS AND PAUL ROSS")
     firms = ["Rafael Ortiz and Lena Ortiz", "Bull, Nolan and Bailey", "Johnson & Johnson",
              "Morgan Stanley & Co.", "Simon Wood & Ann J. Lee",
-             "Ikechukwu Nnamdi and Adaeze Nnamdi", "Kite Motors and Lee Holdings"]
+             "Ikechukwu Nnamdi and Adaeze Nnamdi", "Kite Motors and Lee Holdings",
+             "KOFI A MENSAH & ABENA MENSAH", "DIANA K ROSS AND PAUL ROSS"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
                         for v in firms])
     assert [(s.text, s.label) for s in found] == [
@@ -1052,7 +1056,8 @@ def test_two_peoples_names_read_as_a_firm_are_two_names():
         ("Bull, Nolan and Bailey", "COMPANY"), ("Johnson & Johnson", "COMPANY"),
         ("Morgan Stanley & Co.", "COMPANY"), ("Simon Wood", "PERSON"), ("Ann J. Lee", "PERSON"),
         ("Ikechukwu Nnamdi", "PERSON"), ("Adaeze Nnamdi", "PERSON"),
-        ("Kite Motors and Lee Holdings", "COMPANY")]
+        ("Kite Motors and Lee Holdings", "COMPANY"), ("KOFI A MENSAH", "PERSON"),
+        ("ABENA MENSAH", "PERSON"), ("DIANA K ROSS", "PERSON"), ("PAUL ROSS", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
 
 

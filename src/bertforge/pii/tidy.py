@@ -323,10 +323,12 @@ def _without_underscores(text: str, a: int, b: int) -> tuple[int, int]:
 
 
 # a person's full name as a list of two writes it: two or three capitalised words (one
-# may be an initial), single spaces, no comma ("Bull, Nolan and Bailey" is a firm)
+# may be an initial, with its full stop or, as a tax form prints names in capitals,
+# without: "KOFI A MENSAH & ABENA MENSAH"), single spaces, no comma ("Bull, Nolan and
+# Bailey" is a firm)
 _NAME_WORD = r"[A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?"
-_FULL_NAME = rf"{_NAME_WORD}(?: (?:[A-Z]\.|{_NAME_WORD})){{1,2}}"
-NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|&) ({_FULL_NAME})")
+_FULL_NAME = rf"{_NAME_WORD}(?: (?:[A-Z]\.?|{_NAME_WORD})){{1,2}}"
+NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|AND|&) ({_FULL_NAME})")
 
 
 def _name_pair(span: Span) -> list[Span] | None:
