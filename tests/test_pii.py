@@ -2094,9 +2094,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     from bertforge.pii.tidy import tidy
 
     text = ("Gunicorn keeps timing out, so restart the Jupyter kernel or use Conda. "
-            "Kendra asked Jenkins about it.")
+            "Kendra asked Jenkins about it. I parse it in pandas, then in DOCKER.")
     spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-             for v in ("Gunicorn", "Jupyter", "Conda", "Kendra", "Jenkins")]
+             for v in ("Gunicorn", "Jupyter", "Conda", "Kendra", "Jenkins", "pandas", "DOCKER")]
+    # in lower case, as code writes them, or in capitals too (the software-cases record)
     assert [s.text for s in tidy(text, spans)] == ["Kendra", "Jenkins"]
 
 

@@ -107,6 +107,8 @@ SOFTWARE = frozenset("""
     Firebase Supabase Prisma Hibernate FastAPI Streamlit Gradio Ollama ChatGPT Copilot Cortana
     Bixby Quicken QuickBooks Xero Metamask Trezor Hive
 """.split())
+# and as code and commands write them, in lower case or capitals ("import pandas")
+SOFTWARE_FOLDED = frozenset(w.casefold() for w in SOFTWARE)
 
 
 def known_names() -> frozenset[str]:

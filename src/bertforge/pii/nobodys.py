@@ -18,7 +18,8 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import COURTESY_TITLES, LONE_TITLES, SOFTWARE, a_place, known_names, places
+from .lexicon import (COURTESY_TITLES, LONE_TITLES, SOFTWARE, SOFTWARE_FOLDED, a_place,
+                      known_names, places)
 from .patterns import (CA_PROVINCES, GREETING_BEFORE, US_STATE_NAMES, US_STATES, job_title,
                        trie_pattern)
 
@@ -43,7 +44,7 @@ def nobodys(text: str, span: Span) -> bool:
     a program's name, a field's label or an abbreviation of office mail (`PARTY_TAG`,
     `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`, `WORK_ABBREVIATIONS`:
     "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter]
-    kernel", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's title
+    kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's title
     ("[President and CEO]", `patterns.job_title`),
     a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
     name ("Team [Falcon]", `TEAM_NAME`),
@@ -63,7 +64,8 @@ def nobodys(text: str, span: Span) -> bool:
         return True
     if span.source != "model":
         return False
-    return span.label == "PERSON" and (span.text in SOFTWARE or ids.is_keyword(span.text) or
+    return span.label == "PERSON" and (span.text.casefold() in SOFTWARE_FOLDED or
+                                       ids.is_keyword(span.text) or
                                        _numbered(text, span) or _form_label(text, span) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
