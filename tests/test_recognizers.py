@@ -844,7 +844,9 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("TFN 123 456 782.", "123 456 782"),
     ("NRIC S1234567D, mobile 9123 4567.", "S1234567D"),
     ("Cliente: Joana Ferreira, NIF 218 847 530.", "218 847 530"),
-    ("Número de contribuinte: 123456789", "123456789")]
+    ("Número de contribuinte: 123456789", "123456789"),
+    ("Opened by Ms. Van der Merwe (ID 8501015800088) in Sandton.", "8501015800088"),
+    ("Identity number: 800101 5009 087", "800101 5009 087")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -859,6 +861,15 @@ def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number
     if number not in ("AB 12 34 56 C", "ABCPD1234E"):  # no check digit published
         assert recognized("national_ids", "US", line.replace(number, wrong)) == []
     assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
+
+
+def test_a_south_african_id_has_a_birth_date_and_a_citizenship_digit():
+    """The sa-ids record: thirteen digits that pass Luhn's check are an identity number
+    only where the first six are a date and the eleventh says citizen or resident."""
+    for number, ok in (("8501015800088", True), ("8513015800083", False),
+                       ("8501325800083", False), ("8501015800385", False)):
+        found = recognized("national_ids", "US", f"ID {number}")
+        assert found == ([(number, "GOV_ID")] if ok else []), number
 
 
 def test_a_national_numbers_acronym_counts_only_in_capitals_and_near_the_number():

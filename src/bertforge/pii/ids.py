@@ -83,6 +83,15 @@ def nif_pt(value: str) -> bool:
     return (11 - sum(x * (9 - i) for i, x in enumerate(d[:8])) % 11) % 11 % 10 == d[8]
 
 
+def sa_id(value: str) -> bool:
+    """South Africa's identity number: thirteen digits, the first six a birth date
+    (YYMMDD), the eleventh 0 (a citizen) or 1 (a permanent resident), the last a Luhn
+    check digit."""
+    d = _digits(value)
+    return len(d) == 13 and "01" <= d[2:4] <= "12" and "01" <= d[4:6] <= "31" and \
+        d[10] in "01" and luhn(d)
+
+
 def steuer_id(value: str) -> bool:
     """Germany's tax ID (Steuer-IdNr): eleven digits, the first no 0, the last an ISO 7064
     MOD 11,10 check digit."""
@@ -149,6 +158,8 @@ KINDS = (
           "documento|d.n.i.", "DNI|NIF|NIE"),
     _kind("Portuguese NIF", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", nif_pt,
           "contribuinte|nº fiscal|n.º fiscal", "NIF"),
+    _kind("South African ID", r"(?<![\w-])\d{6}[ \t]?\d{4}[ \t]?\d{3}", sa_id,
+          "identity number|id number|id no", "ID|RSA ID"),
     _kind("Canadian SIN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}",
           lambda v: luhn(_digits(v)), "social insurance", "SIN"),
     _kind("Indian Aadhaar", rf"(?<![\w-])[2-9]\d{{3}}{_GROUP}\d{{4}}{_GROUP}\d{{4}}",
