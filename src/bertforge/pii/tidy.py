@@ -816,16 +816,21 @@ def _inverted_name(span: Span) -> Span:
     return span
 
 
-# a given name and the initial of a surname, as a message is signed ("Priyanka S.")
+# a given name and the initial of a surname, as a message is signed ("Priyanka S."), or
+# a given name and a double-barrelled surname ("Oluwaseun Adeyemi-Hart")
 INITIALLED = re.compile(r"([A-Z][^\W\d_]+(?:-[A-Za-z][^\W\d_]+)?) [A-Z]\.")
+DOUBLE_BARRELLED = re.compile(r"([A-Z][^\W\d_]+) ([A-Z][^\W\d_]+)-([A-Z][^\W\d_]+)")
 
 
 def _initialled(span: Span) -> Span:
     """A model COMPANY span that is a name and an initial ("Priyanka S." under "Warm
-    regards,") as PERSON, the first word a name or a rare word (`lexicon.name_or_rare`):
+    regards,") or a name and a double-barrelled surname ("My name is Oluwaseun
+    Adeyemi-Hart") as PERSON, each word a name or a rare word (`lexicon.name_or_rare`):
     no firm is named so."""
-    found = INITIALLED.fullmatch(span.text) if span.label == "COMPANY" else None
-    if found and span.source == "model" and name_or_rare(found.group(1).casefold()):
+    if span.label != "COMPANY" or span.source != "model":
+        return span
+    found = INITIALLED.fullmatch(span.text) or DOUBLE_BARRELLED.fullmatch(span.text)
+    if found and all(name_or_rare(word.casefold()) for word in found.groups()):
         return replace(span, label="PERSON")
     return span
 
