@@ -2131,6 +2131,12 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("DATE", "9.01"), ("DATE", "2.03"), ("DATE", "1.402"), ("DATE", "9.30"), ("DATE", "10.15"),
       ("PERSON", "Tomasz")],
      ["9.30", "10.15", "Tomasz"]),
+    # a reference's pieces (the reference-dates record, `_reference_piece`); a month's
+    # code, a date alone and an account's number in a code stay
+    ("Our ref: KYC/2026/0093, due MAR-2024 or 2026/03/04 from ACCT-88213",
+     [("DATE", "2026"), ("DATE", "0093"), ("DATE", "2024"), ("DATE", "2026/03/04"),
+      ("ACCOUNT", "88213")],
+     ["2024", "2026/03/04", "88213"]),
     # a credential read as a firm after a name (`_without_credentials`); the firm stays
     ("Liang Qiu, CFP®\nSenior Wealth Advisor | Meridian Wealth Partners",
      [("PERSON", "Liang Qiu"), ("COMPANY", "CFP"), ("COMPANY", "Meridian Wealth Partners")],

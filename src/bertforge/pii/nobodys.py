@@ -20,8 +20,8 @@ from ..spans import Span
 from . import ids
 from .lexicon import (COURTESY_TITLES, LONE_TITLES, SOFTWARE, SOFTWARE_FOLDED, a_place,
                       known_names, places)
-from .patterns import (CA_PROVINCES, GREETING_BEFORE, US_STATE_NAMES, US_STATES, job_title,
-                       trie_pattern)
+from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, US_STATE_NAMES, US_STATES,
+                       job_title, trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -33,7 +33,7 @@ def nobodys(text: str, span: Span) -> bool:
     (`_listing`), a city or its state where a place is written city first ("[Sarasota],
     Fla.", `_place`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
     a program's version (`_version`), a contract's numbered part ("Schedule [9.01]",
-    `_section`), a piece of an amount (`_amount_piece`), a degree's
+    `_section`), a reference's piece ("KYC/[2026]/0093", `_reference_piece`), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
@@ -58,6 +58,7 @@ def nobodys(text: str, span: Span) -> bool:
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
             _docket(text, span) or _version(text, span) or _section(text, span) or \
+            _reference_piece(text, span) or \
             _amount_piece(text, span) or \
             _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
             _tracking(text, span) or _party_role(span):
@@ -518,6 +519,23 @@ def _version(text: str, span: Span) -> bool:
             VERSION.fullmatch(span.text) is None:
         return False
     return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
+
+
+# a reference's code: two capitals or more before its first "/" or "-", not a month's
+# ("KYC/2026/0093", "INV-2026-0412"; not "MAR-2024")
+REFERENCE_HEAD = re.compile(rf"(?!(?i:{MONTH})[/-])[A-Z]{{2,}}[A-Z0-9]*[/-]")
+
+
+def _reference_piece(text: str, span: Span) -> bool:
+    """Whether a model DATE span is part of a reference's code, in the run of characters
+    without a space that starts with the code (`REFERENCE_HEAD`): "Our ref:
+    KYC/[2026]/[0093]" holds no date."""
+    if span.label != "DATE" or span.source != "model":
+        return False
+    start = span.start
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return REFERENCE_HEAD.match(text, start) is not None
 
 
 # a contract's or a filing's numbered part after its word ("Schedule 9.01", "Section
