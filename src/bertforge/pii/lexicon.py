@@ -88,7 +88,12 @@ BODIES = frozenset((
     "RBA", "RBI", "RBNZ", "SNB", "ESMA", "EBA", "EIOPA", "SRB", "BaFin", "AMF", "CONSOB",
     "CNMV", "ASIC", "APRA", "MAS", "HKMA", "SFC", "OSFI", "FINMA", "SEC", "CFTC", "FINRA",
     "FDIC", "OCC", "CFPB", "FSOC", "FHFA", "NCUA", "OFAC", "FinCEN", "NYDFS", "HMRC", "IRS",
-    "CRA", "ATO", "FTC", "DOJ", "CBI"))
+    "CRA", "ATO", "FTC", "DOJ", "CBI",
+    # and the regulators and central banks of the other markets English financial news
+    # covers (India, China, Japan, Korea, Africa, the Gulf, South-East Asia, Latin America)
+    "SEBI", "IRDAI", "NPCI", "PFRDA", "CSRC", "CBIRC", "JFSA", "FSS", "SARB", "CBN", "CBK",
+    "SAMA", "DFSA", "BNM", "OJK", "BSP", "SBP", "BCB", "CVM", "BCRA", "Banxico", "PCAOB",
+    "FASB", "IASB", "MSRB", "SIPC", "FINTRAC", "AUSTRAC", "SFO"))
 # programs, libraries, services and devices that support and developer posts name, and
 # whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
 # Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
