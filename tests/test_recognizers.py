@@ -720,15 +720,19 @@ GREETED_PROBES = [
         "Ngozi!! RIP Kobe. Great job team! Good job Officer!",
         ["Oyelaran", "Shan", "Ngozi", "Kobe"],
         id="praise"),
-    # the chat-speakers record: a chat line's speaker, perhaps after the message's time;
-    # not a form's field before its value, a label or a chat's role
+    # the chat-speakers record: a chat line's speaker, perhaps after the message's time,
+    # or in brackets after the role (the speaker-roles record); not a form's field before
+    # its value, a label, a chat's role or what a bracket after a label says
     pytest.param(
         "[10:02] Nomvula: can you check the wire?\n10:03 AM Eero: on it, give me five\n"
         "Thanh: the build is green now\nDate: 30 Jul 2020 at noon\n"
         "Kwame: Tatiana Dibiasi Okafor\nOyelaran: kwame_a    Temporary Password\n"
         "Edit: fixed the typo here\nAgent: thanks for waiting here\n"
-        "Guarantor: Wen-Hsiung Lo, an individual\n",
-        ["Nomvula", "Eero", "Thanh"],
+        "Guarantor: Wen-Hsiung Lo, an individual\n"
+        "[14:02] Agent (Sipho): Good afternoon!\nSPEAKER 2 (Marcus Oyelaran): Sure.\n"
+        "Agent (Tier 2): escalated\nFee (Monthly): $5\nMeeting (Zoom): at noon\n"
+        "Apple (Malus) trees grow here\n",
+        ["Nomvula", "Eero", "Thanh", "Sipho", "Marcus Oyelaran"],
         id="chat-speakers"),
     # the role-words record: a name after a role or a relation in lower case and a
     # possessive or "the", one word before the role and "named" after it allowed, the

@@ -892,10 +892,15 @@ SIGNED_NAME = re.compile(
 # or an "_", one in lower case, the first two not both capitalised (a form's field holds
 # a value, a name or a number, not a sentence: "Status: Pending", "Date: 30 Jul 2020",
 # "Guarantor: Wen-Hsiung Lo, an individual")
+_CHAT_TIME = r"^[ \t]*(?:[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
 SPEAKER_NAME = re.compile(
-    r"^[ \t]*(?:[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
-    rf"({_GREETED})[ \t]*:[ \t]+(?=(?:[^\s\d@_]+ ){{2}}[^\s\d@_]+(?:\s|$))"
+    _CHAT_TIME + rf"({_GREETED})[ \t]*:[ \t]+(?=(?:[^\s\d@_]+ ){{2}}[^\s\d@_]+(?:\s|$))"
     r"(?=(?:[^\s\d@_]+ ){0,2}[a-z])(?![A-Z][^\s]* [A-Z])", re.MULTILINE)
+# a speaker's name in brackets after their role, before the colon, at a line's start
+# ("[14:02] Agent (Sipho): Good afternoon!", "SPEAKER 2 (Marcus Oyelaran): Sure.")
+SPEAKER_ROLE_NAME = re.compile(
+    _CHAT_TIME + r"[A-Z][A-Za-z]*(?:[ \t]+(?:[A-Z][A-Za-z]*|\d{1,2}))?[ \t]*"
+    rf"\(({_GREETED})\)[ \t]*:", re.MULTILINE)
 # a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
 # comma (a literal first character lets the engine skip to it), the sign-off before it,
 # at a sentence's start, checked with `SIGN_OFF_BEFORE`

@@ -421,7 +421,7 @@ class GreetedNames(Recognizer):
     before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
     `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida"), a
     chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh: the build is
-    green now"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna"),
+    green now"; `SPEAKER_ROLE_NAME`, in brackets after the role: "Agent (Sipho): Hi"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna"),
     a surname alone after a title (`patterns.TITLED_SURNAME`: "Judge Park dissented");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
@@ -438,7 +438,8 @@ class GreetedNames(Recognizer):
         if "\n" in text:
             found += [m.span(1) for m in p.SIGNED_NAME.finditer(text)]
         if ":" in text:
-            found += [m.span(1) for m in p.SPEAKER_NAME.finditer(text)]
+            found += [m.span(1) for pattern in (p.SPEAKER_NAME, p.SPEAKER_ROLE_NAME)
+                      for m in pattern.finditer(text)]
         if "from" in text:
             found += [where for m in p.FROM_TEAM.finditer(text)
                       for where in self._name_before(text, m.start())]
