@@ -2445,6 +2445,17 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
         ("PERSON", "Greg Jensen"), ("PERSON", "Sandberg"), ("PERSON", "Dan Rosensweig"),
         ("PERSON", "Arthur"), ("PERSON", "Jane Doe"), ("PERSON", "Goldman"),
         ("COMPANY", "Scion"), ("PERSON", "Michael Burry"), ("PERSON", "Celsius")]
+    # read as one name, the firm's and the person's are parted (the possessed-names
+    # record), and a listed firm's whole name is a firm; a person's possessive and
+    # one word, or a lower-case word, stay one span
+    text = ("Blackstone's Jon Gray met Carter's Steve Bannon, Jefferies's Ann Lee, Ann's Jo and "
+            "Ann's new Mini Cooper.")
+    spans = spans_at(text, ["Blackstone's Jon Gray", "Carter's Steve Bannon",
+                            "Jefferies's Ann Lee", "Ann's Jo", "Ann's new Mini Cooper"])
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("COMPANY", "Blackstone"), ("PERSON", "Jon Gray"), ("PERSON", "Carter"),
+        ("PERSON", "Steve Bannon"), ("COMPANY", "Jefferies"), ("PERSON", "Ann Lee"),
+        ("PERSON", "Ann's Jo"), ("PERSON", "Ann's new Mini Cooper")]
 
 
 def test_the_unnamed_parties_a_complaint_sues_are_nobodys():

@@ -411,6 +411,23 @@ def _name_and_firm(span: Span) -> list[Span] | None:
                                     span.source)]
 
 
+# a firm's or a person's name, its possessive and a person's full name ("Blackstone's Jon
+# Gray"), read as one name
+POSSESSED = re.compile(r"([A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,2})['\u2019]s "
+                       r"((?:[A-Z][\w'\u2019.-]* ){1,3}[A-Z][\w'\u2019-]+)")
+
+
+def _possessed(span: Span) -> list[Span] | None:
+    """Two PERSON spans for a model PERSON span that is a name, its possessive and a
+    person's full name ("[Blackstone]'s [Jon Gray]"): a firm's people, as news names them
+    (`_firms_people` then makes the firm one), or a person's; None for anything else."""
+    found = POSSESSED.fullmatch(span.text) if span.label == "PERSON" else None
+    if found is None or span.source != "model":
+        return None
+    return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
+                 found.group(k), span.score, span.source) for k in (1, 2)]
+
+
 # the "v." between a lawsuit's parties, and a government's side, which is no one's name
 VERSUS = re.compile(r"[ \t]+vs?\.(?=[ \t]|$)")
 GOVERNMENT = re.compile(r"(?:United States|U\.S\.|State|People|Commonwealth|Commissioner|"
@@ -444,9 +461,11 @@ def _apart(text: str, span: Span) -> list[Span]:
     model read as one firm are two names (`_name_pair`), and so is one name written
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
-    lawsuit's caption its parties (`_case_parties`); a spaced dash parts names too.
+    lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
+    person's full name parts the two (`_possessed`); a spaced dash parts names too.
     Other labels pass unchanged."""
-    pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or _case_parties(span)
+    pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
+        _case_parties(span) or _possessed(span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
