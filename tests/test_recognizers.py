@@ -331,9 +331,11 @@ def test_us_addresses_written_inline_are_found_up_to_their_zip_code():
                  "4 W 43rd St\nNew York, NY 10036", "1600 Pennsylvania Avenue NW, Washington, DC 20500",
                  "1900 Avenue of the Stars, Suite 1000 Los Angeles, CA 90067",
                  "450 Park Avenue, 21st Floor, New York, NY 10022",
-                 "1 Main St, Suite 200, 3rd Floor, Boston, MA 02116"]
+                 "1 Main St, Suite 200, 3rd Floor, Boston, MA 02116",
+                 "One Liberty Plaza, 35th Floor, New York, NY 10006"]
+    # (a tower's number spelt out, the spelt-numbers record; not a number of things)
     text = ("Remit to " + "; or ".join(addresses) + ". Offices in Redondo Beach, California 90278; "
-            "we sold 300 units in Texas 75001 times.")
+            "we sold 300 units in Texas 75001 times; Two Texas 75001 units.")
     assert recognized("us_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
     assert REGISTRY["us_addresses"]("US").find("88 Harbor Blvd, Long Beach, CA") == []
     assert REGISTRY["us_addresses"]("US").find("Avenue of the Stars, Suite 1000 Los Angeles, "
