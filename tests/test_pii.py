@@ -2131,6 +2131,9 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("DATE", "9.01"), ("DATE", "2.03"), ("DATE", "1.402"), ("DATE", "9.30"), ("DATE", "10.15"),
       ("PERSON", "Tomasz")],
      ["9.30", "10.15", "Tomasz"]),
+    # an address's scheme (the url-credentials record); a name before a colon stays
+    ("DATABASE_URL=postgres://db.example.com/payments; Kendra: see https://x.example.com",
+     [("COMPANY", "postgres"), ("PERSON", "Kendra")], ["Kendra"]),
     # a reference's pieces (the reference-dates record, `_reference_piece`); a month's
     # code, a date alone and an account's number in a code stay
     ("Our ref: KYC/2026/0093, due MAR-2024 or 2026/03/04 from ACCT-88213",

@@ -908,6 +908,20 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
 
 
+def test_a_urls_user_and_password_are_a_secret_and_no_email():
+    """The url-credentials record's probe, a configuration file: the user and password
+    of an address that holds them are found whole as a password (a secret, DIGITAL), and
+    what follows the colon is no email address; a "mailto:" address, and an address
+    without a password, are as they were."""
+    text = ("DATABASE_URL=postgres://admin:S3cr3tPa55@db.internal.example.com:5432/payments\n"
+            "amqp://svc_bus:p%40ss@broker:5672 and mailto:ann.lee@example.com; "
+            "https://jsmith@example.com/repo")
+    assert recognized("url_credentials", "US", text) == [("admin:S3cr3tPa55", "DIGITAL"),
+                                                          ("svc_bus:p%40ss", "DIGITAL")]
+    assert recognized("email", "US", text) == [("ann.lee@example.com", "EMAIL"),
+                                               ("jsmith@example.com", "EMAIL")]
+
+
 def test_crypto_wallet_addresses_are_found_by_shape_and_checksum():
     """The crypto-wallets record's probe: an Ethereum address, Bitcoin addresses in
     base58 (P2PKH, P2SH) and bech32 (and bech32m) whole as BANK; with a character

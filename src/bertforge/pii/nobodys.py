@@ -33,7 +33,8 @@ def nobodys(text: str, span: Span) -> bool:
     (`_listing`), a city or its state where a place is written city first ("[Sarasota],
     Fla.", `_place`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
     a program's version (`_version`), a contract's numbered part ("Schedule [9.01]",
-    `_section`), a reference's piece ("KYC/[2026]/0093", `_reference_piece`), a piece of an amount (`_amount_piece`), a degree's
+    `_section`), a reference's piece ("KYC/[2026]/0093", `_reference_piece`), an
+    address's scheme ("[postgres]://"), a piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
@@ -58,7 +59,7 @@ def nobodys(text: str, span: Span) -> bool:
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
             _docket(text, span) or _version(text, span) or _section(text, span) or \
-            _reference_piece(text, span) or \
+            _reference_piece(text, span) or text.startswith("://", span.end) or \
             _amount_piece(text, span) or \
             _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
             _tracking(text, span) or _party_role(span):

@@ -228,6 +228,11 @@ TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+|,\d{3}(?!\d))?)?(?:\s?(?:[AaPp]\.[Mm]\.|
 
 EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
                    r"\.[A-Za-z]{2,24}(?![\w-])")
+# the user and password of an address that holds them ("postgres://admin:S3cr3t@db.
+# example.com", as configuration files and logs write a database's or a broker's): a
+# secret, and no email address after the colon
+URL_CREDENTIALS = re.compile(r"(?<=://)([^\s:/@]+:[^\s/@]+)@(?=[\w.-])")
+URL_USER_BEFORE = re.compile(r"://[^\s:/@]+:$")
 # "@" and a user name: nothing glued on the left (an email, "git@host"), and on the right
 # a space, the text's end or punctuation that ends a word ("@app.route", "@types/node",
 # "@y2bv*nBT" go on, so they are no handle); `recognizers.Handles` drops code

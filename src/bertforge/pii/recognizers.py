@@ -582,7 +582,12 @@ def _labelled_person(m: re.Match) -> bool:
 # name -> a function of the region that makes the recognizer, in the order they run
 REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum",
+                                    validate=lambda m: not p.URL_USER_BEFORE.search(
+                                        m.string, max(0, m.start() - 80), m.start()),
                                     check="an email address's shape", needs=("@",)),
+    "url_credentials": lambda region: Pattern(
+        "url_credentials", "password", p.URL_CREDENTIALS, "checksum", group=1, needs=("://",),
+        check="the user and password of an address"),
     "iban": lambda region: Iban(),
     "card": lambda region: Pattern("card", "credit_card_number", p.CARD, "checksum",
                                    validate=lambda m: p.valid_card(m.group()),
