@@ -1601,12 +1601,19 @@ def test_a_role_in_lower_case_is_left_out_of_a_name():
     from bertforge.pii.tidy import tidy
 
     text = ("She told teller Ashley Nguyen, then server Brianna and wife Keisha; Sonya Hale "
-            "and Wifey Rose did not. Ihr Mitarbeiter Herr Özdemir, la conseillère Anne Roy.")
+            "and Wifey Rose did not. Ihr Mitarbeiter Herr Özdemir, la conseillère Anne Roy. "
+            "Su gestor, D. Álvaro Quintana. Su dijo. Cher Monsieur Lefèvre, Cher Ami, "
+            "Lieber Herr Wolff, Dra. Inês Carvalho.")
     values = ["teller Ashley Nguyen", "server Brianna", "wife Keisha", "Sonya Hale", "Wifey Rose",
-              "Ihr Mitarbeiter Herr Özdemir", "la conseillère Anne Roy"]
-    found = tidy(text, spans_at(text, values))
+              "Ihr Mitarbeiter Herr Özdemir", "la conseillère Anne Roy", "Su gestor", "Su",
+              "Cher Monsieur Lefèvre", "Cher Ami", "Lieber Herr Wolff", "Dra. Inês Carvalho"]
+    # and, in a letter abroad, a possessive and its role read alone, or a salutation
+    # before a title (the salutations-abroad record); "Su" that says something, and a
+    # salutation before no title, stay
+    found = tidy(text, spans_at(text, values[:8] + [("Su", "PERSON", 1)] + values[9:]))
     assert [s.text for s in found] == ["Ashley Nguyen", "Brianna", "Keisha", "Sonya Hale",
-                                       "Wifey Rose", "Özdemir", "Anne Roy"]
+                                       "Wifey Rose", "Özdemir", "Anne Roy", "Su", "Lefèvre",
+                                       "Cher Ami", "Wolff", "Inês Carvalho"]
 
 
 def test_where_a_person_is_from_is_left_out_of_the_name():

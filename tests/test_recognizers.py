@@ -693,8 +693,8 @@ GREETED_PROBES = [
         ["Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
          "Precious", "Eero", "Tarek", "Xochitl", "Sarah"],
         id="introductions"),
-    # the foreign-letters record: the name after "Doña", "Herr", "Frau", "Sig.ra" or
-    # "Sra." (one to four words, a name's particles between them) and after a letter's
+    # the foreign-letters record: the name after "Doña", "Herr", "Frau", "Sig.ra",
+    # "Sra." or "Dra." (the salutations-abroad record) (one to four words, a name's particles between them) and after a letter's
     # salutation ("Estimado Tadeusz,"), a name's "e" ("and") ending it; not a title said
     # after a title ("Herr Doktor"), nor a name after "Don" or "M.", left to the model
     # (one word after an English title is the titled-surnames record's: "Mr. Okonjo")
@@ -702,9 +702,9 @@ GREETED_PROBES = [
         "la cuenta de Doña Pilar Echeverría se ha realizado. Sehr geehrter Herr Schäfer,\n"
         "an Frau Katharina Brandstätter. della Sig.ra Chiara Esposito e Sra. Maria das "
         "Graças Oliveira. Estimado Tadeusz, Herr Doktor. Don Pedro, Mr. Okonjo, "
-        "M. Olivier Lemaire.",
+        "M. Olivier Lemaire. Contacte a Dra. Inês Carvalho.",
         ["Pilar Echeverría", "Schäfer", "Katharina Brandstätter", "Chiara Esposito",
-         "Maria das Graças Oliveira", "Tadeusz", "Okonjo"],
+         "Maria das Graças Oliveira", "Tadeusz", "Okonjo", "Inês Carvalho"],
         id="foreign-letters"),
     # the sign-offs-abroad record: a name after "soy", "je suis", "Mein Name ist" or
     # "Ich heiße", and after the short sign-offs ("Att", "MfG"); not a word that is no

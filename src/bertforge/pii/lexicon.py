@@ -23,7 +23,7 @@ COURTESY_TITLES = ENGLISH_TITLES + ("Messrs", "Mmes", "Drs",
                    # and in Spanish, Portuguese, French, German and Italian
                    "Sr", "Sra", "Srta", "Sres", "Señor", "Señora", "Señorita", "Senhor",
                    "Senhora", "Mme", "Mlle", "Monsieur", "Madame", "Mademoiselle", "Herr",
-                   "Herrn", "Frau", "Sig", "Signor", "Signora", "Dott", "Doña", "Dña",
+                   "Herrn", "Frau", "Sig", "Signor", "Signora", "Dott", "Doña", "Dña", "Dra",
                    "Sig.ra", "Sig.na", "Dott.ssa",
                    # and India's and northern Nigeria's ("Shri Ramesh Iyer", "Smt. Lakshmi
                    # Narayanan", "Alhaji Aliko Dangote"; not "Sri", a given name and a

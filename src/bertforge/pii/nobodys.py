@@ -18,8 +18,8 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import (COURTESY_TITLES, LONE_TITLES, SOFTWARE, SOFTWARE_FOLDED, a_place,
-                      known_names, places)
+from .lexicon import (COURTESY_TITLES, LONE_TITLES, ROLE_DETERMINERS, ROLES, SOFTWARE,
+                      SOFTWARE_FOLDED, a_place, known_names, places)
 from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, US_STATE_NAMES, US_STATES,
                        job_title, trie_pattern)
 
@@ -53,8 +53,9 @@ def nobodys(text: str, span: Span) -> bool:
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
-    word before its number ("[Docket] No. 142", `_numbered`), or a form's label in another
-    language ("[Nachname]: Havemann", `_form_label`)."""
+    word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
+    language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
+    ("[Su] gestor", `_role_determiner`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
@@ -69,6 +70,7 @@ def nobodys(text: str, span: Span) -> bool:
     return span.label == "PERSON" and (span.text.casefold() in SOFTWARE_FOLDED or
                                        ids.is_keyword(span.text) or
                                        _numbered(text, span) or _form_label(text, span) or
+                                       _role_determiner(text, span) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or
@@ -109,6 +111,23 @@ def _party_tag(text: str, span: Span) -> bool:
     perhaps left after it ("Sen. Kyrsten Sinema, [I-Ariz]., who")."""
     m = PARTY_TAG.match(text, span.start)
     return m is not None and m.end() in (span.end, span.end + 1)
+
+
+# a role's word after a possessive or an article ("[Su] gestor, D. Álvaro Quintana",
+# "[Votre] conseillère"): the model reads the capitalised possessive that opens the
+# sentence as a name ("Su" is a surname too, but not before "gestor")
+ROLE_AFTER = re.compile(rf"[ \t]+(?:{trie_pattern(ROLES)})(?![\w-])")
+
+
+def _role_determiner(text: str, span: Span) -> bool:
+    """Whether a model name is a possessive or an article before a role's word, or the
+    two ("[Su gestor]")."""
+    words = span.text.split()
+    if not words or words[0].casefold() not in ROLE_DETERMINERS:
+        return False
+    if len(words) == 1:
+        return ROLE_AFTER.match(text, span.end) is not None
+    return len(words) == 2 and words[1] in ROLES
 
 
 # a greeting or a thanks alone, which the model reads as a name where a message opens

@@ -672,18 +672,29 @@ SPEAKER_MARK = re.compile(r"[QA][ \t]*[-\u2013\u2014:][ \t]*(?=[^\W\d_])")
 PER_LEAD = re.compile(r"Per[ \t]+(?=[^\W\d_]+(?:-[^\W\d_]+)*['\u2019]s\b)")
 
 
+# a letter's salutation before a courtesy title, in English and in the languages that
+# put one there ("Cher Monsieur", "Caro Sr.", "Lieber Herr"; "Cher" and "Caro" are names
+# too, so only before a title)
+SALUTATION_LEAD = re.compile(r"(?:Dear|Cher|Chère|Chers|Caro|Cara|Lieber|Liebe|Estimado|"
+                             r"Estimada|Querido|Querida|Prezado|Prezada|Gentile|Egregio|"
+                             r"Geachte|Sehr[ \t]+geehrter?)[ \t]+")
+
+
 def _without_title(text: str, a: int, b: int) -> int:
     """Where a PERSON span starts once a courtesy title, a title of office, a role, a
     kinship word or where the person is from before the name is left out ("Mr. [Tomasz
     Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
     "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
-    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), the "Per" of "Per [Mateus]'s email"
+    ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), a salutation before a title ("Cher Monsieur
+    [Lefèvre]", `SALUTATION_LEAD`), the "Per" of "Per [Mateus]'s email"
     (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`): none is anybody's
     personal data, and the gold convention of the generator, the hand-written sets and
     wikigold puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
     if (m := PER_LEAD.match(text, a)) and m.end() < b:
+        a = m.end()
+    if (m := SALUTATION_LEAD.match(text, a, b)) and TITLE.match(text, m.end(), b):
         a = m.end()
     a = m.end() if (m := ROLE_LEAD.match(text, a, b)) else a
     m = TITLE.match(text, a, b)
