@@ -256,6 +256,11 @@ def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
     call = "call ID 88213-B today; ref 4471 - ok"  # the amendment: the letters after, glued
     ids = [Span(call.index(v), call.index(v) + len(v), "ACCOUNT", v, 0.9) for v in ("88213", "4471")]
     assert [s.text for s in tidy(call, ids)] == ["88213-B", "4471"]
+    # a long number whose start the model read as a phone number (the glued-numbers record)
+    loan = "préstamo nº 0049-1182-55-2001234567 aprobado"
+    start = loan.index("0049")
+    phone = [Span(start, start + len("0049-1182-55-"), "PHONE", "0049-1182-55-", 0.9)]
+    assert [s.text for s in tidy(loan, phone)] == ["0049-1182-55-2001234567"]
     assert found[1:] == tidy(text, model[1:])  # as they were without the number
     assert [s.text for s in found[1:]] == ["-Sayed", "-03-05"]
 

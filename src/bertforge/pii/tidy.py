@@ -89,7 +89,7 @@ def _glued_initials(text: str, a: int) -> int:
     return a
 
 
-ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK")
+ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK", "PHONE")
 
 
 def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, int]:
@@ -97,7 +97,8 @@ def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, i
     ("-2291-774" of "HX-2291-774"), not back past the span before it (`floor`), or ends
     right before one glued to what follows ("88213" of "88213-B"), widened to the whole
     run: the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule
-    does not see the letters left in clear."""
+    does not see the letters left in clear (nor, where the model read a long number's
+    start as a phone number, "0049-1182-55" of "0049-1182-55-2001234567", the rest)."""
     if label not in ID_GROUPS or b <= a:
         return a, b
     if floor < a and text[a] in "-/" and _word(text[a - 1]):
