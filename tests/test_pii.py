@@ -1637,7 +1637,7 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
     "Messrs. Thornbury, Vasquez" is two surnames, without the title (and "Drs. [Achebe,
     Mensah]" with the title outside the span); "Ms" read alone
     before "Okafor" goes; an inverted name without such a title stays one ("Miller,
-    Brandon"), unless a list goes on after it (the comma-lists record: "thanks to
+    Brandon"), unless a list goes on after it (the listed-pairs record: "thanks to
     [Emeka], [Funmi] and Tolu"; "Ruiz, Ana Maria and Tolu" is no such pair)."""
     from bertforge.pii.tidy import tidy
 
