@@ -2138,6 +2138,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("DATE", "9.01"), ("DATE", "2.03"), ("DATE", "1.402"), ("DATE", "9.30"), ("DATE", "10.15"),
       ("PERSON", "Tomasz")],
      ["9.30", "10.15", "Tomasz"]),
+    # a fiscal period (the fiscal-periods record); a date stays
+    ("Review FY2026: Q3 2026 and FY 2025/26 beat H1-26; paid 2026-03-04",
+     [("ACCOUNT", "FY2026"), ("DATE", "Q3 2026"), ("DATE", "FY 2025/26"), ("DATE", "H1-26"),
+      ("DATE", "2026-03-04")], ["2026-03-04"]),
     # an address's scheme (the url-credentials record); a name before a colon stays
     ("DATABASE_URL=postgres://db.example.com/payments; Kendra: see https://x.example.com",
      [("COMPANY", "postgres"), ("PERSON", "Kendra")], ["Kendra"]),

@@ -34,7 +34,8 @@ def nobodys(text: str, span: Span) -> bool:
     Fla.", `_place`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
     a program's version (`_version`), a contract's numbered part ("Schedule [9.01]",
     `_section`), a reference's piece ("KYC/[2026]/0093", `_reference_piece`), an
-    address's scheme ("[postgres]://"), a piece of an amount (`_amount_piece`), a degree's
+    address's scheme ("[postgres]://"), a fiscal period ("[FY2026]", `FISCAL_PERIOD`), a
+    piece of an amount (`_amount_piece`), a degree's
     letters or a degree and its field (`_degree`), a security's identifier after its
     keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
     Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
@@ -61,6 +62,7 @@ def nobodys(text: str, span: Span) -> bool:
             _file_number(text, span) or _listing(text, span) or _court(text, span) or \
             _docket(text, span) or _version(text, span) or _section(text, span) or \
             _reference_piece(text, span) or text.startswith("://", span.end) or \
+            FISCAL_PERIOD.fullmatch(span.text) is not None or \
             _amount_piece(text, span) or \
             _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
             _tracking(text, span) or _party_role(span):
@@ -541,6 +543,9 @@ def _version(text: str, span: Span) -> bool:
     return VERSION_BEFORE.search(text[max(0, span.start - 24):span.start]) is not None
 
 
+# a fiscal or calendar period as reports name one ("FY2026", "FY 2025/26", "Q3 2026",
+# "H1-26"): a company's reporting calendar, no one's date or account
+FISCAL_PERIOD = re.compile(r"(?:FY|CY|Q[1-4]|H[12])[ \t-]?(?:19|20)?\d{2}(?:[/-]\d{2,4})?")
 # a reference's code: two capitals or more before its first "/" or "-", not a month's
 # ("KYC/2026/0093", "INV-2026-0412"; not "MAR-2024")
 REFERENCE_HEAD = re.compile(rf"(?!(?i:{MONTH})[/-])[A-Z]{{2,}}[A-Z0-9]*[/-]")
