@@ -2402,11 +2402,13 @@ def test_a_judges_title_after_the_surname_is_no_name():
     from bertforge.pii.tidy import tidy
 
     text = ("SOTOMAYOR, J., delivered the opinion, in which ROBERTS, C. J., and KAGAN, "
-            "JJ., joined. Michael J. Fox watched.")
-    values = ("SOTOMAYOR", "ROBERTS", "C. J.", "KAGAN", "JJ", "Michael J.")
+            "JJ., joined. Michael J. Fox watched. /s/ E. Whitcombe-Hayes, U.S.D.J.")
+    values = ("SOTOMAYOR", "ROBERTS", "C. J.", "KAGAN", "JJ", "Michael J.", "Whitcombe-Hayes",
+              "U.S.D.J.")
     spans = spans_at(text, values)
+    # (and a US district judge's, the federal-judges record)
     assert [s.text for s in tidy(text, spans)] == ["SOTOMAYOR", "ROBERTS", "KAGAN",
-                                                   "Michael J."]
+                                                   "Michael J.", "Whitcombe-Hayes"]
 
 
 def test_a_functions_name_before_its_bracket_is_nobodys():

@@ -198,15 +198,16 @@ def _unknown_parties(text: str, span: Span) -> bool:
 # ("SOTOMAYOR, J.", "ROBERTS, C. J.", "THOMAS and ALITO, JJ.", "SMITH, P.J.")
 JUDGES_TITLE = re.compile(r"(?:C\.[ \t]?J|P\.[ \t]?J|JJ|J)\.?")
 JUDGES_NAME = re.compile(r"[A-Z][A-Z'\u2019-]+,[ \t]*$")
-# and the plural ("JJ."), never an initial, after a surname in any case ("Park, JJ.")
-JUDGES_PLURAL = re.compile(r"JJ\.?")
+# and the plural ("JJ."), never an initial, after a surname in any case ("Park, JJ."), or
+# a US district, magistrate or bankruptcy judge's ("E. Whitcombe-Hayes, U.S.D.J.")
+JUDGES_PLURAL = re.compile(r"JJ\.?|U\.?S\.?[DMB]\.?J\.?")
 JUDGE_NAME = re.compile(r"[A-Z][A-Za-z'\u2019-]+,[ \t]*$")
 
 
 def _judges_title(text: str, span: Span) -> bool:
     """Whether a model PERSON span is the title after a judge's surname ("ROBERTS, [C.
-    J.]", "KAGAN, [JJ].", "Pooler and Park, [JJ]."; not "Smith, J.", an author's initial
-    in a citation)."""
+    J.]", "KAGAN, [JJ].", "Pooler and Park, [JJ].", "Hayes, [U.S.D.J.]"; not "Smith,
+    J.", an author's initial in a citation)."""
     before = max(0, span.start - 30)
     return JUDGES_TITLE.fullmatch(span.text) is not None and \
         JUDGES_NAME.search(text, before, span.start) is not None or \
