@@ -2293,7 +2293,8 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
     """The filing-tables record's probe, with the model's spans as it gave them: a
     person's name alone in its cell, read as a firm, is a person (not a firm named after
     its founder, a firm's word, or a name in running text), and so is one before a
-    comma and a house number (the recipients-and-shipments record); the pieces of
+    comma and a house number (the recipients-and-shipments record; a double-barrelled
+    name is a person anywhere, the double-barrelled record); the pieces of
     amounts the model read as an ID and a bank number are nobody's, an account number
     is not."""
     from bertforge.pii.tidy import tidy
@@ -2304,19 +2305,19 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
             "| Sofia Mendoza-Rey | 312,009 |\n"
             "Raymond James          Edward Jones\n"
             "Marcus Capital\n"
-            "Fees paid to Sofia Mendoza-Rey and account 640000.\n"
+            "Fees paid to Lucia Ferraro and account 640000.\n"
             "Shipped to Ngozi Eze, 14 Admiralty Way; Ralph Lauren, 650 Madison Avenue.\n")
     placed = sorted(spans_at(text, [
         ("Kwame Asante-Boateng", "COMPANY"), "Lucia Ferraro", ("640", "GOV_ID"), ("901", "BANK"),
         ("Sofia Mendoza-Rey", "COMPANY"), ("Raymond James", "COMPANY"),
         ("Edward Jones", "COMPANY"), ("Marcus Capital", "COMPANY"),
-        ("Sofia Mendoza-Rey", "COMPANY", 1), ("640000", "ACCOUNT"), ("Ngozi Eze", "COMPANY"),
+        ("Lucia Ferraro", "COMPANY", 1), ("640000", "ACCOUNT"), ("Ngozi Eze", "COMPANY"),
         ("Ralph Lauren", "COMPANY")]), key=lambda s: s.start)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("PERSON", "Kwame Asante-Boateng"), ("PERSON", "Lucia Ferraro"),
         ("PERSON", "Sofia Mendoza-Rey"), ("COMPANY", "Raymond James"),
         ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
-        ("COMPANY", "Sofia Mendoza-Rey"), ("ACCOUNT", "640000"), ("PERSON", "Ngozi Eze"),
+        ("COMPANY", "Lucia Ferraro"), ("ACCOUNT", "640000"), ("PERSON", "Ngozi Eze"),
         ("COMPANY", "Ralph Lauren")]
 
 

@@ -28,18 +28,13 @@ def nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
     (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`), a
-    name that is part of a thing's or an institution's name (`eponym`), a filing's number
-    at the securities regulator (`_file_number`), a listed company's exchange and ticker
-    (`_listing`), a city or its state where a place is written city first ("[Sarasota],
-    Fla.", `_place`), a court's abbreviation or a case's docket number (`_court`, `_docket`),
-    a program's version (`_version`), a contract's numbered part ("Schedule [9.01]",
-    `_section`), a reference's piece ("KYC/[2026]/0093", `_reference_piece`), an
-    address's scheme ("[postgres]://"), a fiscal period ("[FY2026]", `FISCAL_PERIOD`), a
-    piece of an amount (`_amount_piece`), a degree's
-    letters or a degree and its field (`_degree`), a security's identifier after its
-    keyword ("CUSIP [037833100]", `_security_id`), a Latin term of contracts ("[Pari
-    Passu]", `_legal_latin`), a parcel's tracking number (`_tracking`), a party's role
-    in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
+    name that is part of a thing's or an institution's name (`eponym`), a listed
+    company's exchange and ticker (`_listing`), a city or its state where a place is
+    written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation (`_court`),
+    a document's own number or code (`_document_code`: "Schedule [9.01]", "[FY2026]"), a
+    piece of an amount (`_amount_piece`), a degree's letters or a degree and its field
+    (`_degree`), a Latin term of contracts ("[Pari Passu]", `_legal_latin`), a party's
+    role in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
     place has ("[Chad]'s president", `_civic`), a lawmaker's
     party tag, a mail header's name, a courtesy title alone or
@@ -59,13 +54,9 @@ def nobodys(text: str, span: Span) -> bool:
     ("[Su] gestor", `_role_determiner`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
-            _file_number(text, span) or _listing(text, span) or _court(text, span) or \
-            _docket(text, span) or _version(text, span) or _section(text, span) or \
-            _reference_piece(text, span) or text.startswith("://", span.end) or \
-            FISCAL_PERIOD.fullmatch(span.text) is not None or \
-            _amount_piece(text, span) or \
-            _degree(text, span) or _security_id(text, span) or _legal_latin(text, span) or \
-            _tracking(text, span) or _party_role(span):
+            _listing(text, span) or _court(text, span) or _document_code(text, span) or \
+            _amount_piece(text, span) or _degree(text, span) or _legal_latin(text, span) or \
+            _party_role(span):
         return True
     if span.source != "model":
         return False
@@ -92,6 +83,19 @@ def nobodys(text: str, span: Span) -> bool:
 AUTH_KEY = re.compile(r"(?i)\b(?:auth(?:ori[sz]ation)?\.?(?:\s*(?:code|no\.?|number|#))?|"
                       r"approval\s+code)\s*[:#]?\s*$")
 NUMBER_GROUPS = ("CARD", "ACCOUNT", "GOV_ID", "BANK", "PHONE")
+
+
+def _document_code(text: str, span: Span) -> bool:
+    """Whether a span is one of a document's own numbers or codes: a filing's number at
+    the securities regulator (`_file_number`), a case's docket number (`_docket`), a
+    program's version (`_version`), a contract's numbered part (`_section`), a
+    reference's piece (`_reference_piece`), an address's scheme ("[postgres]://"), a
+    fiscal period (`FISCAL_PERIOD`), a security's identifier after its keyword ("CUSIP
+    [037833100]", `_security_id`) or a parcel's tracking number (`_tracking`)."""
+    return _file_number(text, span) or _docket(text, span) or _version(text, span) or \
+        _section(text, span) or _reference_piece(text, span) or \
+        text.startswith("://", span.end) or FISCAL_PERIOD.fullmatch(span.text) is not None or \
+        _security_id(text, span) or _tracking(text, span)
 
 
 def _auth_code(text: str, span: Span) -> bool:

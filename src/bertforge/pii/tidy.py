@@ -587,12 +587,10 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             while a < b and text[a] in ". ":
                 a += 1
         if span.label == "PERSON":
-            a = _without_title(text, a, b)
+            a = _glued_initials(text, _without_title(text, a, b))
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
         a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
-        if span.label == "PERSON":
-            a = _glued_initials(text, a)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
