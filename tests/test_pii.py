@@ -1637,23 +1637,18 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
     "Messrs. Thornbury, Vasquez" is two surnames, without the title (and "Drs. [Achebe,
     Mensah]" with the title outside the span); "Ms" read alone
     before "Okafor" goes; an inverted name without such a title stays one ("Miller,
-    Brandon"), unless an "and" ends the list right after it (the listed-pairs record:
-    "thanks to [Emeka], [Funmi] and Tolu"; "Ruiz, Ana Maria and Kofi" is no such pair,
-    nor a form's "Karlsson, Elias, Stockholm")."""
+    Brandon")."""
     from bertforge.pii.tidy import tidy
 
     text = ("During 2025, Messrs. Thornbury, Vasquez and Lindqvist served. Ms. Okafor was "
             "Chief Risk Officer. Signed: Miller, Brandon. Drs. Achebe, Mensah agreed; Sen. "
-            "Elizabeth A. Warren did not. Thanks to Emeka, Funmi and Tolu, Ruiz, Ana Maria "
-            "and Kofi. Owner: Karlsson, Elias, Stockholm.")
+            "Elizabeth A. Warren did not.")
     values = ["Messrs. Thornbury, Vasquez", "Lindqvist", "Ms", "Okafor", "Miller, Brandon",
-              "Achebe, Mensah", "Sen", "Elizabeth A. Warren", "Emeka, Funmi", "Tolu",
-              "Ruiz, Ana Maria", "Kofi", "Karlsson, Elias"]
+              "Achebe, Mensah", "Sen", "Elizabeth A. Warren"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Thornbury", "Vasquez", "Lindqvist", "Okafor",
                                        "Miller, Brandon", "Achebe", "Mensah",
-                                       "Elizabeth A. Warren", "Emeka", "Funmi", "Tolu",
-                                       "Ruiz, Ana Maria", "Kofi", "Karlsson, Elias"]
+                                       "Elizabeth A. Warren"]
 
 
 def test_a_lawsuits_caption_read_as_one_name_is_its_parties():

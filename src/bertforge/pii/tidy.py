@@ -277,11 +277,6 @@ _PLURAL_TITLE = r"(?:Messrs|MESSRS|Mmes|MMES|Drs|DRS)\.?[ \t]+"
 PLURAL_TITLE = re.compile(_PLURAL_TITLE)
 PLURAL_TITLE_BEFORE = re.compile(_PLURAL_TITLE + "$")
 COMMA = re.compile(r"[ \t]*,[ \t]*")
-# two single names either side of a comma, in a list that an "and" ends right after them
-# ("thanks to [Emeka, Funmi] and Tolu"): two names, where "Miller, Brandon" alone may be
-# one, and so may one with a comma after it ("Karlsson, Elias, Stockholm", a form's line)
-LISTED_PAIR = re.compile(r"[^\W\d_][\w'\u2019-]*[ \t]*,[ \t]*[^\W\d_][\w'\u2019-]*")
-LIST_GOES_ON = re.compile(r"[ \t]+(?:and|&)[ \t]+[A-Z]")
 KEY_STOPS = set("=:,;\"'<>{}[]|`")  # what parts a value from its key or its neighbours
 
 
@@ -476,9 +471,7 @@ def _apart(text: str, span: Span) -> list[Span]:
     join = JOINED.get(span.label)
     if span.label == "PERSON" and (PLURAL_TITLE.match(text, span.start, span.end) or
                                    PLURAL_TITLE_BEFORE.search(text, max(0, span.start - 8),
-                                                              span.start) or
-                                   LISTED_PAIR.fullmatch(span.text) and
-                                   LIST_GOES_ON.match(text, span.end)):
+                                                              span.start)):
         join = COMMA
     found = join.search(text, span.start, span.end) if join else None
     if found is None:
