@@ -2326,18 +2326,22 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
             "Ebony Washington with Wolfe Research. Bluewater Payments will close it. "
             "Owner: Reshetnikov Family Trust; Anna Family, trustee.\n"
-            "12/02 DICK SMITH ELECTRONICS SYDNEY; Halvorsen Shipping won.")
+            "12/02 DICK SMITH ELECTRONICS SYDNEY; Halvorsen Shipping won. M/s. Shree Ganesh "
+            "Traders and Gupta Agencies paid.")
     spans = [("PERSON", "Kellner"), ("COMPANY", "Pharma"), ("COMPANY", "Szymańska"),
              ("PERSON", "Ebony Washington"), ("PERSON", "Wolfe"), ("COMPANY", "Bluewater"),
              ("PERSON", "Reshetnikov"), ("PERSON", "Anna Family"),
-             ("PERSON", "DICK SMITH ELECTRONICS"), ("PERSON", "Halvorsen")]
+             ("PERSON", "DICK SMITH ELECTRONICS"), ("PERSON", "Halvorsen"),
+             ("PERSON", "Shree Ganesh Traders"), ("PERSON", "Gupta")]
     placed = spans_at(text, [(v, label) for label, v in spans])
+    # (and a small trader's words, the traders-words record)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Kellner Pharma"), ("COMPANY", "Szymańska & Partners"),
         ("PERSON", "Ebony Washington"), ("COMPANY", "Wolfe Research"),
         ("COMPANY", "Bluewater Payments"), ("COMPANY", "Reshetnikov Family Trust"),
         ("PERSON", "Anna Family"), ("COMPANY", "DICK SMITH ELECTRONICS"),
-        ("COMPANY", "Halvorsen Shipping")]
+        ("COMPANY", "Halvorsen Shipping"), ("COMPANY", "Shree Ganesh Traders"),
+        ("COMPANY", "Gupta Agencies")]
 
 
 def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm():

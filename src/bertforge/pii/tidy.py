@@ -780,7 +780,11 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           # filings write them ("Dick Smith Electronics", "Halvorsen Shipping")
           "Electronics", "Construction", "Engineering", "Manufacturing", "Trading",
           "Shipping", "Apparel", "Hotels", "Restaurants", "Airways", "Petroleum", "Utilities",
-          "Builders", "Contractors", "Distributors", "Wholesale"}
+          "Builders", "Contractors", "Distributors", "Wholesale",
+          # and a small trader's, as Indian and other Commonwealth firms name themselves
+          # ("Shree Ganesh Traders", "Sharma Textiles", "Gupta Agencies")
+          "Traders", "Textiles", "Agencies", "Exports", "Imports", "Jewellers", "Jewelers",
+          "Stores"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
