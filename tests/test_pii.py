@@ -897,6 +897,13 @@ def test_a_company_without_a_capital_is_a_word_where_the_writer_uses_capitals():
     assert not written_with_capitals("Hi Ann. Thanks.")
     assert written_with_capitals("Hi Ann. Thanks. See you. \"Bank\" means a bank. ok then")
     assert not written_with_capitals("Hi Ann. thanks. see you. bye.")
+    # a capital alone before a word starts a sentence too, an article or "I" (the
+    # one-letter-starts record); a list's marker, a lone "i" and an initial do not
+    assert written_with_capitals("Hoje o juro subiu. O ministro falou. A economista previu.")
+    assert written_with_capitals("I paid. A refund came. Thanks.")
+    assert written_with_capitals("Hi there. i paid. Ok then. Yes sir.")
+    assert not written_with_capitals("\n(A) the fee\n(B) the tax\n(C) the rest")
+    assert not written_with_capitals("A. B. C. D. E. F. Smith. ok")
 
 
 def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_capitals():

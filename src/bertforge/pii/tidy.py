@@ -1376,8 +1376,11 @@ def _could_be_a_name(value: str) -> bool:
 
 
 # the first letter of a sentence or a line, past quotes and brackets, where a word of two
-# letters or more begins: a list marker ("(b)", "(iv)") or a lone "i" is no start
-SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+|\n[ \t]*)[\"'“‘(\[]*([^\W\d_])(?=[^\W\d_])")
+# letters or more begins, or a capital alone before the next word (the articles of
+# Portuguese and Spanish, English's "A" and "I": "O ministro disse"): a list marker
+# ("(b)", "(iv)") or a lone "i" is no start
+SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+|\n[ \t]*)[\"'“‘(\[]*([^\W\d_])"
+                            r"(?:(?=[^\W\d_])|(?<=[A-ZÀ-ÖØ-Þ])(?=[ \t]+[^\W\d_]))")
 
 
 def written_with_capitals(text: str) -> bool:
