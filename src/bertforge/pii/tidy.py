@@ -710,7 +710,8 @@ def _name_tail(span: Span) -> Span:
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return span
     ends = NAME_ENDS if span.label == "PERSON" else FORMS_FOLDED
-    words = [w.group() for w in NONSPACE.finditer(span.text)]
+    spaced = list(NONSPACE.finditer(span.text))
+    words = [w.group() for w in spaced]
     keep = len(words)
     while keep > 1 and _lower_word(words[keep - 1]) and words[keep - 1] not in ends:
         keep -= 1
@@ -722,7 +723,6 @@ def _name_tail(span: Span) -> Span:
         first += 1
     if (first, keep) == (0, len(words)) or not any(w[:1].isupper() for w in words[first:keep]):
         return span
-    spaced = list(NONSPACE.finditer(span.text))
     start, end = spaced[first].start(), spaced[keep - 1].end()
     while span.text[end - 1] in LOOSE_END:  # "Castellanos, age": the comma goes with "age"
         end -= 1
