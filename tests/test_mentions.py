@@ -61,6 +61,9 @@ def test_the_name_again_in_full_with_other_spacing():
     ("Xiumin Ge", "Xiumin Ge. Ge went, Xiumin came.", ["Xiumin"]),  # two letters stand for nothing
     ("Sjolin HB", "Sjolin HB. HB paid Sjolin.", ["Sjolin"]),
     ("Ann Lee", "Ann Lee. Ann Lee2 paid.", ["Ann"]),  # the full form glued to a digit
+    # an article or a preposition stands for nothing (the function-words record)
+    ("The Mikado", "The Mikado opened. The critics loved Mikado.", ["Mikado"]),
+    ("Van Morrison", "Van Morrison. Van sang with Morrison.", ["Van", "Morrison"]),
 ])
 def test_which_parts_of_a_name_stand_for_it(name, text, expected):
     assert _added(text, [_name(text, name)]) == expected

@@ -46,6 +46,11 @@ DEFINED = re.compile(r"[^()\n]{0,80}?\([ \t]*(?:the[ \t]+|hereinafter[ \t]+)?[\"
 FIRM_ENDS_FOLDED = {w.casefold().rstrip(".") for w in FIRM_ENDS}
 TITLES = {t.casefold() for t in COURTESY_TITLES} | {  # never a name alone
     "sir", "dame", "lord", "lady", "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
+# nor an article, a preposition or a possessive, where the model's name starts with one
+# ("The Mikado", which would make every sentence's "The" a mention)
+FUNCTION_WORDS = {"the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to", "by",
+                  "with", "from", "this", "that", "my", "our", "your", "his", "her", "its",
+                  "their"}
 # the capitalised word one space before a mention (not one that ends a sentence or a
 # clause, "Adjustment. [Price] represents"), and what one space after it, that make
 # the mention one word of a term ("Purchase [Price]", "Series A [Bond]", "[Bond] Indenture",
@@ -97,10 +102,11 @@ def _defined_name(text: str, firm: Span) -> tuple[str, ...] | None:
 
 def _stands_alone(words: list[str]) -> bool:
     """Whether a run of a name's words can stand for the name: capitalised words, one
-    of them Capitalised with three letters or more and not a title ("Lee", not "HB",
-    "Ib", "Mr" or an initial)."""
+    of them Capitalised with three letters or more and not a title or a function word
+    ("Lee", not "HB", "Ib", "Mr", "The" or an initial)."""
     return all(w[:1].isupper() for w in words) and \
-        any(len(w) > 2 and not w.isupper() and w.casefold() not in TITLES for w in words)
+        any(len(w) > 2 and not w.isupper() and w.casefold() not in TITLES | FUNCTION_WORDS
+            for w in words)
 
 
 def _mention_at(text: str, m: re.Match, forms: dict,
