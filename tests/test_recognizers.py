@@ -410,14 +410,20 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
 
 def test_canadian_and_australian_addresses_are_found_up_to_their_postal_codes():
     """The ca-au-addresses record's probe: each address whole, from its house number to
-    its postal code, accented city names included; a postal code alone is no address."""
+    its postal code, accented city names included, and a unit written before the house
+    number (the unit-first record); a postal code alone is no address."""
     text = ("Please update my mailing address to 1450 Rue Sherbrooke Ouest, Apt 12, Montréal, "
             "QC H3G 1K4.\nShip to: 88 Kent Street, Ottawa, ON K1P 5N6, Canada\nMy new address "
-            "is 22 Wattle Grove, Fitzroy VIC 3065, Australia.\nPostcode VIC 3000 and H3G 1K4.")
+            "is 22 Wattle Grove, Fitzroy VIC 3065, Australia.\nPostcode VIC 3000 and H3G 1K4.\n"
+            "Ship to: Apt 12, 88 Wellington St W, Toronto ON M5V 1E3. Street address: Level 9, "
+            "120 Edward Street, Brisbane City QLD 4000.")
     assert recognized("ca_addresses", "US", text) == [
         ("1450 Rue Sherbrooke Ouest, Apt 12, Montréal, QC H3G 1K4", "ADDRESS"),
-        ("88 Kent Street, Ottawa, ON K1P 5N6", "ADDRESS")]
-    assert recognized("au_addresses", "US", text) == [("22 Wattle Grove, Fitzroy VIC 3065", "ADDRESS")]
+        ("88 Kent Street, Ottawa, ON K1P 5N6", "ADDRESS"),
+        ("Apt 12, 88 Wellington St W, Toronto ON M5V 1E3", "ADDRESS")]
+    assert recognized("au_addresses", "US", text) == [
+        ("22 Wattle Grove, Fitzroy VIC 3065", "ADDRESS"),
+        ("Level 9, 120 Edward Street, Brisbane City QLD 4000", "ADDRESS")]
 
 
 def test_a_year_of_birth_after_its_keyword_is_a_date():
