@@ -51,6 +51,7 @@ TITLES = {t.casefold() for t in COURTESY_TITLES} | {  # never a name alone
 FUNCTION_WORDS = {"the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to", "by",
                   "with", "from", "this", "that", "my", "our", "your", "his", "her", "its",
                   "their"}
+NEVER_ALONE = TITLES | FUNCTION_WORDS
 # the capitalised word one space before a mention (not one that ends a sentence or a
 # clause, "Adjustment. [Price] represents"), and what one space after it, that make
 # the mention one word of a term ("Purchase [Price]", "Series A [Bond]", "[Bond] Indenture",
@@ -105,8 +106,7 @@ def _stands_alone(words: list[str]) -> bool:
     of them Capitalised with three letters or more and not a title or a function word
     ("Lee", not "HB", "Ib", "Mr", "The" or an initial)."""
     return all(w[:1].isupper() for w in words) and \
-        any(len(w) > 2 and not w.isupper() and w.casefold() not in TITLES | FUNCTION_WORDS
-            for w in words)
+        any(len(w) > 2 and not w.isupper() and w.casefold() not in NEVER_ALONE for w in words)
 
 
 def _mention_at(text: str, m: re.Match, forms: dict,

@@ -818,6 +818,11 @@ NOT_NAME_WORDS = frozenset(w.casefold() for w in (
 # one: "Ji-Woo", "O'Neil"); who they may belong to is the recognizer's check
 # (`recognizers._greeted_person`): the model misses the rare given names here, which
 # its pieces do not know as names.
+# a letter's salutation in Spanish, Portuguese, Italian and German; and those that are
+# names too ("Cara", "Caro", "Cher"), a salutation only before a title (`tidy._without_title`)
+LETTER_SALUTATIONS = ("Estimado", "Estimada", "Querido", "Querida", "Prezado", "Prezada",
+                      "Gentile", "Egregio", "Sehr geehrter", "Sehr geehrte", "Lieber", "Liebe")
+NAME_SALUTATIONS = ("Cher", "Chère", "Chers", "Caro", "Cara")
 _GREETINGS = ("Hi", "Hello", "Hey", "Hiya", "Dear", "Thanks", "Thank you", "Thx", "Cheers",
               "Congrats", "Congratulations", "Welcome", "Morning", "Bye", "Shoutout to",
               "Shout-out to", "Shout out to", "Kudos to", "Props to", "Ask", "Ping",
@@ -827,9 +832,8 @@ _GREETINGS = ("Hi", "Hello", "Hey", "Hiya", "Dear", "Thanks", "Thank you", "Thx"
               "Hola", "Buenos días", "Buenas tardes", "Gracias", "Olá", "Oi", "Bom dia",
               "Obrigado", "Obrigada", "Bonjour", "Bonsoir", "Salut", "Merci", "Hallo",
               "Guten Tag", "Danke", "Ciao", "Buongiorno", "Grazie",
-              # and their letters' salutations (not "Cara", "Caro", "Cher": names too)
-              "Estimado", "Estimada", "Querido", "Querida", "Prezado", "Prezada", "Gentile",
-              "Egregio", "Sehr geehrter", "Sehr geehrte", "Lieber", "Liebe",
+              # and their letters' salutations
+              *LETTER_SALUTATIONS,
               # praise and wishes before the one they are for, as comments write them
               # ("Great video Shan!", "Happy birthday Ngozi!", "RIP Kobe")
               "Great video", "Great vid", "Nice video", "Nice vid", "Awesome video",

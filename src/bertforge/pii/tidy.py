@@ -18,8 +18,8 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
-from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, MONTH, NAME_PARTICLE, ROLE_LEAD,
-                       job_title)
+from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
+                       NAME_PARTICLE, NAME_SALUTATIONS, ROLE_LEAD, job_title)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -668,9 +668,9 @@ PER_LEAD = re.compile(r"Per[ \t]+(?=[^\W\d_]+(?:-[^\W\d_]+)*['\u2019]s\b)")
 # a letter's salutation before a courtesy title, in English and in the languages that
 # put one there ("Cher Monsieur", "Caro Sr.", "Lieber Herr"; "Cher" and "Caro" are names
 # too, so only before a title)
-SALUTATION_LEAD = re.compile(r"(?:Dear|Cher|Chère|Chers|Caro|Cara|Lieber|Liebe|Estimado|"
-                             r"Estimada|Querido|Querida|Prezado|Prezada|Gentile|Egregio|"
-                             r"Geachte|Sehr[ \t]+geehrter?)[ \t]+")
+SALUTATION_LEAD = re.compile(r"(?:%s)[ \t]+" % "|".join(
+    re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(
+        ("Dear", "Geachte") + LETTER_SALUTATIONS + NAME_SALUTATIONS, key=len, reverse=True)))
 
 
 def _without_title(text: str, a: int, b: int) -> int:
