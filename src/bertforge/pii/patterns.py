@@ -799,7 +799,8 @@ ACCOUNT_NUMBER = re.compile(
     rf"(?:is[ \t]+)?"
     rf"((?:[A-Z]{{1,4}}[-/ ]?)?\d+(?:[- .]\d+)*(?:-[A-Z0-9]{{1,4}})?)(?![\w-]|[.,]\d)")
 # words that make a labelled name a team's, a desk's or a role's ("Attn: Accounts
-# Payable", "cc: Legal Team", "Approved by: Risk Committee")
+# Payable", "cc: Legal Team", "Approved by: Risk Committee", a notice clause's
+# "Attention: General Counsel"; "General" is a given name in one of Faker's locales)
 NOT_NAME_WORDS = frozenset(w.casefold() for w in (
     "Team", "Teams", "Department", "Dept", "Desk", "Committee", "Board", "Office", "Unit",
     "Division", "Branch", "Support", "Service", "Services", "Operations", "Ops", "Payable",
@@ -810,7 +811,8 @@ NOT_NAME_WORDS = frozenset(w.casefold() for w in (
     "Investor", "Investors", "Underwriting", "Servicing", "Collections", "Fraud", "Disputes",
     "Onboarding", "Engineering", "Product", "Products", "Staff", "Members", "Member",
     "Everyone", "All", "Others", "Records", "Registry", "Registrar", "Secretariat",
-    "Mailroom", "Reception", "Recipients", "Account", "Holder", "Card", "Estate", "Trust"))
+    "Mailroom", "Reception", "Recipients", "Account", "Holder", "Card", "Estate", "Trust",
+    "General"))
 # A person's name alone where a message puts one: after a greeting, a thanks or a request
 # ("Hi Thanh,", "Thanks Anh!", "Ask Nomvula about it", "loop in Xochitl?"), before
 # "from" and a team ("Anh from support said ..."), or on its own line under a sign-off
