@@ -2434,21 +2434,25 @@ def test_a_functions_name_before_its_bracket_is_nobodys():
 def test_a_name_and_an_initial_read_as_a_firm_is_a_person():
     """The initialled-names record's probe, with the model's spans as it gave them: a
     signature's "Priyanka S." read as a firm is a person, and so is a name with a
-    double-barrelled surname (the double-barrelled record: "Oluwaseun Adeyemi-Hart"); a
-    firm's name that is an ordinary word and a letter ("Vanguard A."), or whose words
-    around a hyphen are ordinary ones ("Premier Rolls-Royce", "Jordan Home-Care"), is not
-    made one."""
+    double-barrelled surname (the double-barrelled record: "Oluwaseun Adeyemi-Hart") and
+    a name with a middle initial (the middle-initials record: "Jonathan R. Sterling"); a
+    firm's name that is an ordinary word and a letter ("Vanguard A."), whose words
+    around a hyphen are ordinary ones ("Premier Rolls-Royce", "Jordan Home-Care"), or
+    around an initial ("Premier R. Holdings"), is not made one."""
     from bertforge.pii.tidy import tidy
 
     text = ("Warm regards,\nPriyanka S.\nClient Services | Halcyon Wealth\nVanguard A. shares\n"
-            "My name is Oluwaseun Adeyemi-Hart. Premier Rolls-Royce and Jordan Home-Care paid.")
+            "My name is Oluwaseun Adeyemi-Hart. Premier Rolls-Royce and Jordan Home-Care paid.\n"
+            "Filed by Bluewater Capital GP, LLC and Jonathan R. Sterling; Premier R. Holdings.")
     values = ("Priyanka S.", "Halcyon Wealth", "Vanguard A.", "Oluwaseun Adeyemi-Hart",
-              "Premier Rolls-Royce", "Jordan Home-Care")
+              "Premier Rolls-Royce", "Jordan Home-Care", "Jonathan R. Sterling",
+              "Premier R. Holdings")
     spans = spans_at(text, [(v, "COMPANY") for v in values])
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("PERSON", "Priyanka S."), ("COMPANY", "Halcyon Wealth"), ("COMPANY", "Vanguard A."),
         ("PERSON", "Oluwaseun Adeyemi-Hart"), ("COMPANY", "Premier Rolls-Royce"),
-        ("COMPANY", "Jordan Home-Care")]
+        ("COMPANY", "Jordan Home-Care"), ("PERSON", "Jonathan R. Sterling"),
+        ("COMPANY", "Premier R. Holdings")]
 
 
 def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():

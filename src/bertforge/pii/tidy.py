@@ -843,20 +843,24 @@ def _inverted_name(span: Span) -> Span:
     return span
 
 
-# a given name and the initial of a surname, as a message is signed ("Priyanka S."), or
-# a given name and a double-barrelled surname ("Oluwaseun Adeyemi-Hart")
+# a given name and the initial of a surname, as a message is signed ("Priyanka S."), a
+# given name and a double-barrelled surname ("Oluwaseun Adeyemi-Hart"), or a given name,
+# a middle initial and a surname ("Jonathan R. Sterling")
 INITIALLED = re.compile(r"([A-Z][^\W\d_]+(?:-[A-Za-z][^\W\d_]+)?) [A-Z]\.")
 DOUBLE_BARRELLED = re.compile(r"([A-Z][^\W\d_]+) ([A-Z][^\W\d_]+)-([A-Z][^\W\d_]+)")
+MIDDLE_INITIAL = re.compile(r"([A-Z][^\W\d_]+) [A-Z]\. ([A-Z][^\W\d_]+)")
 
 
 def _initialled(span: Span) -> Span:
     """A model COMPANY span that is a name and an initial ("Priyanka S." under "Warm
-    regards,") or a name and a double-barrelled surname ("My name is Oluwaseun
-    Adeyemi-Hart") as PERSON, each word a name or a rare word (`lexicon.name_or_rare`):
-    no firm is named so."""
+    regards,"), a name and a double-barrelled surname ("My name is Oluwaseun
+    Adeyemi-Hart") or two names around a middle initial ("filed by Bluewater Capital GP,
+    LLC and Jonathan R. Sterling") as PERSON, each word a name or a rare word
+    (`lexicon.name_or_rare`): no firm is named so."""
     if span.label != "COMPANY" or span.source != "model":
         return span
-    found = INITIALLED.fullmatch(span.text) or DOUBLE_BARRELLED.fullmatch(span.text)
+    found = INITIALLED.fullmatch(span.text) or DOUBLE_BARRELLED.fullmatch(span.text) or \
+        MIDDLE_INITIAL.fullmatch(span.text)
     if found and all(name_or_rare(word.casefold()) for word in found.groups()):
         return replace(span, label="PERSON")
     return span
