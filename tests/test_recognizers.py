@@ -293,14 +293,17 @@ def test_numbers_dates_and_emails_said_in_words_are_found():
 
 def test_a_chat_logs_nicks_are_found_as_user_names():
     """The chat-nicks record's probe: a nick in angle brackets after a log line's time
-    stamp is a user name ("<kwame_a>", "<@op_sam>" of an operator); markup without a
-    stamp, a Python log's "<module>" and a nick in the middle of a line are not."""
+    stamp is a user name ("<kwame_a>", "<@op_sam>" of an operator, the dotted-nicks
+    record's "<priya.k>"); markup without a stamp, a Python log's "<module>" and a nick
+    in the middle of a line are not, nor a full stop closing a would-be nick."""
     text = ("[2026-11-02 09:14] <jbaptiste> anyone know why recon failed?\n"
             "[09:15]<@op_sam> yeah\n[2026-11-02 09:16] <kwame_a> Chidinma said so\n"
             "<div> markup </div>\n[2026-11-02 09:17] <module>:12 started\n"
-            "we said <jbaptiste> in the middle")
+            "we said <jbaptiste> in the middle\n[10:03] <priya.k> the creds expired\n"
+            "[10:04] <main.> exited")
     assert recognized("handles", "US", text) == [
-        ("jbaptiste", "DIGITAL"), ("op_sam", "DIGITAL"), ("kwame_a", "DIGITAL")]
+        ("jbaptiste", "DIGITAL"), ("op_sam", "DIGITAL"), ("kwame_a", "DIGITAL"),
+        ("priya.k", "DIGITAL")]
 
 
 def test_uk_addresses_written_inline_are_found_up_to_their_postcode():

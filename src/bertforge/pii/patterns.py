@@ -1052,8 +1052,10 @@ NOT_HOME_USERS = frozenset({
     "mysql", "nobody", "appveyor", "build", "buildbot", "ci", "test", "tester", "demo", "dev",
     "developer", "work", "workspace", "myuser", "john.doe", "jdoe", "foo", "bar", "x"})
 # a chat log's nick as IRC and its exports write it, after the line's time stamp in
-# brackets ("[2026-11-02 09:14] <kwame_a> ..."); without the time stamp "<name>" is markup
-CHAT_NICK = re.compile(r"(?m)^[ \t]*\[[^\]\n]{3,30}\][ \t]*<[@+%]?([A-Za-z_\\`^{}|\[\]][\w\\`^{}|\[\]-]{1,29})>")
+# brackets ("[2026-11-02 09:14] <kwame_a> ..."), or as other chats' exports do, with full
+# stops between its parts ("<priya.k>"); without the time stamp "<name>" is markup
+CHAT_NICK = re.compile(r"(?m)^[ \t]*\[[^\]\n]{3,30}\][ \t]*<[@+%]?"
+                       r"([A-Za-z_\\`^{}|\[\]][\w\\`^{}|\[\]-]{1,29}(?:\.[\w-]+)*)>")
 # what stands in angle brackets after a log line's stamp and is no nick
 NOT_NICKS = frozenset({"module", "stdin", "stdout", "stderr", "string", "lambda", "genexpr",
                        "listcomp", "dictcomp", "setcomp", "unknown", "none", "null", "nil",
