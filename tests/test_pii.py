@@ -1534,17 +1534,22 @@ def test_a_title_of_office_is_left_out_of_a_name():
     """The titles-out record's amendment: "Justice [Sonia Sotomayor]", "Lt. Gov. [Eleni
     Kounalakis]", "SEN. [TIM SCOTT]"; a royal title stays part of the name, "General
     Motors" read as a person keeps its first word (the firm rules decide it), and
-    "Justine Reyes" is a name, not "Justice"'s neighbour."""
+    "Justine Reyes" is a name, not "Justice"'s neighbour. The honorifics-of-office
+    record: "Hon." is a title too, in capitals or read alone ("The [Hon]. Mark
+    Dreyfus")."""
     from bertforge.pii.tidy import tidy
 
     text = ("Justice Sonia Sotomayor, Lt. Gov. Eleni Kounalakis and SEN. TIM SCOTT met Prince "
-            "William, Justine Reyes and Rev Al Green; General Motors did not.")
+            "William, Justine Reyes and Rev Al Green; General Motors did not.\n"
+            "/s/ Hon. Patricia Whelan-Moss\nHON. JAMES L. ROBART\nThe Hon. Mark Dreyfus")
     values = ["Justice Sonia Sotomayor", "Lt. Gov. Eleni Kounalakis", "SEN. TIM SCOTT",
-              "Prince William", "Justine Reyes", "Rev Al Green", "General Motors"]
+              "Prince William", "Justine Reyes", "Rev Al Green", "General Motors",
+              "Hon. Patricia Whelan-Moss", "HON. JAMES L. ROBART", "Hon", "Mark Dreyfus"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Sonia Sotomayor", "Eleni Kounalakis", "TIM SCOTT",
                                        "Prince William", "Justine Reyes", "Al Green",
-                                       "General Motors"]
+                                       "General Motors", "Patricia Whelan-Moss",
+                                       "JAMES L. ROBART", "Mark Dreyfus"]
 
 
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():

@@ -41,7 +41,10 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
-                 "Chief Justice")
+                 "Chief Justice",
+                 # an honorific of judges, ministers and members ("Hon. Patricia
+                 # Whelan-Moss", "The Honourable Mark Dreyfus")
+                 "Hon", "Honorable", "Honourable")
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
 # the roles and relations running text writes before a person's name, after "my",
 # "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
