@@ -150,6 +150,18 @@ def test_phone_candidates_find_what_reading_the_whole_text_finds(parts, region):
     assert found == {(m.start, m.end) for m in Phones(region).find(text, prefilter=False)}, text
 
 
+def test_a_reference_that_starts_with_its_year_and_month_is_no_phone_number():
+    """The dated-references record's probe: "case 2026-11-3381" is valid as a US number
+    but grouped as no numbering plan groups one; the same digits grouped as a number,
+    or not grouped, a year with no month after it ("2019-13-5550") and a month after no
+    year ("3012-11-5550") stay phone numbers."""
+    text = ("Re: Account takeover \u2013 case 2026-11-3381. Call 202-611-3381 or 2026113381, "
+            "or 2019-13-5550, or 3012-11-5550.")
+    assert recognized("phones", "US", text) == [
+        ("202-611-3381", "PHONE"), ("2026113381", "PHONE"), ("2019-13-5550", "PHONE"),
+        ("3012-11-5550", "PHONE")]
+
+
 def test_the_policy_page_names_every_built_in_recognizer():
     """A policy's `disable` takes REGISTRY's names; the page users read lists them all."""
     from pathlib import Path

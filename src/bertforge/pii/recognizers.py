@@ -280,7 +280,8 @@ class Micr(Recognizer):
 class Phones(Recognizer):
     """Numbers valid in their numbering plan (`phonenumbers`), read as `region` writes
     them and as the UK does (the two national formats most financial text here uses);
-    not a piece of a reference such as "PL-2024-118842"."""
+    not a piece of a reference such as "PL-2024-118842", nor a reference that starts
+    with its year and month ("case 2026-11-3381", `DATED`)."""
     name, kinds, trust = "phones", ("phone_number",), "shape"
     check = "a valid number of its numbering plan"
 
@@ -300,6 +301,9 @@ class Phones(Recognizer):
     JOINS = re.compile(_EXT)
     EXTENSION = re.compile(_EXT + r"\d+#?")  # and the extension itself
     AFTER = 4  # and the characters the matcher looks at after a number ("#", a letter, ":30")
+    # a year and a month in groups of their own: a case's or a ticket's number; no
+    # numbering plan groups a number so
+    DATED = re.compile(r"(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])[-/.]\d")
 
     def __init__(self, region: str = "US"):
         self.region = region
@@ -342,7 +346,8 @@ class Phones(Recognizer):
                 for match in phonenumbers.PhoneNumberMatcher(
                         text[a:b], r, leniency=phonenumbers.Leniency.VALID):
                     start, end = a + match.start, a + match.end
-                    if (start, end) not in seen and not _glued(text, start, end):
+                    if (start, end) not in seen and not _glued(text, start, end) \
+                            and not self.DATED.match(text, start):
                         seen.add((start, end))
                         out.append(self.match(start, end))
         return out
