@@ -1207,6 +1207,22 @@ def test_an_interest_rate_benchmark_is_nobodys_name():
 
 
 
+def test_a_banks_checks_on_a_customer_are_nobodys_name():
+    """The compliance-terms record's probe, with the model's spans as it gave them: the
+    checks of a KYC review ("EDD", "CDD", "UBO", "MLRO") and the EU's acronyms for its crypto
+    and anti-money-laundering rules ("MiCA", "AMLD") are no one's, "EDD" although "Edd"
+    is a given name; "Edd Kimber" and "Mica Levi" stay persons."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("KYC Review Notes. EDD completed 02-Dec-2026; CDD refreshed; UBO verified; escalated "
+            "to the MLRO under MiCA and AMLD. Met Edd Kimber and Mica Levi.")
+    values = [("EDD", "PERSON"), ("CDD", "COMPANY"), ("UBO", "PERSON"), ("MLRO", "COMPANY"),
+              ("MiCA", "PERSON"),
+              ("AMLD", "COMPANY"), ("Edd Kimber", "PERSON"), ("Mica Levi", "PERSON")]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == ["Edd Kimber", "Mica Levi"]
+
+
 def test_statutes_and_standards_are_nobodys_name():
     """The contract-terms record's probe, with the model's spans as it gives them in bf16
     and in fp32: no statute, standard or benchmark stays masked, whatever its label and

@@ -876,10 +876,12 @@ RATE_QUALIFIERS = {"Term", "Daily", "Simple", "Compounded", "Adjusted", "Rate", 
                    "Spread", "Margin", "Loan", "Loans", "Borrowing", "Borrowings", "Advance",
                    "Advances", "Tranche"}
 # the names of identifier schemes and payment systems, which label the value after them
-# ("SWIFT BFTVVNVX", "NMLS #1893220"); as written, in capitals ("Taylor Swift" is a name)
+# ("SWIFT BFTVVNVX", "NMLS #1893220"), and of the checks a bank makes on a customer
+# ("EDD completed 02-Dec-2026", "UBO verified", "escalated to the MLRO"); as written, in
+# capitals ("Taylor Swift", "Edd Kimber" are names)
 ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN", "FEIN",
-              "CUSIP", "ISIN", "LEI", "SEDOL", "NPI", "KYC", "AML", "CIP", "PEP", "ACH", "SEPA",
-              "BACS", "CHAPS", "Fedwire", "FedNow"}
+              "CUSIP", "ISIN", "LEI", "SEDOL", "NPI", "KYC", "AML", "CIP", "PEP", "EDD", "CDD",
+              "UBO", "MLRO", "ACH", "SEPA", "BACS", "CHAPS", "Fedwire", "FedNow"}
 # a contract's other terms that read like names to an uncased model: statutes and
 # regulations known by their acronym or short title, accounting standards and measures;
 # and the words that go with one ("the USA PATRIOT Act"). Regulators (OFAC, the SEC) are
@@ -887,7 +889,8 @@ ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN"
 CONTRACT_TERMS = RATE_BENCHMARKS | {
     "ERISA", "HIPAA", "COBRA", "FATCA", "CERCLA", "RICO", "FCPA", "UCC", "PATRIOT", "WARN",
     "HSR", "GLBA", "FCRA", "FDCPA", "TCPA", "ECOA", "TILA", "RESPA", "HMDA", "BSA", "GDPR",
-    "CCPA", "FERPA", "COPPA", "MiFID", "MiFIR", "EMIR", "UCITS", "AIFMD", "PSD2",
+    "CCPA", "FERPA", "COPPA", "MiFID", "MiFIR", "EMIR", "UCITS", "AIFMD", "PSD2", "MiCA",
+    "AMLD",
     "Dodd-Frank", "Sarbanes-Oxley", "Gramm-Leach-Bliley", "Hart-Scott-Rodino",
     "Glass-Steagall", "GAAP", "IFRS", "EBITDA",
     # a bank's account at another bank, and the other's at it
