@@ -140,6 +140,17 @@ def test_checked_pattern_beats_the_model_and_model_wins_elsewhere():
     assert [(s.text, s.label) for s in merge(model, find(text), text)] == [
         ("DE89 3704 0044 0532 0130 00", "BANK"), ("Wu", "PERSON"),
         ("DE89370400440532013000", "BANK")]
+    # and the scheme's name that labels the value is no part of what is left (the
+    # scheme-labels record): "Standard Bank of South Africa, SWIFT" is the bank; a
+    # scheme's letters ending a word ("MARTIN") are not cut
+    text = ("Beneficiary Bank: Standard Bank of South Africa, SWIFT SBZAZAJJ\n"
+            "Payee: JAMES MARTIN GB82WEST12345698765432")
+    bank, payee = text.index("Standard"), text.index("JAMES")
+    model = [Span(bank, text.index("\n"), "COMPANY", text[bank:text.index("\n")], 0.9),
+             Span(payee, len(text), "PERSON", text[payee:], 0.9)]
+    assert [(s.text, s.label) for s in merge(model, find(text), text)] == [
+        ("Standard Bank of South Africa", "COMPANY"), ("SBZAZAJJ", "BANK"),
+        ("JAMES MARTIN", "PERSON"), ("GB82WEST12345698765432", "BANK")]
 
 
 def test_unchecked_patterns_fill_what_the_model_missed():

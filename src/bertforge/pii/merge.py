@@ -4,9 +4,11 @@ one list of spans that never overlap, in this order:
 1. A pattern backed by a checksum or an equally strict shape (IBAN mod-97, card Luhn
    with an issuer prefix, ABA routing with its keyword, SSN rules, CVV after its
    keyword, email, IP address) wins for its kind: its span replaces whatever the model
-   found there. A model span that overlaps it is cut back to the part outside (dropped
-   if what is left is too short or not of its group's shape, `tidy.worth_masking`: the
-   "lautet" of "Ihre IBAN lautet DE89 ..." is no bank's number). So is a model span
+   found there. A model span that overlaps it is cut back to the part outside, without
+   a scheme's name that labels the value ("Standard Bank, [SWIFT] SBZAZAJJ",
+   `tidy.without_scheme`), and dropped if what is left is too short or not of its
+   group's shape (`tidy.worth_masking`: the "lautet" of "Ihre IBAN lautet DE89 ..." is
+   no bank's number). So is a model span
    that overlaps a stretch whose format says it holds no personal data
    (`patterns.not_personal`: the balances and statement lines of SWIFT MT940
    statements, the references of ISO 20022 payments), and unchecked patterns there are
@@ -38,7 +40,7 @@ from typing import Iterable, Sequence
 
 from ..spans import Span
 from . import patterns
-from .tidy import LIST_GAP, strip, worth_masking
+from .tidy import LIST_GAP, strip, without_scheme, worth_masking
 
 def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
@@ -130,7 +132,7 @@ def _model_pieces(model_spans: Sequence[Span], checked: "_Intervals", text: str)
                         glue = _glued_before(text, a, b)
                         bounds[0] = min(bounds[0], glue)
                         b = glue
-                a, b = strip(text, a, b)
+                a, b = strip(text, a, without_scheme(text, a, b))  # "Bank, [SWIFT] SBZA..."
                 if not worth_masking(text[a:b], span.label):  # "IBAN [lautet] DE89 ..."
                     continue
                 span = Span(a, b, span.label, text[a:b], span.score, "model")

@@ -882,6 +882,18 @@ RATE_QUALIFIERS = {"Term", "Daily", "Simple", "Compounded", "Adjusted", "Rate", 
 ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN", "FEIN",
               "CUSIP", "ISIN", "LEI", "SEDOL", "NPI", "KYC", "AML", "CIP", "PEP", "EDD", "CDD",
               "UBO", "MLRO", "ACH", "SEPA", "BACS", "CHAPS", "Fedwire", "FedNow"}
+# a scheme's name at the end of what a checked value left of a model span: it labels
+# the value ("Standard Bank of South Africa, [SWIFT] SBZAZAJJ"), no part of a name
+SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % "|".join(
+    sorted(ID_SCHEMES, key=len, reverse=True)))
+
+
+def without_scheme(text: str, a: int, b: int) -> int:
+    """Where the part `a`..`b` of a model span ends once its scheme's name is cut."""
+    found = SCHEME_AT_END.search(text, a, b)
+    return found.start() if found else b
+
+
 # a contract's other terms that read like names to an uncased model: statutes and
 # regulations known by their acronym or short title, accounting standards and measures;
 # and the words that go with one ("the USA PATRIOT Act"). Regulators (OFAC, the SEC) are
