@@ -2244,6 +2244,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Austin"), ("PERSON", "Mary Ortiz"), ("PERSON", "Ahn"), ("PERSON", "Oyelaran"),
       ("PERSON", "Chidubem")],
      ["Eleanor Whitfield", "Carla Ruiz", "Austin", "Mary Ortiz", "Ahn", "Oyelaran", "Chidubem"]),
+    # a city that is also a name before its state and a date or a ZIP code (the
+    # dated-places record, `_place`); a name of two words so, or a city without them, stays
+    ("Katherine M. Oyelaran, Corporate Secretary.\nHouston, Texas, March 20, 2026. "
+     "Tyler, Texas 75701. Austin, Texas\nMarch 2026. Jackson, Miss., Mar. 3, 2026. Mary "
+     "Ortiz, Texas, March 20, 2026; Dallas, Texas, said 20 were hurt.",
+     [("PERSON", "Katherine M. Oyelaran"), ("PERSON", "Houston"), ("PERSON", "Tyler"),
+      ("PERSON", "Austin"), ("PERSON", "Jackson"), ("PERSON", "Mary Ortiz"),
+      ("PERSON", "Dallas")],
+     ["Katherine M. Oyelaran", "Mary Ortiz", "Dallas"]),
     # a city before its state read as a firm (the firm-places record, `_place`), whatever
     # its word; a firm of two words, and one without a state after it, stay
     ("Senior Credit Analyst - Charlotte, NC. Halvorsen Industrial, NC; Charlotte paid.",

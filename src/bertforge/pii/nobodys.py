@@ -657,6 +657,9 @@ STATE = (rf"(?:(?:{trie_pattern(AGENCY_STATES)})\.|{trie_pattern(STATE_NAMES)}"
 # governor")
 STATE_WORD = re.compile(STATE)
 STATE_AFTER = re.compile(rf"[ \t]*,[ \t]*{STATE}(?![\w'\u2019-])(?![ \t]+[a-z])")
+# after a place's state: a ZIP code or a date, as a letter's or a notice's dateline and
+# an address write them ("Houston, Texas, March 20, 2026", "Tyler, Texas 75701")
+DATED_AFTER = re.compile(rf"[ \t]*,?\s*(?:\d{{5}}|(?:{MONTH})\.?[ \t]+\d)")
 # before a state: a place of one to three capitalised words and a comma, on its line
 PLACE_BEFORE = re.compile(r"(?<![\w.'\u2019-])[A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][\w'\u2019.-]*){0,2}"
                           r"[ \t]*,[ \t]*$")
@@ -674,7 +677,8 @@ def _place(text: str, span: Span) -> bool:
     is a given name or a surname (`known_names`) or a place's first word comes first
     ("[Fort Wayne], Ind."): "Austin, Texas" and "Mary Ortiz, Texas" stay; read as a
     firm, one word before a state is a city whatever it is ("[Charlotte], NC", where
-    a firm's name would have its form or its address)."""
+    a firm's name would have its form or its address), and so is one before a state and
+    a ZIP code or a date (`DATED_AFTER`: a notice's "[Houston], Texas, March 20, 2026")."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return False
     word = span.text.rstrip(".")
@@ -684,15 +688,13 @@ def _place(text: str, span: Span) -> bool:
     if firm and " " in span.text:
         return False
     city, comma, _ = span.text.partition(",")
-    if comma:
-        after = STATE_AFTER.match(text, span.start + len(city))
-        if after is None or after.end() < span.end - (not span.text.endswith(".")):
-            return False
-    elif STATE_AFTER.match(text, span.end) is None:
+    after = STATE_AFTER.match(text, span.start + len(city))
+    if after is None or comma and after.end() < span.end - (not span.text.endswith(".")):
         return False
     words = city.split()
     return 0 < len(words) <= 3 and all(w[:1].isupper() for w in words) and (
         words[0].capitalize() in PLACE_WORDS or firm or
+        len(words) == 1 and DATED_AFTER.match(text, after.end()) is not None or
         not any(w.casefold() in known_names() for w in words))
 
 
