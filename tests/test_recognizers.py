@@ -325,7 +325,9 @@ def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
     addresses = ["12 Harbour Road, Leeds LS1 4AB", "Flat 12, Marlowe Court, 4 Station Approach, "
                  "Woking GU22 7AP", "Studio 1, Jack Harbors, West Deborahton, L9 6DN",
                  "639 Brookes Well\nEast Albertport\nE0S 9LX", "PO Box 812, Leeds LS1 4BZ",
-                 "27 ORMSKIRK ROAD, AUGHTON L39 5HE"]
+                 "27 ORMSKIRK ROAD, AUGHTON L39 5HE",
+                 # a signature's parts apart (the field-separators record)
+                 "221B Baker Street | London NW1 6XE"]
     text = ("Send it to " + "; then to ".join(addresses) + ". Postcode SE8 3QT only; we met "
             "in Leeds on 12 May; 12 items, ref LS1 4AB-7; room 4, code W1 2AB.")
     found = recognized("uk_addresses", "GB", text)
@@ -347,8 +349,10 @@ def test_us_addresses_written_inline_are_found_up_to_their_zip_code():
                  "1900 Avenue of the Stars, Suite 1000 Los Angeles, CA 90067",
                  "450 Park Avenue, 21st Floor, New York, NY 10022",
                  "1 Main St, Suite 200, 3rd Floor, Boston, MA 02116",
-                 "One Liberty Plaza, 35th Floor, New York, NY 10006"]
-    # (a tower's number spelt out, the spelt-numbers record; not a number of things)
+                 "One Liberty Plaza, 35th Floor, New York, NY 10006",
+                 "2200 Ross Ave, Suite 4100 | Dallas, TX 75201"]
+    # (a tower's number spelt out, the spelt-numbers record; not a number of things; a
+    # signature's parts apart, the field-separators record)
     text = ("Remit to " + "; or ".join(addresses) + ". Offices in Redondo Beach, California 90278; "
             "we sold 300 units in Texas 75001 times; Two Texas 75001 units.")
     assert recognized("us_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
@@ -925,7 +929,10 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
                  "12 rue de Rivoli, 75001 Paris", "Calle Mayor 12, 3º B, 28013 Madrid",
                  "Via Roma 10, 00184 Roma", "Keizersgracht 123, 1015 CJ Amsterdam",
                  "ul. Marszałkowska 84/92, 00-514 Warszawa", "Kungsgatan 5, 111 43 Stockholm",
-                 "Hauptstr. 5, D-80331 München", "Rua das Flores 112, 4050-262 Porto"]
+                 "Hauptstr. 5, D-80331 München", "Rua das Flores 112, 4050-262 Porto",
+                 # a signature's or a letterhead's parts apart (the field-separators record)
+                 "Hahnenstraße 57 | 50667 Köln", "Via Roma 15 \u00b7 20121 Milano",
+                 "Kungsgatan 7 \u2022 111 43 Stockholm"]
     text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
             "the office on Bahnhofstraße 14 in Zürich.")
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]

@@ -483,7 +483,10 @@ FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u201
 UK_POSTCODE = re.compile(r"(?=[A-Z])(?<![\w-])[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
 _ADDRESS_WORD = r"[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*\.?(?![\w'\u2019-])"  # "Montréal" too
 _ADDRESS_RUN = rf"{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,3}}"
-_ADDRESS_SEP = r"(?:,?[ \t]+|,?[ \t]*\n[ \t]*)"
+# a signature's or a letterhead's separator between an address's parts, with spaces
+# around it ("Hahnenstraße 57 | 50667 Köln", "221B Baker Street · London NW1 6XE")
+_FIELD_SEP = r"[ \t]+[|\u00b7\u2022][ \t]+"
+_ADDRESS_SEP = rf"(?:,?[ \t]+|,?[ \t]*\n[ \t]*|{_FIELD_SEP})"
 _HOUSE = r"\d{1,4}[A-Za-z]?"
 UK_ADDRESS = re.compile(
     rf"(?<![\w/.,-])(?:(?:Flat|Unit|Studio|Apartment|Apt\.?|Suite|Room|P\.?O\.? Box) {_HOUSE}{_ADDRESS_SEP}"
@@ -506,7 +509,7 @@ US_STATE_NAMES = ("Alabama", "Alaska", "Arizona", "Arkansas", "California", "Col
                   "Rhode Island", "South Carolina", "South Dakota", "Tennessee", "Texas", "Utah",
                   "Vermont", "Virginia", "Washington", "West Virginia", "Wisconsin", "Wyoming")
 US_ZIP = re.compile(r"(?<![\w-])\d{5}(?:-\d{4})?(?![\w-])")
-_US_SEP = r"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*)"
+_US_SEP = rf"(?:[ \t]?,[ \t]*|[ \t]+|[ \t]?,?[ \t]*\n[ \t]*|{_FIELD_SEP})"
 _US_UNIT_WORD = r"(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|No\.?|#)[ \t]*#?"
 # a unit, or a floor by its ordinal ("21st Floor", as filings write an office's address)
 _US_UNIT = rf"(?:{_US_UNIT_WORD}[\w-]{{1,6}}|\d{{1,3}}(?:st|nd|rd|th)[ \t]+(?:Floor|FLOOR|Fl\.?))"
@@ -580,7 +583,7 @@ _EU_TOWN = (rf"{_EU_TOWN_WORD}(?:[ -](?:(?:am|an|der|sur|sous|le|la|de|del|di|im
             rf"{_EU_TOWN_WORD}){{0,2}}")
 # what an address's postcode follows (a comma or a line break) and the postcode before a
 # capitalised word: where `EU_ADDRESS` is tried; not a date's year ("Jan 28, 2024 Train")
-EU_POSTCODE_TOWN = re.compile(rf"[,\n][ \t]*{_EU_POSTCODE}[ \t]+(?=[A-ZÀ-ÖØ-ÞĀ-Ž])")
+EU_POSTCODE_TOWN = re.compile(rf"[,\n|\u00b7\u2022][ \t]*{_EU_POSTCODE}[ \t]+(?=[A-ZÀ-ÖØ-ÞĀ-Ž])")
 EU_DATE_BEFORE = re.compile(rf"{MONTH}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
 EU_ADDRESS = re.compile(
     rf"(?<![\w.-])(?:"
@@ -589,7 +592,7 @@ EU_ADDRESS = re.compile(
     rf" {_EU_NUMBER}"
     rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{'|'.join(map(re.escape, _FR_STREET_WORDS))})"
     rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
-    rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
+    rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*|{_FIELD_SEP}){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
 # A Brazilian address: a street's word and its name, the number, perhaps a flat or block
 # and a district, then the town, its state's two capitals and the CEP ("Rua Augusta 1500,
 # apto 32, São Paulo - SP, 01304-001"): the town and state come before the postcode there.
