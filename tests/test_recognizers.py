@@ -422,9 +422,39 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
     comma are not."""
     text = ("Water damage at 118 Juniper Court. Once the house at 9 Ferncliff Lane is sold. "
             "Filed in Chapter 11 Bankruptcy Court. In 2019 Wall Street banks grew; 1,000 Main "
-            "Street shops. She lives at 2019 Main Street and 231 West Eighth Street.")
+            "Street shops. She lives at 2019 Main Street and 231 West Eighth Street.\n"
+            # the world-addresses record's street words
+            "At 14 Fitzwilliam Square, 5 Grosvenor Sq. and 7 Eden Quay; 3 Kensington Gardens, "
+            "12 Oak Grove, 4 Marine Parade, 18 Pacific Coast Highway, 1200 Katy Hwy. and 2 "
+            "Penn Plaza.")
     assert recognized("streets", "US", text) == [(a, "ADDRESS") for a in [
-        "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street"]]
+        "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
+        "14 Fitzwilliam Square", "5 Grosvenor Sq.", "7 Eden Quay", "3 Kensington Gardens",
+        "12 Oak Grove", "4 Marine Parade", "18 Pacific Coast Highway", "1200 Katy Hwy.",
+        "2 Penn Plaza"]]
+
+
+def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():
+    """The world-addresses record's probe: an address from its flat, house number and
+    street, or its building or street, through a district's number, a county or a unit,
+    to an Irish Eircode, Singapore's postcode or an Indian PIN, each whole; a number of
+    six digits after words, after no street or building, and an Eircode alone are not."""
+    addresses = ["14 Fitzwilliam Square, Dublin 2, D02 X285",
+                 "Ballycoolin Business Park, Dublin 15, D15 YK2W",
+                 "Unit 5, Ballycoolin Business Park, Dublin 15, D15 YK2W",
+                 "Flat 3, 7 Eden Quay, Dublin 1, D01 N2V3",
+                 "12 Main Street\nBallincollig\nCo. Cork\nP31 KX58",
+                 "Apartment 4, The Maltings, Bridge Street, Galway H91 E2C8",
+                 "South Bank House, Barrow Street, Dublin 4, D04 TR29",
+                 "1 Raffles Place, #44-01, Singapore 048616",
+                 "Suite 12-03, Ocean Building, 80 Shenton Way, Singapore 079120",
+                 "B-204, Sunshine Apartments, Andheri West, Mumbai 400053",
+                 "Apt. 4B, Sunshine Apartments, Andheri West, Mumbai 400053",
+                 "Block C, Maker Chambers, Nariman Point, Mumbai - 400021",
+                 "Plot 7, Prestige Tower, Residency Road, Bengaluru 560025"]
+    text = ("Send it to " + "; or ".join(addresses) + ". 12 Main Street shops raised 400053 "
+            "rupees; Invoice No. 12, Acme Supplies Ltd, Order 400053; Eircode D02 X285.")
+    assert recognized("world_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
 
 
 def test_canadian_and_australian_addresses_are_found_up_to_their_postal_codes():

@@ -615,10 +615,34 @@ BR_ADDRESS = re.compile(
 # Wall Street banks"); no street words that are as often something else ("Row", "Hill").
 _STREET_END = (r"(?:Street|St\.?|Road|Rd\.?|Lane|Ln\.?|Avenue|Ave\.?|Court|Ct\.?|Drive|Dr\.?|"
                r"Boulevard|Blvd\.?|Way|Place|Pl\.?|Terrace|Close|Crescent|Parkway|Pkwy\.?|"
-               r"Circle|Cir\.?|Mews)")
+               r"Circle|Cir\.?|Mews|Square|Sq\.?|Quay|Gardens|Grove|Parade|Highway|Hwy\.?|"
+               r"Plaza)")
 STREET = re.compile(r"(?<![\w,.$£€-])(\d{1,5})[A-Za-z]?(?:-\d{1,4})?[ \t]+"
                     r"(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?"
                     rf"((?:[A-Z][a-z'\u2019-]+[ \t]+){{1,3}}){_STREET_END}(?![\w-])")
+# An address of the markets that end one with a postcode written neither the UK's nor the
+# US's way: Ireland's Eircode ("14 Fitzwilliam Square, Dublin 2, D02 X285"), Singapore's
+# six digits after its name ("1 Raffles Place, #44-01, Singapore 048616") and India's PIN
+# after its city ("B-204, Sunshine Apartments, Andheri West, Mumbai 400053"). It starts
+# with a flat's or unit's word and number, a house number (perhaps a block's letter
+# before it) and a street, or a building or street without a number, the street's or
+# building's word last ("South Bank House", "Barrow Street"); then up to four runs of
+# capitalised words (perhaps a house number before one, a district's number after: "Co.
+# Cork", "80 Shenton Way", "Dublin 15") or a unit's "#44-01", and the postcode.
+EIRCODE = re.compile(r"(?<![\w-])(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ \t]?[0-9AC-FHKNPRTV-Y]{4}(?![\w-])")
+_BUILDING_END = r"(?:House|Building|Tower|Park|Apartments|Chambers)"
+_NAMED_PLACE = rf"(?:{_ADDRESS_WORD} ){{0,3}}(?:{_STREET_END}|{_BUILDING_END})(?![\w'\u2019-])"
+_WORLD_START = (rf"(?:(?:Flat|Unit|Apartment|Apt\.?|Suite|Plot|Block)[ \t]*[\w/-]{{1,6}}"
+                rf"|(?:[A-Z]-)?{_HOUSE},?[ \t]+{_NAMED_PLACE}|{_NAMED_PLACE})")
+_WORLD_RUN = rf"(?:(?:{_HOUSE} )?{_ADDRESS_RUN}(?: \d{{1,2}}W?)?|#\d{{1,3}}-\d{{1,4}})"
+# the postcodes that may end one, where the recognizer looks (an Eircode's shape, six
+# digits), their first character tried first: a lookbehind at every position was slower
+WORLD_POSTCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d\d|D6W)[ \t]?[0-9AC-FHKNPRTV-Y]{4}(?![\w-])"
+                            r"|\d{6}(?![\w-])")
+WORLD_ADDRESS = re.compile(
+    rf"(?<![\w/.,-]){_WORLD_START}(?:{_ADDRESS_SEP}{_WORLD_RUN}){{0,4}}"
+    rf"(?:{_ADDRESS_SEP}{EIRCODE.pattern}|{_ADDRESS_SEP}Singapore \d{{6}}(?!\d)"
+    rf"|[ \t]*[-\u2013]?[ \t]*[1-9]\d{{5}}(?![\w-]))")
 # what makes a street's match no address: the word before "Court", and the word before a year
 LAW_COURTS = frozenset({"Bankruptcy", "District", "Supreme", "Appeals", "Circuit", "Superior",
                         "County", "Family", "Tax", "Claims", "Crown", "Magistrates", "Federal",
