@@ -2317,6 +2317,16 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],
      ["Ola"]),
+    # a setting's key first on its line before "=" and a value (the setting-keys record,
+    # `_setting_key`); its value, a comparison's "==", a key inside a sentence, a secret
+    # that ends in base64's "=" and a name before "=" stay
+    ("AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n  export API_TOKEN = tok_9f8e7d\n"
+     "x_token == y_token\nThe key AWS_KEY=x9\nc2VjcmV0IHRva2Vu=\nMaria_Lopez=approved",
+     [("DIGITAL", "AWS_ACCESS_KEY_ID"), ("DIGITAL", "AKIAIOSFODNN7EXAMPLE"),
+      ("DIGITAL", "API_TOKEN"), ("DIGITAL", "tok_9f8e7d"), ("DIGITAL", "x_token"),
+      ("DIGITAL", "AWS_KEY"), ("DIGITAL", "c2VjcmV0IHRva2Vu"), ("PERSON", "Maria_Lopez")],
+     ["AKIAIOSFODNN7EXAMPLE", "tok_9f8e7d", "x_token", "AWS_KEY", "c2VjcmV0IHRva2Vu",
+      "Maria_Lopez"]),
 ])
 def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""

@@ -51,7 +51,8 @@ def nobodys(text: str, span: Span) -> bool:
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
-    ("[Su] gestor", `_role_determiner`)."""
+    ("[Su] gestor", `_role_determiner`); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
+    `_setting_key`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -76,7 +77,22 @@ def nobodys(text: str, span: Span) -> bool:
         _party_tag(text, span) or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
-        span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS
+        span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
+        _setting_key(text, span)
+
+
+# a setting's key, first on its line (perhaps after "export") and before its "=" and a
+# value, which the model may read as a secret with the value ("AWS_SECRET_ACCESS_KEY=...");
+# not a comparison's "==", nor a value's own closing "=" (base64's padding: "c2VjcmV0=")
+SETTING_AFTER = re.compile(r"[ \t]*=[ \t]*[^\s=]")
+LINE_START = re.compile(r"(?:^|\n)[ \t]*(?:export[ \t]+)?$")
+
+
+def _setting_key(text: str, span: Span) -> bool:
+    """Whether a model DIGITAL span is a setting's key in a configuration line (first on
+    its line, before "=" and a value): the setting's name, not its value."""
+    return span.label == "DIGITAL" and SETTING_AFTER.match(text, span.end) is not None and \
+        LINE_START.search(text, max(0, span.start - 12), span.start) is not None
 
 
 # what leads into a card payment's authorisation code on its line ("AUTH CODE 154")
