@@ -1351,8 +1351,8 @@ def test_model_spans_are_widened_to_whole_words():
     assert [s.text for s in tidy(text, cut)] == ["svc_payments", "etl_reader_02"]
     halves = [Span(8, 12, "DIGITAL", "svc_"), Span(15, 20, "ACCOUNT", "ments")]
     assert [(s.label, s.text) for s in tidy(text, halves)] == [("DIGITAL", "svc_payments")]
-    whole = [Span(0, 7, "DIGITAL", "DB_USER")]
-    assert [s.text for s in tidy(text, whole)] == ["DB_USER"]
+    whole = [Span(26, 39, "DIGITAL", "etl_reader_02")]  # (not "DB_USER": the setting-keys
+    assert [s.text for s in tidy(text, whole)] == ["etl_reader_02"]  # record drops a key)
 
 
 def test_brackets_around_a_value_are_not_part_of_it():
