@@ -2327,6 +2327,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("DIGITAL", "AWS_KEY"), ("DIGITAL", "c2VjcmV0IHRva2Vu"), ("PERSON", "Maria_Lopez")],
      ["AKIAIOSFODNN7EXAMPLE", "tok_9f8e7d", "x_token", "AWS_KEY", "c2VjcmV0IHRva2Vu",
       "Maria_Lopez"]),
+    # a program and its version in a user agent, and a browser engine's name (the
+    # product-versions record); a path's number stays
+    ('ua="okhttp/4.12.0" "Mozilla/5.0 (KHTML, like Gecko)" GET accounts/4471',
+     [("DIGITAL", "okhttp/4.12.0"), ("PERSON", "Gecko"), ("DIGITAL", "accounts/4471")],
+     ["accounts/4471"]),
 ])
 def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""

@@ -162,6 +162,17 @@ def test_a_reference_that_starts_with_its_year_and_month_is_no_phone_number():
         ("3012-11-5550", "PHONE")]
 
 
+def test_a_programs_version_after_its_name_is_no_ip_address():
+    """The product-versions record's probe, a web server's log line: "Chrome/120.0.0.0"
+    in a user agent is a version; an address after a scheme's "//", in a path and
+    after "ip=" is still an address."""
+    text = ('203.0.113.7 - "GET /api/v1/10.0.0.2 HTTP/1.1" "Mozilla/5.0 (KHTML, like Gecko) '
+            'Chrome/120.0.0.0 Safari/537.36" http://10.0.0.1/ ip=198.51.100.23')
+    assert recognized("ipv4", "US", text) == [
+        ("203.0.113.7", "DIGITAL"), ("10.0.0.2", "DIGITAL"), ("10.0.0.1", "DIGITAL"),
+        ("198.51.100.23", "DIGITAL")]
+
+
 def test_the_policy_page_names_every_built_in_recognizer():
     """A policy's `disable` takes REGISTRY's names; the page users read lists them all."""
     from pathlib import Path

@@ -113,7 +113,8 @@ SOFTWARE = frozenset("""
     Lightroom Canva Shopify Magento WordPress Drupal Joomla Squarespace Twilio SendGrid
     Mailchimp Auth0 Cloudflare Akamai Netlify Vercel Fargate Kinesis Redshift DynamoDB BigQuery
     Firebase Supabase Prisma Hibernate FastAPI Streamlit Gradio Ollama ChatGPT Copilot Cortana
-    Bixby Quicken QuickBooks Xero Metamask Trezor Hive
+    Bixby Quicken QuickBooks Xero Metamask Trezor Hive Mozilla Gecko KHTML WebKit AppleWebKit
+    Chromium
 """.split())
 # and as code and commands write them, in lower case or capitals ("import pandas")
 SOFTWARE_FOLDED = frozenset(w.casefold() for w in SOFTWARE)

@@ -20,8 +20,8 @@ from ..spans import Span
 from . import ids
 from .lexicon import (COURTESY_TITLES, LONE_TITLES, ROLE_DETERMINERS, ROLES, SOFTWARE,
                       SOFTWARE_FOLDED, a_place, known_names, places)
-from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, US_STATE_NAMES, US_STATES,
-                       job_title, trie_pattern)
+from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, PRODUCT_VERSION, US_STATE_NAMES,
+                       US_STATES, job_title, trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -52,7 +52,7 @@ def nobodys(text: str, span: Span) -> bool:
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
     ("[Su] gestor", `_role_determiner`); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
-    `_setting_key`)."""
+    `_setting_key`) or a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -78,7 +78,8 @@ def nobodys(text: str, span: Span) -> bool:
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
-        _setting_key(text, span)
+        _setting_key(text, span) or \
+        PRODUCT_VERSION.fullmatch(span.text) is not None
 
 
 # a setting's key, first on its line (perhaps after "export") and before its "=" and a

@@ -1123,6 +1123,11 @@ BIC_CONTEXT = re.compile(r"(?i)\b(?:swift|bic)\b")
 LATLNG = re.compile(r"(?=[-\d(l])(?<![\w.-])(?:lat(?:itude)?:? ?)?\(?(-?\d{1,2}\.\d{3,8}),? ?(?:lon(?:g|gitude)?:? ?)?"
                     r"(-?\d{1,3}\.\d{3,8})\)?(?![\w.])")
 IPV4 = re.compile(r"(?=\d)(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
+# a program and its version, as a user agent or a log writes it ("Chrome/120.0.0.0",
+# "okhttp/4.12.0"): no address and nobody's; and the program's name and slash before a
+# version (not a path's "api/v1/" nor a scheme's "//")
+PRODUCT_VERSION = re.compile(r"[A-Za-z][\w.+-]*/\d+(?:\.\d+)+")
+PRODUCT_BEFORE = re.compile(r"(?<![\w/.-])[A-Za-z][\w.+-]*/$")
 IPV6 = re.compile(r"(?<![\w:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
 DATES = re.compile(
     r"(?<![\w/.-])(?:"

@@ -554,6 +554,9 @@ def _all_glued(text: str, start: int, run: str) -> bool:
 
 
 def _ipv4(m: re.Match) -> bool:
+    """A valid address, not a program's version ("Chrome/[120.0.0.0]")."""
+    if p.PRODUCT_BEFORE.search(m.string, max(0, m.start() - 40), m.start()):
+        return False
     try:
         ipaddress.IPv4Address(m.group())
         return True
