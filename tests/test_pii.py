@@ -1563,20 +1563,32 @@ def test_a_title_of_office_is_left_out_of_a_name():
     Motors" read as a person keeps its first word (the firm rules decide it), and
     "Justine Reyes" is a name, not "Justice"'s neighbour. The honorifics-of-office
     record: "Hon." is a title too, in capitals or read alone ("The [Hon]. Mark
-    Dreyfus")."""
+    Dreyfus"). The malaysian-honours record: Malaysia's honours are titles too, alone
+    or before a name ("Tan Sri [Azman Hashim]", "[Dato]' Sri ..."), not "Tan" of "Tan
+    Wei Ming"."""
     from bertforge.pii.tidy import tidy
 
     text = ("Justice Sonia Sotomayor, Lt. Gov. Eleni Kounalakis and SEN. TIM SCOTT met Prince "
             "William, Justine Reyes and Rev Al Green; General Motors did not.\n"
-            "/s/ Hon. Patricia Whelan-Moss\nHON. JAMES L. ROBART\nThe Hon. Mark Dreyfus")
+            "/s/ Hon. Patricia Whelan-Moss\nHON. JAMES L. ROBART\nThe Hon. Mark Dreyfus\n"
+            "Tan Sri Azman Hashim, Puan Sri Zarinah Anwar, Datuk Seri Najib Razak, Datin Seri "
+            "Rosmah Mansor, Dato' Sri Tay Ah Lek, Datuk Khairussaleh Ramli, Dato' Lee Oi Hian, "
+            "Datin Mariam Eusoff, Toh Puan Aishah Ong, Dato' Sri Liew; Tan Wei Ming.")
     values = ["Justice Sonia Sotomayor", "Lt. Gov. Eleni Kounalakis", "SEN. TIM SCOTT",
               "Prince William", "Justine Reyes", "Rev Al Green", "General Motors",
-              "Hon. Patricia Whelan-Moss", "HON. JAMES L. ROBART", "Hon", "Mark Dreyfus"]
+              "Hon. Patricia Whelan-Moss", "HON. JAMES L. ROBART", "Hon", "Mark Dreyfus",
+              "Tan Sri Azman Hashim", "Puan Sri Zarinah Anwar", "Datuk Seri Najib Razak",
+              "Datin Seri Rosmah Mansor", "Dato' Sri Tay Ah Lek", "Datuk Khairussaleh Ramli",
+              "Dato' Lee Oi Hian", "Datin Mariam Eusoff", "Toh Puan Aishah Ong",
+              ("Dato", "PERSON", 2), "Tan Wei Ming"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Sonia Sotomayor", "Eleni Kounalakis", "TIM SCOTT",
                                        "Prince William", "Justine Reyes", "Al Green",
                                        "General Motors", "Patricia Whelan-Moss",
-                                       "JAMES L. ROBART", "Mark Dreyfus"]
+                                       "JAMES L. ROBART", "Mark Dreyfus", "Azman Hashim",
+                                       "Zarinah Anwar", "Najib Razak", "Rosmah Mansor",
+                                       "Tay Ah Lek", "Khairussaleh Ramli", "Lee Oi Hian",
+                                       "Mariam Eusoff", "Aishah Ong", "Tan Wei Ming"]
 
 
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():

@@ -44,7 +44,12 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Chief Justice",
                  # an honorific of judges, ministers and members ("Hon. Patricia
                  # Whelan-Moss", "The Honourable Mark Dreyfus")
-                 "Hon", "Honorable", "Honourable")
+                 "Hon", "Honorable", "Honourable",
+                 # and Malaysia's federal and state honours, as its business news writes
+                 # them before a name ("Tan Sri Azman Hashim", "Datuk Seri Najib Razak");
+                 # not "Tun", a part of Burmese names ("Tun Tun Aung")
+                 "Tan Sri", "Puan Sri", "Datuk Seri", "Datin Seri", "Dato' Sri", "Datuk",
+                 "Dato'", "Dato", "Datin", "Toh Puan")
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
 # the roles and relations running text writes before a person's name, after "my",
 # "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
