@@ -261,6 +261,13 @@ def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
     start = loan.index("0049")
     phone = [Span(start, start + len("0049-1182-55-"), "PHONE", "0049-1182-55-", 0.9)]
     assert [s.text for s in tidy(loan, phone)] == ["0049-1182-55-2001234567"]
+    # a phone number read from the bracket that closes its area code (the area-codes
+    # record); a bracket after no code, and an account's, are left as they were
+    tel = "meu telefone é (11) 98765-4321, ou ramal 12) 4455-6677; conta (12) 345-678"
+    cut = [Span(tel.index(") 98765"), tel.index(","), "PHONE", ") 98765-4321", 0.9),
+           Span(tel.index(") 4455"), tel.index(";"), "PHONE", ") 4455-6677", 0.9),
+           Span(tel.index(") 345"), len(tel), "ACCOUNT", ") 345-678", 0.9)]
+    assert [s.text for s in tidy(tel, cut)] == ["(11) 98765-4321", ") 4455-6677", ") 345-678"]
     assert found[1:] == tidy(text, model[1:])  # as they were without the number
     assert [s.text for s in found[1:]] == ["-Sayed", "-03-05"]
 

@@ -92,15 +92,23 @@ def _glued_initials(text: str, a: int) -> int:
 ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK", "PHONE")
 
 
+AREA_CODE_BEFORE = re.compile(r"\(\+?\d{1,4}$")  # "(11" before the bracket that closes it
+
+
 def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, int]:
     """An identifier whose span starts at a hyphen or slash glued to what is before it
     ("-2291-774" of "HX-2291-774"), not back past the span before it (`floor`), or ends
     right before one glued to what follows ("88213" of "88213-B"), widened to the whole
     run: the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule
     does not see the letters left in clear (nor, where the model read a long number's
-    start as a phone number, "0049-1182-55" of "0049-1182-55-2001234567", the rest)."""
+    start as a phone number, "0049-1182-55" of "0049-1182-55-2001234567", the rest);
+    and a phone number that starts at the bracket closing its area code (") 98765-4321"
+    of "(11) 98765-4321"), widened to the code."""
     if label not in ID_GROUPS or b <= a:
         return a, b
+    if label == "PHONE" and text[a] == ")":
+        code = AREA_CODE_BEFORE.search(text, max(floor, a - 6), a)
+        a = code.start() if code else a
     if floor < a and text[a] in "-/" and _word(text[a - 1]):
         while a > floor and (_word(text[a - 1]) or
                              text[a - 1] in "-/" and a - 1 > floor and _word(text[a - 2])):
