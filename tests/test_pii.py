@@ -2339,6 +2339,9 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("DIGITAL", "AWS_KEY"), ("DIGITAL", "c2VjcmV0IHRva2Vu"), ("PERSON", "Maria_Lopez")],
      ["AKIAIOSFODNN7EXAMPLE", "tok_9f8e7d", "x_token", "AWS_KEY", "c2VjcmV0IHRva2Vu",
       "Maria_Lopez"]),
+    # a German number's word (the accounts-abroad record); a name stays
+    ("Kontonummer 1234567890, Inhaber Jürgen Nummer", [("PERSON", "Kontonummer"),
+     ("PERSON", "Jürgen Nummer")], ["Jürgen Nummer"]),
     # a program and its version in a user agent, and a browser engine's name (the
     # product-versions record); a path's number stays
     ('ua="okhttp/4.12.0" "Mozilla/5.0 (KHTML, like Gecko)" GET accounts/4471',

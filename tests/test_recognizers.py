@@ -897,10 +897,20 @@ def test_an_account_number_after_its_keyword_is_found_whole():
             "Policy No. HX-2291-774 and Policy Number: POL-14506474.\n"
             "Account 123 was closed. Accountant 12345. The account balance of 1,234.56.\n"
             "Ticket #: 88-4410-92. Policy 2291-774.\n"
-            "MRN: 00458812, Patient ID 55102; patient 4471 rooms.")
+            "MRN: 00458812, Patient ID 55102; patient 4471 rooms.\n"
+            # the accounts-abroad record: the keywords of German, French, Spanish,
+            # Portuguese and Italian, and their "is"; not a contract's or a phone's number
+            "Meine Kundennummer lautet 448812. Konto-Nr. 1234567890. Mon numéro de client "
+            "est 55120934; N° de compte : 00012345678. Mi número de cuenta es 88123456. "
+            "Número da conta: 12345-6. Il mio numero cliente è 7781234; codice cliente "
+            "4471223. Vertragsnummer: 22318800; numéro de téléphone 0612345678. Compte n° "
+            "445566, conta nº 778899, numero di conto 3344556; die Kontonummer ist 99887766; "
+            "o número de cliente é 5566778.")
     assert recognized("account_numbers", "US", text) == [(n, "ACCOUNT") for n in [
         "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213",
-        "00458812", "55102"]]
+        "00458812", "55102", "448812", "1234567890", "55120934", "00012345678", "88123456",
+        "12345-6", "7781234", "4471223", "445566", "778899", "3344556", "99887766",
+        "5566778"]]
 
 
 NATIONAL_IDS = [  # (the line, the number), each number valid by its country's check

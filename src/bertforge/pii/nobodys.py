@@ -51,7 +51,8 @@ def nobodys(text: str, span: Span) -> bool:
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
-    ("[Su] gestor", `_role_determiner`); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
+    ("[Su] gestor", `_role_determiner`), a German number's word ("[Kontonummer]
+    1234567890"); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
     `_setting_key`) or a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
@@ -62,6 +63,8 @@ def nobodys(text: str, span: Span) -> bool:
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text.casefold() in SOFTWARE_FOLDED or
+                                       " " not in span.text and
+                                       span.text.casefold().endswith("nummer") or
                                        ids.is_keyword(span.text) or
                                        _numbered(text, span) or _form_label(text, span) or
                                        _role_determiner(text, span) or

@@ -821,9 +821,16 @@ _ACCOUNT_KEY = (rf"(?:(?:{trie_pattern(_cases(('Account', 'Acct', 'A/C'), True))
                 rf"(?:[ \t]*{_NUMBER_WORD})?"
                 rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan', 'Patient'), True))})"
                 rf"[ \t]*{_NUMBER_WORD}|MRN)")
+# and the same keywords in German, French, Spanish, Portuguese and Italian ("Kundennummer
+# lautet", "numéro de client", "número de cuenta", "número da conta", "codice cliente"),
+# with their verbs for "is"
+_ACCOUNT_KEY_ABROAD = (r"(?i:(?:kunden|konto)(?:nummer|[- ]?nr\.?)|(?:num[ée]ro|n[°º])[ \t]*"
+                       r"(?:de[ \t]+)?(?:client|compte)|compte[ \t]+n[°º]|n[úu]mero[ \t]+d[ea][ \t]+"
+                       r"(?:cliente|cuenta|conta)|(?:cuenta|conta)[ \t]+n[°º]|numero[ \t]+"
+                       r"(?:di[ \t]+)?(?:cliente|conto)|codice[ \t]+cliente)")
 ACCOUNT_NUMBER = re.compile(
-    rf"(?=[AaMmCcLlPp])(?<![\w/]){_ACCOUNT_KEY}[ \t]*[:#.=]?[ \t]*"
-    rf"(?:is[ \t]+)?"
+    rf"(?=[AaMmCcLlPpKkNn])(?<![\w/])(?:{_ACCOUNT_KEY}|{_ACCOUNT_KEY_ABROAD})[ \t]*[:#.=]?[ \t]*"
+    rf"(?:(?:is|ist|lautet|est|es|é|è)[ \t]+)?"
     rf"((?:[A-Z]{{1,4}}[-/ ]?)?\d+(?:[- .]\d+)*(?:-[A-Z0-9]{{1,4}})?)(?![\w-]|[.,]\d)")
 # words that make a labelled name a team's, a desk's or a role's ("Attn: Accounts
 # Payable", "cc: Legal Team", "Approved by: Risk Committee", a notice clause's
