@@ -2339,6 +2339,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("DIGITAL", "AWS_KEY"), ("DIGITAL", "c2VjcmV0IHRva2Vu"), ("PERSON", "Maria_Lopez")],
      ["AKIAIOSFODNN7EXAMPLE", "tok_9f8e7d", "x_token", "AWS_KEY", "c2VjcmV0IHRva2Vu",
       "Maria_Lopez"]),
+    # German's greetings by the time of day (the german-greetings record); the names
+    # after them stay
+    ("Guten Tag, mein Name ist Katharina Schäfer. Guten Morgen Herr Weber! Guten Abend. "
+     "Guten Tag.",
+     [("PERSON", "Guten"), ("PERSON", "Katharina Schäfer"), ("PERSON", "Guten Morgen"),
+      ("PERSON", "Weber"), ("PERSON", "Guten Abend"), ("PERSON", "Guten Tag", 1)],
+     ["Katharina Schäfer", "Weber"]),
     # a German number's word (the accounts-abroad record); a name stays
     ("Kontonummer 1234567890, Inhaber Jürgen Nummer", [("PERSON", "Kontonummer"),
      ("PERSON", "Jürgen Nummer")], ["Jürgen Nummer"]),

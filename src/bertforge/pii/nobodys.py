@@ -164,6 +164,8 @@ GREETING_WORDS = frozenset((
     "Gracias", "Obrigado", "Obrigada", "Merci", "Danke", "Grazie", "Saludos", "Cordialement",
     "Atentamente", "Atenciosamente", "Estimado", "Estimada", "Querido", "Querida", "Prezado",
     "Prezada", "Gentile", "Egregio", "Geehrter", "Geehrte",
+    # and German's greetings by the time of day ("[Guten] Tag", "[Guten Morgen] Herr Weber")
+    "Guten", "Tag", "Morgen", "Abend",
     # and the words of a letter's salutation to no one and of its sign-off ("Sehr geehrte
     # [Damen] und [Herren]", "Mit freundlichen [Grüßen]", "[Mesdames], [Messieurs]")
     "Damen", "Herren", "Grüßen", "Grüße", "Grüssen", "Grüsse", "Mesdames", "Messieurs",
