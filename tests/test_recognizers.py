@@ -241,11 +241,14 @@ def test_a_bank_of_name_ends_before_the_title_of_a_person_after_it():
 def test_us_national_banks_are_found_by_their_legal_form():
     """The national-banks record's probe: each bank whole, as COMPANY, "Fifth Third Bank,
     National Association" (which the model misses) among them; "the Bank, N.A." names no
-    bank."""
+    bank, and a heading's word before a bank is no part of it (the bank-headings record).
+    """
     banks = ["Wells Fargo Bank, N.A.", "U.S. Bank National Association",
-             "JPMorgan Chase Bank, N.A.", "Citibank, N.A.", "Fifth Third Bank, National Association"]
-    text = ("Trustee: " + "; agent: ".join(banks) + ". Notices to the Bank, N.A. office. "
-            "The Bank, National Association, agrees.")
+             "JPMorgan Chase Bank, N.A.", "Citibank, N.A.", "Fifth Third Bank, National Association",
+             "JPMorgan Chase Bank, N.A."]
+    text = ("Trustee: " + "; agent: ".join(banks[:-1]) + ". Notices to the Bank, N.A. office. "
+            "The Bank, National Association, agrees. Schedule 1.01 \u2013 Commitments. "
+            "JPMorgan Chase Bank, N.A. $150,000,000")
     found = recognized("banks", "US", text)
     assert found == [(name, "COMPANY") for name in banks]
 

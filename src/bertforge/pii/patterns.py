@@ -260,14 +260,16 @@ _NOT_BANK = ("Base", "Rate", "Rates", "Prime", "Plaza", "Tower", "Building", "Ce
 
 def _banks(case, word: str) -> str:
     """The banks' shapes with their fixed words written by `case` (str or str.upper) and
-    a name's words matched by `word`."""
+    a name's words matched by `word`; before "Bank, N.A." no word that ends a sentence
+    ("Commitments. JPMorgan Chase Bank, N.A.": a heading's), while "U.S. Bank" keeps its."""
     name = r"(?!(?:%s)\b)" % "|".join(map(case, _NOT_BANK)) + word
     national = r"(?: ?,)? (?:N\.A\.|%s)" % case("National Association")
     return (r"\b(?:(?:%s) )*%s (?:%s )?" % ("|".join(map(case, _BANK_LEADS)), case("Bank of"),
                                             case("the"))
             + name + r"(?: " + name + r"){0,3}(?: %s)?" % case("Company")
             + r"(?:(?: ?,)? (?:N\.A\.|%s|plc|PLC))?" % case("National Association")
-            + r"|\b(?:(?!%s\b)[A-Z][\w'&.-]* ){1,3}%s" % (case("The"), case("Bank")) + national
+            + r"|\b(?:(?!%s\b)[A-Z][\w'&.-]*(?<![a-z]{3}\.) ){1,3}%s" % (case("The"), case("Bank"))
+            + national
             + r"|\b[A-Z][\w'&-]*%s" % case("bank") + national)
 
 
