@@ -631,7 +631,7 @@ STREET = re.compile(r"(?<![\w,.$£€-])(\d{1,5})[A-Za-z]?(?:-\d{1,4})?[ \t]+"
 # building's word last ("South Bank House", "Barrow Street"); then up to four runs of
 # capitalised words (perhaps a house number before one, a district's number after: "Co.
 # Cork", "80 Shenton Way", "Dublin 15") or a unit's "#44-01", and the postcode.
-EIRCODE = re.compile(r"(?<![\w-])(?:[AC-FHKNPRTV-Y]\d{2}|D6W)[ \t]?[0-9AC-FHKNPRTV-Y]{4}(?![\w-])")
+_EIRCODE = r"(?:[AC-FHKNPRTV-Y]\d\d|D6W)[ \t]?[0-9AC-FHKNPRTV-Y]{4}(?![\w-])"
 _BUILDING_END = r"(?:House|Building|Tower|Park|Apartments|Chambers)"
 _NAMED_PLACE = rf"(?:{_ADDRESS_WORD} ){{0,3}}(?:{_STREET_END}|{_BUILDING_END})(?![\w'\u2019-])"
 _WORLD_START = (rf"(?:(?:Flat|Unit|Apartment|Apt\.?|Suite|Plot|Block)[ \t]*[\w/-]{{1,6}}"
@@ -639,11 +639,10 @@ _WORLD_START = (rf"(?:(?:Flat|Unit|Apartment|Apt\.?|Suite|Plot|Block)[ \t]*[\w/-
 _WORLD_RUN = rf"(?:(?:{_HOUSE} )?{_ADDRESS_RUN}(?: \d{{1,2}}W?)?|#\d{{1,3}}-\d{{1,4}})"
 # the postcodes that may end one, where the recognizer looks (an Eircode's shape, six
 # digits), their first character tried first: a lookbehind at every position was slower
-WORLD_POSTCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d\d|D6W)[ \t]?[0-9AC-FHKNPRTV-Y]{4}(?![\w-])"
-                            r"|\d{6}(?![\w-])")
+WORLD_POSTCODE = re.compile(rf"{_EIRCODE}|\d{{6}}(?![\w-])")
 WORLD_ADDRESS = re.compile(
     rf"(?<![\w/.,-]){_WORLD_START}(?:{_ADDRESS_SEP}{_WORLD_RUN}){{0,4}}"
-    rf"(?:{_ADDRESS_SEP}{EIRCODE.pattern}|{_ADDRESS_SEP}Singapore \d{{6}}(?!\d)"
+    rf"(?:{_ADDRESS_SEP}{_EIRCODE}|{_ADDRESS_SEP}Singapore \d{{6}}(?!\d)"
     rf"|[ \t]*[-\u2013]?[ \t]*[1-9]\d{{5}}(?![\w-]))")
 # what makes a street's match no address: the word before "Court", and the word before a year
 LAW_COURTS = frozenset({"Bankruptcy", "District", "Supreme", "Appeals", "Circuit", "Superior",
