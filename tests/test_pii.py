@@ -1591,6 +1591,18 @@ def test_a_title_of_office_is_left_out_of_a_name():
                                        "Mariam Eusoff", "Aishah Ong", "Tan Wei Ming"]
 
 
+def test_a_times_zone_ending_the_sentence_before_a_name_is_no_part_of_it():
+    """The zone-leads record's probe, a mail's reply with the model's spans as it gave
+    them: "at 15:40 [ET. Tobias] will follow up" is Tobias, and so after "UTC."; a zone
+    without the sentence's full stop is left to the name."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("The recall went out at 15:40 ET. Tobias will follow up. At 09:00 UTC. Maria "
+            "Lopez called. Ask ET Tobias.")
+    found = tidy(text, spans_at(text, ["ET. Tobias", "UTC. Maria Lopez", "ET Tobias"]))
+    assert [s.text for s in found] == ["Tobias", "Maria Lopez", "ET Tobias"]
+
+
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
     """The honorifics record's probe, with the model's spans as it gave them: "Shri",
     "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")

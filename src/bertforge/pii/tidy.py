@@ -216,6 +216,10 @@ CAPITALS_TAIL = re.compile(r"[ \t]+([A-Z]{3,})$")
 TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST",
               "AKDT", "HST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "BST", "IST", "JST",
               "KST", "AEST", "AEDT", "ACST", "AWST", "NZST", "NZDT", "HKT", "SGT", "MSK"}
+# a time's zone that ends a sentence before a name, which the model reads with it ("at
+# 15:40 [ET. Tobias] will follow up"): the US's zones by their two letters too
+ZONE_LEAD = re.compile(r"(?:%s)\.[ \t]+(?=[A-Z])" % "|".join(
+    sorted(TIME_ZONES | {"ET", "PT", "CT", "MT"}, key=len, reverse=True)))
 
 
 # what a name may end with, full stop and all ("John Smith Jnr."; "Esq." keeps its full
@@ -689,10 +693,11 @@ def _without_title(text: str, a: int, b: int) -> int:
     ("Q - [Kenneth Usdin]", `SPEAKER_MARK`), a salutation before a title ("Cher Monsieur
     [Lefèvre]", `SALUTATION_LEAD`), the "Per" of "Per [Mateus]'s email"
     (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
-    Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`): none is anybody's
+    Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
+    ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`): none is anybody's
     personal data, and the gold convention of the generator, the hand-written sets and
     wikigold puts it outside the name."""
-    a = m.end() if (m := SPEAKER_MARK.match(text, a, b)) else a
+    a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b)) else a
     if (m := PER_LEAD.match(text, a)) and m.end() < b:
         a = m.end()
     if (m := SALUTATION_LEAD.match(text, a, b)) and TITLE.match(text, m.end(), b):
