@@ -2222,6 +2222,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "B.A."), ("COMPANY", "B.S. Finance"), ("PERSON", "Ph.D"),
       ("PERSON", "J.D. Vance"), ("PERSON", "Ishaan Mehta IRA"), ("PERSON", "SEP IRA")],
      ["J.D. Vance", "Ishaan Mehta"]),
+    # an account's type after a firm, and the UK's and Canada's types after a name (the
+    # account-types record); a firm with no type after it, or a type inside it, stays
+    ("Account: Hargreaves Lansdown SIPP - 7731 2290. Questrade TFSA Holdings Inc. and AJ "
+     "Bell ISA; Ruth Ng RRSP; Wealthsimple TFSA.",
+     [("COMPANY", "Hargreaves Lansdown SIPP"), ("COMPANY", "Questrade TFSA Holdings Inc."),
+      ("COMPANY", "AJ Bell ISA"), ("PERSON", "Ruth Ng RRSP"), ("COMPANY", "Wealthsimple TFSA")],
+     ["Hargreaves Lansdown", "Questrade TFSA Holdings Inc.", "AJ Bell", "Ruth Ng",
+      "Wealthsimple"]),
     # a security's identifier after its keyword (the security-ids record, `_security_id`),
     # whatever read it; a number of the same shape without the keyword stays
     ("Notes (CUSIP No. 037833DX5; ISIN US037833DX52), CUSIP 922908710, LEI: "

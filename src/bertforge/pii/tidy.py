@@ -990,7 +990,12 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                "MFR")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
-                 "401(k)", "403(b)", "HSA", "UTMA", "UGMA")
+                 "401(k)", "403(b)", "HSA", "UTMA", "UGMA",
+                 # and the UK's and Canada's tax-sheltered accounts ("Hargreaves Lansdown
+                 # SIPP", "Questrade TFSA")
+                 "SIPP", "ISA", "TFSA", "RRSP")
+ACCOUNT_TYPES_AFTER = re.compile(r"(?: (?:%s))+$" % "|".join(
+    map(re.escape, sorted(ACCOUNT_TYPES, key=len, reverse=True))))
 # and the abbreviations of chat after a name ("my friend Dmitri lol")
 CHAT_WORDS = ("lol", "lmao", "rofl", "smh", "tbh", "imo", "imho", "btw", "fyi", "pls", "plz",
               "thx", "ty", "haha", "hahaha", "lmk", "omg", "idk", "ngl", "jk")
@@ -1003,17 +1008,16 @@ CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
     Esq" -> "Margaret Osei"), an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`) or
-    chat's abbreviations ("Dmitri lol", `CHAT_WORDS`), and none where a PERSON or COMPANY
-    span is only those (the model's "CPA" or "CFP" after "Jane Doe, "): like a courtesy
-    title (`_without_title`), they are nobody's personal data, and the gold convention
-    leaves them out."""
+    chat's abbreviations ("Dmitri lol", `CHAT_WORDS`), a COMPANY span without an
+    account's type after the firm ("Hargreaves Lansdown SIPP"), and none where a PERSON
+    or COMPANY span is only those (the model's "CPA" or "CFP" after "Jane Doe, "): like a
+    courtesy title (`_without_title`), they are nobody's personal data, and the gold
+    convention leaves them out."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return [span]
     if CREDENTIALS_ONLY.fullmatch(span.text):
         return []
-    if span.label != "PERSON":
-        return [span]
-    m = CREDENTIALS_AFTER.search(span.text)
+    m = (CREDENTIALS_AFTER if span.label == "PERSON" else ACCOUNT_TYPES_AFTER).search(span.text)
     return [_cut(span, m.start())] if m and m.start() > 0 else [span]
 
 
