@@ -158,6 +158,12 @@ def test_unchecked_patterns_fill_what_the_model_missed():
     merged = merge([], find(text, default_recognizers("GB")), text)
     assert [(s.text, s.label) for s in merged] == [("March 3, 2024", "DATE"),
                                                    ("+44 20 7946 0958", "PHONE")]
+    # a number after an account's keyword that is also a valid phone number is the
+    # account's (the keyed-accounts record); the same number alone is a phone number
+    text = "Please credit acct no. 2125550187 today, or call 2125550187."
+    merged = merge([], find(text), text)
+    assert [(s.text, s.label) for s in merged] == [("2125550187", "ACCOUNT"),
+                                                   ("2125550187", "PHONE")]
 
 
 

@@ -622,6 +622,12 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                    check="a valid address"),
     "dates": lambda region: DatesAndTimes(),
     "micr": lambda region: Micr(),
+    # before the phone numbers: a number after an account's keyword that is also a valid
+    # phone number ("acct no. 2125550187") is the account's, where both read the same span
+    "account_numbers": lambda region: Pattern(
+        "account_numbers", "customer_id", p.ACCOUNT_NUMBER, "shape", group=1,
+        validate=lambda m: 4 <= sum(c.isdigit() for c in m.group(1)) <= 34,
+        check="a number of four digits or more after an account's keyword"),
     "phones": lambda region: Phones(region),
     "spoken": lambda region: Spoken(),
     "handles": lambda region: Handles(),
@@ -643,10 +649,6 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         "br_addresses", "street_address", p.BR_ADDRESS, "shape", needs=p.BR_CEP,
         check="a Brazilian street and number up to its town, state and CEP"),
     "streets": lambda region: Streets(),
-    "account_numbers": lambda region: Pattern(
-        "account_numbers", "customer_id", p.ACCOUNT_NUMBER, "shape", group=1,
-        validate=lambda m: 4 <= sum(c.isdigit() for c in m.group(1)) <= 34,
-        check="a number of four digits or more after an account's keyword"),
     "greeted_names": lambda region: GreetedNames(),
     "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
                                              validate=_labelled_person, group=1,
