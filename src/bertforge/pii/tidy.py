@@ -19,7 +19,7 @@ from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, give
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
-                       NAME_PARTICLE, NAME_SALUTATIONS, ROLE_LEAD, job_title)
+                       NAME_PARTICLE, NAME_SALUTATIONS, ROLE_LEAD, job_title, trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -218,8 +218,8 @@ TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PD
               "KST", "AEST", "AEDT", "ACST", "AWST", "NZST", "NZDT", "HKT", "SGT", "MSK"}
 # a time's zone that ends a sentence before a name, which the model reads with it ("at
 # 15:40 [ET. Tobias] will follow up"): the US's zones by their two letters too
-ZONE_LEAD = re.compile(r"(?:%s)\.[ \t]+(?=[A-Z])" % "|".join(
-    sorted(TIME_ZONES | {"ET", "PT", "CT", "MT"}, key=len, reverse=True)))
+ZONE_LEAD = re.compile(r"(?:%s)\.[ \t]+(?=[A-Z])" % trie_pattern(
+    TIME_ZONES | {"ET", "PT", "CT", "MT"}))
 
 
 # what a name may end with, full stop and all ("John Smith Jnr."; "Esq." keeps its full
@@ -897,8 +897,7 @@ ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN"
               "UBO", "MLRO", "ACH", "SEPA", "BACS", "CHAPS", "Fedwire", "FedNow"}
 # a scheme's name at the end of what a checked value left of a model span: it labels
 # the value ("Standard Bank of South Africa, [SWIFT] SBZAZAJJ"), no part of a name
-SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % "|".join(
-    sorted(ID_SCHEMES, key=len, reverse=True)))
+SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % trie_pattern(ID_SCHEMES))
 
 
 def without_scheme(text: str, a: int, b: int) -> int:
@@ -994,8 +993,7 @@ ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Tradi
                  # and the UK's and Canada's tax-sheltered accounts ("Hargreaves Lansdown
                  # SIPP", "Questrade TFSA")
                  "SIPP", "ISA", "TFSA", "RRSP")
-ACCOUNT_TYPES_AFTER = re.compile(r"(?: (?:%s))+$" % "|".join(
-    map(re.escape, sorted(ACCOUNT_TYPES, key=len, reverse=True))))
+ACCOUNT_TYPES_AFTER = re.compile(r"(?: (?:%s))+$" % trie_pattern(ACCOUNT_TYPES))
 # and the abbreviations of chat after a name ("my friend Dmitri lol")
 CHAT_WORDS = ("lol", "lmao", "rofl", "smh", "tbh", "imo", "imho", "btw", "fyi", "pls", "plz",
               "thx", "ty", "haha", "hahaha", "lmk", "omg", "idk", "ngl", "jk")
