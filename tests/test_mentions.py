@@ -48,6 +48,33 @@ def test_a_firms_short_name_defined_in_a_contract_is_masked_wherever_it_stands()
                                                  ("Brightline", "COMPANY"), ("Oakhurst", "COMPANY")]
 
 
+def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_full():
+    """The firm-first-words record's probes: a one-word PERSON span that is the first
+    word of a firm named in full in the same document is the firm; not a given name, not
+    a word of a person's full name in the document, not a firm's later word, and not
+    where the document names no such firm."""
+    text = ("About Halcyon Payments plc. Halcyon is authorised. Said Quillon CEO Maya Brandt of "
+            "Quillon Therapeutics. Alastair Pembroke founded Pembroke Advisors; Pembroke said "
+            "Morgan Capital and Morgan agree. Payments rose. Vexley is alone. Vexley again. Dear "
+            "Halcyon,")
+
+    def span(value, label, at=0, source="model"):
+        start = text.index(value, at)
+        return Span(start, start + len(value), label, value, 0.9, source)
+
+    firms = [span(f, "COMPANY") for f in ("Halcyon Payments plc", "Quillon Therapeutics",
+                                          "Pembroke Advisors", "Morgan Capital")]
+    firms.append(span("Vexley", "COMPANY", text.index("Vexley again")))  # one word: not in full
+    people = [span(p, "PERSON") for p in ("Maya Brandt", "Alastair Pembroke")]
+    lone = [span("Halcyon", "PERSON", 10), span("Quillon", "PERSON"),
+            span("Pembroke", "PERSON", text.index("Advisors")), span("Morgan", "PERSON", text.index("and Morgan")),
+            span("Payments", "PERSON", text.index(". Payments")), span("Vexley", "PERSON"),
+            span("Halcyon", "PERSON", text.index("Dear"), "pattern")]  # a greeted name
+    out = {(s.text, s.start): s.label for s in every_mention(text, firms + people + lone)}
+    assert [out[s.text, s.start] for s in lone] == [
+        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON"]
+
+
 def test_the_name_again_in_full_with_other_spacing():
     text = "Payee: Ann Lee.\nSigned,\nAnn\n  Lee"
     assert _added(text, [_name(text, "Ann Lee")]) == ["Ann\n  Lee"]

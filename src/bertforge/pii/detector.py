@@ -247,8 +247,10 @@ class Redactor:
             return list(spans)
         out = every_mention(text, spans, allowed=self.policy.allows if self.policy else None)
         if explain and len(out) > len(spans):
-            given, said = set(spans), "another mention of a name the model found (score {:.2f})"
-            out = [s if s in given else replace(s, explanation=said.format(s.score)) for s in out]
+            given = {(s.start, s.end) for s in spans}
+            said = "another mention of a name the model found (score {:.2f})"
+            out = [s if (s.start, s.end) in given else replace(s, explanation=said.format(s.score))
+                   for s in out]
         return out
 
     def model_spans(self, texts: Sequence[str], batch: int | None = None,

@@ -22,17 +22,21 @@ A firm's words alone are too often ordinary words ("First", "National") to be lo
 for so; but a short name a contract defines right after a firm's full name
 (`Brightline Analytics, Inc. ("Brightline")`), made of the name's own words, is the
 firm wherever it stands, and is looked for as a COMPANY
-(docs/experiments/2026-12-04-defined-names.md).
+(docs/experiments/2026-12-04-defined-names.md). And a firm's first word alone that the
+model read as a person, where the document names the firm in full ("About Halcyon
+Payments: [Halcyon] is ...", "said [Quillon] CEO Maya Brandt"), is the firm
+(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, LONE_TITLES
+from .lexicon import COURTESY_TITLES, LONE_TITLES, given_names
 from .tidy import FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
@@ -134,7 +138,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     span covers, and a COMPANY span for every mention of a firm's short name defined
     after its full name (`_defined_name`); `allowed(value)` true keeps a value in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = sorted(spans)
+    spans = firms_first_words(sorted(spans))
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -177,6 +181,24 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         if allowed is None or not allowed(text[a:b]):
             added.append(Span(a, b, label, text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
+
+
+def firms_first_words(spans: Sequence[Span]) -> list[Span]:
+    """The spans, a one-word model PERSON span made COMPANY where it is the first word of
+    a COMPANY span of two words or more in the same document: a press release or a story
+    names a firm in full once and then by its first word ("Halcyon Payments plc" ...
+    "[Halcyon] is authorised"); unless the word is a given name ("Morgan") or a word of
+    a PERSON span of two words or more ("Alastair Pembroke" founded "Pembroke Advisors";
+    "[Pembroke] said")."""
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text}
+    lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
+    if not lone:
+        return list(spans)
+    people = {w for s in spans if s.label == "PERSON" and " " in s.text for w in WORD.findall(s.text)}
+    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given_names()}
+    return [replace(s, label="COMPANY", explanation=s.explanation and
+                    f"{s.explanation}; the first word of a firm the document names in full")
+            if id(s) in firms else s for s in spans]
 
 
 def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:
