@@ -1720,6 +1720,25 @@ def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobod
                                        "Elizabeth A. Warren"]
 
 
+def test_full_names_listed_with_commas_are_apart_and_an_inverted_name_stays_whole():
+    """The people-listed record's probes, with the model's spans as it gave them: full
+    names listed with commas are each a name ("Winston A. Pruitt, Loretta J. Pruitt",
+    three in "Ana García, Pieter de Vries, Yusuf Demir"); an inverted name with two
+    surnames and two given names stays one, as does a name with its job or desk after the
+    comma, a surname alone before it and a part that starts with no given name."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Borrower(s): Winston A. Pruitt, Loretta J. Pruitt. Contributors: Ana García, Pieter "
+            "de Vries, Yusuf Demir. Autor: Silva Santos, Ana Maria. Signed: Mark Okafor, General "
+            "Counsel; Joan Baez, Chief Officer; Thomas, Elias Berg; Anna Berg, Dreamy Vale.")
+    values = ["Winston A. Pruitt, Loretta J. Pruitt", "Ana García, Pieter de Vries, Yusuf Demir",
+              "Silva Santos, Ana Maria", "Mark Okafor, General Counsel", "Joan Baez, Chief Officer",
+              "Thomas, Elias Berg", "Anna Berg, Dreamy Vale"]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == ["Winston A. Pruitt", "Loretta J. Pruitt", "Ana García",
+                                       "Pieter de Vries", "Yusuf Demir", *values[2:]]
+
+
 def test_a_lawsuits_caption_read_as_one_name_is_its_parties():
     """The case-parties record's probe, with the model's spans as it gave them: a
     caption read as one firm is a person and a firm ("Reyes v. Northgate Bancorp,

@@ -19,7 +19,8 @@ from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, give
                       known_names, name_or_rare)
 from .nobodys import eponym, nobodys
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
-                       NAME_PARTICLE, NAME_SALUTATIONS, ROLE_LEAD, job_title, trie_pattern)
+                       NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
+                       trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -466,7 +467,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
-    side with a capitalised word of two letters or more; two people's names that the
+    side with a capitalised word of two letters or more, and full names listed with
+    commas (`_people_listed`); two people's names that the
     model read as one firm are two names (`_name_pair`), and so is one name written
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
@@ -483,7 +485,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     join = JOINED.get(span.label)
     if span.label == "PERSON" and (PLURAL_TITLE.match(text, span.start, span.end) or
                                    PLURAL_TITLE_BEFORE.search(text, max(0, span.start - 8),
-                                                              span.start)):
+                                                              span.start) or
+                                   _people_listed(span)):
         join = COMMA
     found = join.search(text, span.start, span.end) if join else None
     if found is None:
@@ -497,6 +500,21 @@ def _apart(text: str, span: Span) -> list[Span]:
         return [span]
     return [piece for a, b in sides
             for piece in _apart(text, replace(span, start=a, end=b, text=text[a:b]))]
+
+
+def _people_listed(span: Span) -> bool:
+    """Whether a PERSON span is full names listed with commas ("Winston A. Pruitt,
+    Loretta J. Pruitt", "Ana García, Pieter de Vries"): every part's first word a given
+    name (`given_names`) and its last none (so two words at least), as an inverted name's
+    part after its comma ends in one ("García Márquez, Gabriel José", "Thomas, Elias"),
+    and no desk's or title's word ("John Okafor, General Counsel")."""
+    parts = span.text.split(", ")
+    names = given_names()
+    return len(parts) > 1 and all(
+        words[0].casefold() in names and
+        words[-1].rstrip(".").casefold() not in names and
+        not any(w.casefold() in NOT_NAME_WORDS for w in words)
+        for words in (part.split() for part in parts))
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
