@@ -2517,14 +2517,18 @@ def test_a_public_bodys_acronym_and_a_banks_one_word_name_are_firms():
     from bertforge.pii.tidy import tidy
 
     text = ("ECB board member Isabel Schnabel; the board of Vietcombank; Bank; ANN LEE; "
-            "his lawyer, Ingrid Okoro KC, said so. SEBI chief Madhabi Puri Buch agreed.")
+            "his lawyer, Ingrid Okoro KC, said so. SEBI chief Madhabi Puri Buch agreed. AfDB "
+            "president Sidi Ould Tah; the ISDA negotiation.")
     placed = spans_at(text, ["ECB", "Isabel Schnabel", "Vietcombank", "Bank", "ANN LEE",
-                             "Ingrid Okoro KC", "SEBI", "Madhabi Puri Buch"])
-    # (and the regulators abroad: the regulators-abroad record)
+                             "Ingrid Okoro KC", "SEBI", "Madhabi Puri Buch", "AfDB",
+                             "Sidi Ould Tah", "ISDA"])
+    # (and the regulators abroad: the regulators-abroad record; development banks and
+    # trade bodies: the trade-bodies record)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "ECB"), ("PERSON", "Isabel Schnabel"), ("COMPANY", "Vietcombank"),
         ("PERSON", "Bank"), ("PERSON", "ANN LEE"), ("PERSON", "Ingrid Okoro"),
-        ("COMPANY", "SEBI"), ("PERSON", "Madhabi Puri Buch")]
+        ("COMPANY", "SEBI"), ("PERSON", "Madhabi Puri Buch"), ("COMPANY", "AfDB"),
+        ("PERSON", "Sidi Ould Tah"), ("COMPANY", "ISDA")]
 
 
 def test_a_judges_title_after_the_surname_is_no_name():

@@ -101,7 +101,11 @@ BODIES = frozenset((
     # covers (India, China, Japan, Korea, Africa, the Gulf, South-East Asia, Latin America)
     "SEBI", "IRDAI", "NPCI", "PFRDA", "CSRC", "CBIRC", "JFSA", "FSS", "SARB", "CBN", "CBK",
     "SAMA", "DFSA", "BNM", "OJK", "BSP", "SBP", "BCB", "CVM", "BCRA", "Banxico", "PCAOB",
-    "FASB", "IASB", "MSRB", "SIPC", "FINTRAC", "AUSTRAC", "SFO"))
+    "FASB", "IASB", "MSRB", "SIPC", "FINTRAC", "AUSTRAC", "SFO",
+    # the development banks, and the trade bodies whose forms and definitions contracts
+    # name ("the 2021 ISDA Definitions", "the LMA's recommended form")
+    "AfDB", "IDB", "IsDB", "NDB", "IFC", "MIGA", "ISDA", "ICMA", "LMA", "LSTA", "SIFMA",
+    "AFME", "IIF"))
 # programs, libraries, services and devices that support and developer posts name, and
 # whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
 # Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
