@@ -711,7 +711,7 @@ def test_a_full_name_after_a_label_that_names_a_person_is_found():
     by", "Attn:" or a form's person field is found, ending where the field ends (a wider
     space parts fields); a team, a desk, a firm, a title or a name no locale knows is not,
     nor a name after a label that names no person, nor a chat line after "Agent:", nor a
-    notice clause's role ("Attention: General Counsel")."""
+    notice clause's role ("Attention: General Counsel") or desk ("Loan Agency")."""
     text = ("cc Thanh Pham\nAssigned to: Chukwuemeka Eze\nPriority: High\n"
             "Reviewed by Ji-woo Park.\nName: Gerald V. Hutchins Title: Controller\n"
             "Employee: Szymon Wr\u00f3blewski   Employee No: 4471\n"
@@ -720,7 +720,7 @@ def test_a_full_name_after_a_label_that_names_a_person_is_found():
             "Payee: Morgan Stanley\nAttn: Grant Holdings\nAttn: Victoria Branch\n"
             "Reviewed by Dr. Smith\n"
             "cc Zanele Mokoena\nAgent: Thanks for waiting\nSubject: Thanh Pham\n"
-            "Attention: General Counsel\nContact: General Partner\n")
+            "Attention: General Counsel\nContact: General Partner\nAttention: Loan Agency\n")
     assert recognized("labelled_names", "US", text) == [(f, "PERSON") for f in [
         "Thanh Pham", "Chukwuemeka Eze", "Ji-woo Park", "Gerald V. Hutchins",
         "Szymon Wr\u00f3blewski", "MARIA OYELARAN"]]

@@ -835,7 +835,8 @@ ACCOUNT_NUMBER = re.compile(
     rf"((?:[A-Z]{{1,4}}[-/ ]?)?\d+(?:[- .]\d+)*(?:-[A-Z0-9]{{1,4}})?)(?![\w-]|[.,]\d)")
 # words that make a labelled name a team's, a desk's or a role's ("Attn: Accounts
 # Payable", "cc: Legal Team", "Approved by: Risk Committee", a notice clause's
-# "Attention: General Counsel"; "General" is a given name in one of Faker's locales)
+# "Attention: General Counsel"; "General" is a given name in one of Faker's locales; a
+# loan agent's desk, "Attention: Loan Agency", "Loan" being a Vietnamese given name)
 NOT_NAME_WORDS = frozenset(w.casefold() for w in (
     "Team", "Teams", "Department", "Dept", "Desk", "Committee", "Board", "Office", "Unit",
     "Division", "Branch", "Support", "Service", "Services", "Operations", "Ops", "Payable",
@@ -847,7 +848,7 @@ NOT_NAME_WORDS = frozenset(w.casefold() for w in (
     "Onboarding", "Engineering", "Product", "Products", "Staff", "Members", "Member",
     "Everyone", "All", "Others", "Records", "Registry", "Registrar", "Secretariat",
     "Mailroom", "Reception", "Recipients", "Account", "Holder", "Card", "Estate", "Trust",
-    "General"))
+    "General", "Agency"))
 # A person's name alone where a message puts one: after a greeting, a thanks or a request
 # ("Hi Thanh,", "Thanks Anh!", "Ask Nomvula about it", "loop in Xochitl?"), before
 # "from" and a team ("Anh from support said ..."), or on its own line under a sign-off
