@@ -641,6 +641,12 @@ FIRM_PROBES = {
         "the index fell as the Founders met.",
         ["Andreessen Horowitz", "Founders Fund", "Y Combinator", "Accel", "Sequoia Capital",
          "SoftBank", "Tiger Global", "Plaid Inc."]),
+    "the insurers bills and claims name": (
+        "Paid by Aetna; the claim went to Blue Cross Blue Shield, then Kaiser Permanente. My "
+        "Delta Dental plan and GEICO policy renewed; State Farm and Liberty Mutual quoted. "
+        "The anthem played, a delta formed, a progressive tax; Chubb is a surname here.",
+        ["Aetna", "Blue Cross Blue Shield", "Kaiser Permanente", "Delta Dental", "GEICO",
+         "State Farm", "Liberty Mutual"]),
     "the news agencies the news quotes": (
         "Japan 's Kyodo news agency said Ryutaro Hashimoto would attend . Itar-Tass said "
         "Yeltsin was resting. The official Xinhua news agency, citing Bernama and Reuters, "

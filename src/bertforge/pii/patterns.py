@@ -327,6 +327,13 @@ KNOWN_FIRMS = (
     "Allianz", "AXA", "Aviva plc", "Prudential Financial", "Prudential plc", "MetLife", "AIG",
     "American International Group", "Zurich Insurance", "Munich Re", "Swiss Re",
     "Lloyd's of London", "Marsh & McLennan", "Marsh McLennan", "Willis Towers Watson",
+    # and the health, car and home insurers that bills, claims and complaints name (a name
+    # that is a word, "Anthem", "Progressive", only with its firm's words)
+    "Aetna", "Cigna", "Humana", "UnitedHealthcare", "Elevance Health", "Anthem Blue Cross",
+    "Kaiser Permanente", "Blue Cross Blue Shield", "BlueCross BlueShield", "Centene",
+    "Molina Healthcare", "Delta Dental", "Bupa", "GEICO", "Geico", "State Farm", "Allstate",
+    "Liberty Mutual", "USAA", "Chubb Limited", "Progressive Insurance", "Nationwide Mutual",
+    "Farmers Insurance", "Manulife", "Sun Life Financial", "Legal & General", "AIA Group",
     # ratings, data and exchanges
     "Moody's Investors Service", "Moody's Corporation", "Standard & Poor's", "S&P Global",
     "Fitch Ratings", "Morningstar", "Bloomberg L.P.", "Bloomberg LP", "Thomson Reuters",
