@@ -1132,6 +1132,18 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Hellwig Academy Inc.", "Davis Academy", "Kite Group",
                                        "Ann Lee", "Kestrel Supplies Ltd", "Castleford Recoveries"]
+    # and a practice's words (the care-firms record's probes, the model's spans as it gave
+    # them: the lone word "Dental" takes its name in; "Greenway" runs on)
+    text = ("Dr. Anand Krishnamurthy at Bayside Dental was great. Invoice from Greenway "
+            "Veterinary Clinic; filled at Corner Pharmacy; Sunrise Pediatrics; Lakeside "
+            "Dermatology; Harbor Orthodontics; Riverside Optometry.")
+    values = [("Anand Krishnamurthy", "PERSON"), ("Dental", "COMPANY"), ("Greenway", "COMPANY"),
+              ("Corner", "COMPANY"), ("Sunrise", "COMPANY"), ("Lakeside", "COMPANY"),
+              ("Harbor", "COMPANY"), ("Riverside", "COMPANY")]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == [
+        "Anand Krishnamurthy", "Bayside Dental", "Greenway Veterinary Clinic", "Corner Pharmacy",
+        "Sunrise Pediatrics", "Lakeside Dermatology", "Harbor Orthodontics", "Riverside Optometry"]
     # a form where another span starts is left to that span (a DIGITAL one: an account
     # number without a digit is dropped, the account-digits record)
     text = "Kite Motors Ltd"

@@ -815,7 +815,11 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           # and a small trader's, as Indian and other Commonwealth firms name themselves
           # ("Shree Ganesh Traders", "Sharma Textiles", "Gupta Agencies")
           "Traders", "Textiles", "Agencies", "Exports", "Imports", "Jewellers", "Jewelers",
-          "Stores"}
+          "Stores",
+          # and a practice's, as bills and reviews name a clinic ("Bayside Dental",
+          # "Greenway Veterinary Clinic"); not "Medical", which a record's name precedes
+          "Dental", "Clinic", "Veterinary", "Pharmacy", "Pediatrics", "Dermatology",
+          "Orthodontics", "Optometry"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
