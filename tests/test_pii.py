@@ -2433,8 +2433,8 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
     its founder, a firm's word, or a name in running text), and so is one before a
     comma and a house number (the recipients-and-shipments record; a double-barrelled
     name is a person anywhere, the double-barrelled record); the pieces of
-    amounts the model read as an ID and a bank number are nobody's, an account number
-    is not."""
+    amounts the model read as an ID, a bank number and an address (the amount-addresses
+    record) are nobody's, an account number and an address are not."""
     from bertforge.pii.tidy import tidy
 
     text = ("Name                   Salary ($)   Total ($)\n"
@@ -2444,19 +2444,21 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
             "Raymond James          Edward Jones\n"
             "Marcus Capital\n"
             "Fees paid to Lucia Ferraro and account 640000.\n"
-            "Shipped to Ngozi Eze, 14 Admiralty Way; Ralph Lauren, 650 Madison Avenue.\n")
+            "Shipped to Ngozi Eze, 14 Admiralty Way; Ralph Lauren, 650 Madison Avenue.\n"
+            "Lakeshore Capital Management, L.P. (1) | 4,512,330 | 9.8%\n")
     placed = sorted(spans_at(text, [
         ("Kwame Asante-Boateng", "COMPANY"), "Lucia Ferraro", ("640", "GOV_ID"), ("901", "BANK"),
         ("Sofia Mendoza-Rey", "COMPANY"), ("Raymond James", "COMPANY"),
         ("Edward Jones", "COMPANY"), ("Marcus Capital", "COMPANY"),
         ("Lucia Ferraro", "COMPANY", 1), ("640000", "ACCOUNT"), ("Ngozi Eze", "COMPANY"),
-        ("Ralph Lauren", "COMPANY")]), key=lambda s: s.start)
+        ("Ralph Lauren", "COMPANY"), ("4,512,330", "ADDRESS"), ("14 Admiralty Way", "ADDRESS")]),
+        key=lambda s: s.start)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("PERSON", "Kwame Asante-Boateng"), ("PERSON", "Lucia Ferraro"),
         ("PERSON", "Sofia Mendoza-Rey"), ("COMPANY", "Raymond James"),
         ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
         ("COMPANY", "Lucia Ferraro"), ("ACCOUNT", "640000"), ("PERSON", "Ngozi Eze"),
-        ("COMPANY", "Ralph Lauren")]
+        ("ADDRESS", "14 Admiralty Way"), ("COMPANY", "Ralph Lauren")]
 
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():

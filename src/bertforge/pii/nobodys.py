@@ -638,9 +638,10 @@ AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\d)"
 
 
 def _amount_piece(text: str, span: Span) -> bool:
-    """Whether a model number span lies inside an amount (`AMOUNT`): "640" of a
-    compensation table's "640,000" is money, not a government ID."""
-    if span.label not in NUMBER_GROUPS or span.source != "model" or "," not in \
+    """Whether a model number span, or an address, lies inside an amount (`AMOUNT`):
+    "640" of a compensation table's "640,000" is money, not a government ID, and an
+    ownership table's "4,512,330" shares no address."""
+    if span.label not in NUMBER_GROUPS + ("ADDRESS",) or span.source != "model" or "," not in \
             text[max(0, span.start - 4):span.end + 4]:
         return False
     return any(m.start() <= span.start and span.end <= m.end() for m in
