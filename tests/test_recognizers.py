@@ -474,19 +474,22 @@ def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_f
 def test_canadian_and_australian_addresses_are_found_up_to_their_postal_codes():
     """The ca-au-addresses record's probe: each address whole, from its house number to
     its postal code, accented city names included, and a unit written before the house
-    number (the unit-first record); a postal code alone is no address."""
+    number (the unit-first record) or before it with a slash (the unit-slashes record); a
+    postal code alone is no address."""
     text = ("Please update my mailing address to 1450 Rue Sherbrooke Ouest, Apt 12, Montréal, "
             "QC H3G 1K4.\nShip to: 88 Kent Street, Ottawa, ON K1P 5N6, Canada\nMy new address "
             "is 22 Wattle Grove, Fitzroy VIC 3065, Australia.\nPostcode VIC 3000 and H3G 1K4.\n"
             "Ship to: Apt 12, 88 Wellington St W, Toronto ON M5V 1E3. Street address: Level 9, "
-            "120 Edward Street, Brisbane City QLD 4000.")
+            "120 Edward Street, Brisbane City QLD 4000. Previous: 14/3 Barkly Ave, Richmond VIC "
+            "3121.")
     assert recognized("ca_addresses", "US", text) == [
         ("1450 Rue Sherbrooke Ouest, Apt 12, Montréal, QC H3G 1K4", "ADDRESS"),
         ("88 Kent Street, Ottawa, ON K1P 5N6", "ADDRESS"),
         ("Apt 12, 88 Wellington St W, Toronto ON M5V 1E3", "ADDRESS")]
     assert recognized("au_addresses", "US", text) == [
         ("22 Wattle Grove, Fitzroy VIC 3065", "ADDRESS"),
-        ("Level 9, 120 Edward Street, Brisbane City QLD 4000", "ADDRESS")]
+        ("Level 9, 120 Edward Street, Brisbane City QLD 4000", "ADDRESS"),
+        ("14/3 Barkly Ave, Richmond VIC 3121", "ADDRESS")]
 
 
 def test_a_year_of_birth_after_its_keyword_is_a_date():

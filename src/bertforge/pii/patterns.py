@@ -536,10 +536,10 @@ _UNIT_FIRST = r"(?:(?:Apt\.?|Apartment|Suite|Unit|Flat|Level)[ \t]*\w{1,5},?[ \t
 def _postal_address(region: str) -> re.Pattern:
     """An address written the US way, up to a region's ending (`region`: its state or
     province and its postal code): perhaps a unit first, a house number (or a tower's
-    spelt one, "One Liberty Plaza") and the street, or a PO box; perhaps a unit and a
-    floor; the city."""
+    spelt one, "One Liberty Plaza"; or a unit's and the house's, as Australia writes them,
+    "14/3 Barkly Ave") and the street, or a PO box; perhaps a unit and a floor; the city."""
     return re.compile(
-        rf"(?<![\w/.,-])(?:{_UNIT_FIRST}(?:\d{{1,6}}[A-Za-z]?(?:-\d{{1,4}})?|{_SPELT_NUMBER})[ \t]+{_US_STREET_WORD}"
+        rf"(?<![\w/.,-])(?:{_UNIT_FIRST}(?:\d{{1,6}}[A-Za-z]?(?:[-/]\d{{1,4}})?|{_SPELT_NUMBER})[ \t]+{_US_STREET_WORD}"
         rf"(?:[ \t]+(?:(?:of|the|de|la|del|du|des)[ \t]+)*{_US_STREET_WORD}){{0,4}}"
         rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
         rf"(?:{_US_SEP}{_US_UNIT}){{0,2}}{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+{region}")
