@@ -995,7 +995,11 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
                  "Hauptstr. 5, D-80331 München", "Rua das Flores 112, 4050-262 Porto",
                  # a signature's or a letterhead's parts apart (the field-separators record)
                  "Hahnenstraße 57 | 50667 Köln", "Via Roma 15 \u00b7 20121 Milano",
-                 "Kungsgatan 7 \u2022 111 43 Stockholm"]
+                 "Kungsgatan 7 \u2022 111 43 Stockholm",
+                 # and Malaysia's, the number first (the malaysian-streets record)
+                 "25 Jalan Ampang, 50450 Kuala Lumpur", "100 Jalan Tun Perak, 50050 Kuala Lumpur",
+                 "12 Jln. Tun Razak, 50400 Kuala Lumpur", "8 Lorong Maarof, 59000 Kuala Lumpur",
+                 "3 Persiaran Perdana, 62502 Putrajaya", "14 Lebuh Pantai, 10300 George Town"]
     text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
             "the office on Bahnhofstraße 14 in Zürich.")
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]

@@ -583,6 +583,9 @@ EU_STREET_STARTS = ("ul.", "al.", "pl.", "os.", "Via", "Viale", "Vicolo", "Piazz
                     "Place", "Quai", "Chemin", "Allée", "Impasse", "Route", "Chaussée", "Cours")
 _FR_STREET_WORDS = ("rue", "avenue", "av.", "boulevard", "bd", "place", "quai", "chemin", "allée",
                     "impasse", "route", "cours", "chaussée", "square", "passage")
+# Malaysia writes its addresses the French way, the number first and the postcode before
+# the town ("25 Jalan Ampang, 50450 Kuala Lumpur")
+_MY_STREET_WORDS = ("Jalan", "Jln.", "Lorong", "Persiaran", "Lebuh")
 _EU_NUMBER = r"\d{1,4}[a-zA-Z]?(?:[-/]\d{1,4}[a-zA-Z]?)?"
 _EU_UNIT = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?[º°ª][ \t]?[A-Z]?|(?:apto|apt|piso|puerta|Top|Stiege|"
             r"bus|boîte|étage|Whg\.?|Wohnung)\.?[ \t]*\w{1,4}))?")
@@ -599,7 +602,7 @@ EU_ADDRESS = re.compile(
     rf"(?:(?:{_EU_WORD} ){{0,2}}[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?i:{'|'.join(map(re.escape, EU_STREET_ENDS))})"
     rf"|(?:{'|'.join(map(re.escape, EU_STREET_STARTS))})(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})"
     rf" {_EU_NUMBER}"
-    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{'|'.join(map(re.escape, _FR_STREET_WORDS))})"
+    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{'|'.join(map(re.escape, _FR_STREET_WORDS + _MY_STREET_WORDS))})"
     rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
     rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*|{_FIELD_SEP}){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
 # A Brazilian address: a street's word and its name, the number, perhaps a flat or block
