@@ -1008,15 +1008,19 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
 def test_a_urls_user_and_password_are_a_secret_and_no_email():
     """The url-credentials record's probe, a configuration file: the user and password
     of an address that holds them are found whole as a password (a secret, DIGITAL), and
-    what follows the colon is no email address; a "mailto:" address, and an address
-    without a password, are as they were."""
+    what follows the colon is no email address, nor what follows a symbol inside the
+    password (the url-passwords record); a "mailto:" address, an address without a
+    password and one in a query are as they were."""
     text = ("DATABASE_URL=postgres://admin:S3cr3tPa55@db.internal.example.com:5432/payments\n"
             "amqp://svc_bus:p%40ss@broker:5672 and mailto:ann.lee@example.com; "
-            "https://jsmith@example.com/repo")
+            "https://jsmith@example.com/repo mongodb+srv://svc_rep:hK9$vQ2!xL@cluster0.ab1cd.net/prod "
+            "https://example.com:8443/contact?to=kim@example.com")
     assert recognized("url_credentials", "US", text) == [("admin:S3cr3tPa55", "DIGITAL"),
-                                                          ("svc_bus:p%40ss", "DIGITAL")]
+                                                          ("svc_bus:p%40ss", "DIGITAL"),
+                                                          ("svc_rep:hK9$vQ2!xL", "DIGITAL")]
     assert recognized("email", "US", text) == [("ann.lee@example.com", "EMAIL"),
-                                               ("jsmith@example.com", "EMAIL")]
+                                               ("jsmith@example.com", "EMAIL"),
+                                               ("kim@example.com", "EMAIL")]
 
 
 def test_crypto_wallet_addresses_are_found_by_shape_and_checksum():

@@ -232,7 +232,9 @@ EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.
 # example.com", as configuration files and logs write a database's or a broker's): a
 # secret, and no email address after the colon
 URL_CREDENTIALS = re.compile(r"(?<=://)([^\s:/@]+:[^\s/@]+)@(?=[\w.-])")
-URL_USER_BEFORE = re.compile(r"://[^\s:/@]+:$")
+# (an email's shape that starts inside the password, after a symbol that no address
+# starts with, "://svc:hK9$vQ2!xL@cluster0.example.net", is the password's end too)
+URL_USER_BEFORE = re.compile(r"://[^\s:/@]+:[^\s/@]*$")
 # "@" and a user name: nothing glued on the left (an email, "git@host"), and on the right
 # a space, the text's end or punctuation that ends a word ("@app.route", "@types/node",
 # "@y2bv*nBT" go on, so they are no handle); `recognizers.Handles` drops code
