@@ -1023,6 +1023,19 @@ def test_a_urls_user_and_password_are_a_secret_and_no_email():
                                                ("kim@example.com", "EMAIL")]
 
 
+def test_the_user_and_password_given_to_curl_are_a_secret():
+    """The curl-users record's probe, a support post: the user and password after curl's
+    "-u" or "--user" (quoted or not) are one secret; "-u" of another command
+    ("docker run -u 1000:1000") and a user given without a password are not."""
+    text = ("curl -u jsmith:Winter2026! https://api.example.com/v1/accounts\n"
+            "curl -s --user 'svc_etl:p@ss w' -X POST https://x.example.com\n"
+            'curl --user="ops:x y!" https://x.example.com\n'
+            "docker run -u 1000:1000 img; curl -u jsmith https://api.example.com\n")
+    assert recognized("curl_user", "US", text) == [("jsmith:Winter2026!", "DIGITAL"),
+                                                   ("svc_etl:p@ss w", "DIGITAL"),
+                                                   ("ops:x y!", "DIGITAL")]
+
+
 def test_crypto_wallet_addresses_are_found_by_shape_and_checksum():
     """The crypto-wallets record's probe: an Ethereum address, Bitcoin addresses in
     base58 (P2PKH, P2SH) and bech32 (and bech32m) whole as BANK; with a character

@@ -235,6 +235,12 @@ URL_CREDENTIALS = re.compile(r"(?<=://)([^\s:/@]+:[^\s/@]+)@(?=[\w.-])")
 # (an email's shape that starts inside the password, after a symbol that no address
 # starts with, "://svc:hK9$vQ2!xL@cluster0.example.net", is the password's end too)
 URL_USER_BEFORE = re.compile(r"://[^\s:/@]+:[^\s/@]*$")
+# the user and password a command line gives curl for basic authentication ("curl -u
+# jsmith:Winter2026! https://...", "--user 'svc:p@ss w'", a quoted one whole), as
+# support posts paste it
+CURL_USER = re.compile(r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t=]+['\"]?("
+                       r"(?<=')[^'\n:]+:[^'\n]+(?=')|(?<=\")[^\"\n:]+:[^\"\n]+(?=\")"
+                       r"|[^\s:'\"]+:[^\s'\"]+)")
 # "@" and a user name: nothing glued on the left (an email, "git@host"), and on the right
 # a space, the text's end or punctuation that ends a word ("@app.route", "@types/node",
 # "@y2bv*nBT" go on, so they are no handle); `recognizers.Handles` drops code

@@ -596,6 +596,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "url_credentials": lambda region: Pattern(
         "url_credentials", "password", p.URL_CREDENTIALS, "checksum", group=1, needs=("://",),
         check="the user and password of an address"),
+    "curl_user": lambda region: Pattern(
+        "curl_user", "password", p.CURL_USER, "checksum", group=1, needs=("curl",),
+        check="the user and password given to curl"),
     "iban": lambda region: Iban(),
     "card": lambda region: Pattern("card", "credit_card_number", p.CARD, "checksum",
                                    validate=lambda m: p.valid_card(m.group()),
