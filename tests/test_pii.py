@@ -2545,6 +2545,24 @@ def test_a_public_bodys_acronym_and_a_banks_one_word_name_are_firms():
         ("PERSON", "Sidi Ould Tah"), ("COMPANY", "ISDA")]
 
 
+def test_a_firm_after_one_persons_courtesy_title_is_a_person():
+    """The titled-firms record's probe, with the model's spans as it gave them: a firm
+    right after "Dr." is the person; one whose name ends in a firm's word stays a firm,
+    and so does a firm after a title for several people or no title."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("An employment agreement with Dr. Arvind Subramaniam providing a salary; Ms Nkechi "
+            "Obi signed; Dr. Reddy's Laboratories supplies; Drs. Kessler Vance; paid Kessler "
+            "Vance.")
+    values = [("Arvind Subramaniam", "COMPANY"), ("Nkechi Obi", "COMPANY"),
+              ("Reddy's Laboratories", "COMPANY"), ("Kessler Vance", "COMPANY"),
+              ("Kessler Vance", "COMPANY", 1)]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "Arvind Subramaniam"), ("PERSON", "Nkechi Obi"),
+        ("COMPANY", "Reddy's Laboratories"), ("COMPANY", "Kessler Vance"),
+        ("COMPANY", "Kessler Vance")]
+
+
 def test_a_judges_title_after_the_surname_is_no_name():
     """The judges-titles record's probe, with the model's spans as it gave them: "C. J."
     and "JJ" after a justice's surname and comma go; an initial after a name stays."""

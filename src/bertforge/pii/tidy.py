@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, OFFICE_TITLES, common_words, given_names,
-                      known_names, name_or_rare)
+from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, common_words,
+                      given_names, known_names, name_or_rare)
 from .nobodys import eponym, nobodys
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
@@ -632,7 +632,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
-        _firm(text, _founders_firm(text, _judge(text, _known_firm(s))))))))) for s in out]
+        _firm(text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s))))))))))
+        for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
     out = [piece for s in out if not nobodys(text, s)
@@ -1132,6 +1133,21 @@ def _judge(text: str, span: Span) -> Span:
     Judges.") as PERSON: a judge's surname the model took for a firm's."""
     if span.label != "COMPANY" or span.source != "model" or not span.text.isalpha() or \
             JUDGES_AFTER.match(text, span.end) is None:
+        return span
+    return replace(span, label="PERSON")
+
+
+# one person's courtesy title right before a span ("with Dr. [Arvind Subramaniam]")
+PERSONS_TITLE = re.compile(r"(?:%s)\.?[ \t]+$" % "|".join(ENGLISH_TITLES))
+
+
+def _titled(text: str, span: Span) -> Span:
+    """A model COMPANY span right after one person's courtesy title ("an employment
+    agreement with Dr. [Arvind Subramaniam]", `PERSONS_TITLE`) as PERSON: no firm is
+    named so (one whose name ends in a firm's word, "Dr. Reddy's Laboratories", is made
+    a firm again by `_firm`)."""
+    if span.label != "COMPANY" or span.source != "model" or \
+            PERSONS_TITLE.search(text, max(0, span.start - 6), span.start) is None:
         return span
     return replace(span, label="PERSON")
 
