@@ -2403,6 +2403,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Guten"), ("PERSON", "Katharina Schäfer"), ("PERSON", "Guten Morgen"),
       ("PERSON", "Weber"), ("PERSON", "Guten Abend"), ("PERSON", "Guten Tag", 1)],
      ["Katharina Schäfer", "Weber"]),
+    # a sign-off's words at a line's start (the nordic-sign-offs record); the name under
+    # it, a surname that is a sign-off's word in running text and a name after "Thanks" stay
+    ("Med vänlig hälsning / Kind regards\nHannah Lindqvist\nMet vriendelijke groet,\n"
+     "Best scored twice.\nThanks Maria",
+     [("PERSON", "Med"), ("PERSON", "Hannah Lindqvist"), ("PERSON", "Met vriendelijke"),
+      ("PERSON", "Best"), ("PERSON", "Maria")],
+     ["Hannah Lindqvist", "Best", "Maria"]),
     # a German number's word (the accounts-abroad record); a name stays
     ("Kontonummer 1234567890, Inhaber Jürgen Nummer", [("PERSON", "Kontonummer"),
      ("PERSON", "Jürgen Nummer")], ["Jürgen Nummer"]),

@@ -20,8 +20,8 @@ from ..spans import Span
 from . import ids
 from .lexicon import (COURTESY_TITLES, LONE_TITLES, ROLE_DETERMINERS, ROLES, SOFTWARE,
                       SOFTWARE_FOLDED, a_place, known_names, places)
-from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, PRODUCT_VERSION, US_STATE_NAMES,
-                       US_STATES, job_title, trie_pattern)
+from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, PRODUCT_VERSION, SIGN_OFF_LINE,
+                       US_STATE_NAMES, US_STATES, job_title, trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -46,6 +46,7 @@ def nobodys(text: str, span: Span) -> bool:
     a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
     name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
+    sign-off's words at its line's start ("[Med] vänlig hälsning", `_in_sign_off`), a
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
@@ -70,7 +71,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _role_determiner(text, span) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
-                                       _salutation(span.text) or
+                                       _salutation(span.text) or _in_sign_off(text, span) or
                                        " " not in span.text and TEAM_NAME.search(
                                            text, max(0, span.start - 12), span.start) is not None or
                                        _judges_title(text, span) or
@@ -180,6 +181,13 @@ def _salutation(value: str) -> bool:
     return len(words) > 1 and all(
         w.rstrip(".,").capitalize() in SALUTATION_WORDS or w.casefold() in ("sehr", "und")
         for w in words)
+
+
+def _in_sign_off(text: str, span: Span) -> bool:
+    """Whether a span lies within a letter's sign-off that starts its line ("[Med]
+    vänlig hälsning / Kind regards", `patterns.SIGN_OFF_LINE`)."""
+    found = SIGN_OFF_LINE.match(text, text.rfind("\n", 0, span.start) + 1)
+    return found is not None and span.end <= found.end()
 
 
 # a carrier's tracking keyword, right before the number ("Tracking: 1Z999AA10123456784",

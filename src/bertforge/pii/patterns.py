@@ -908,7 +908,12 @@ _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best w
               # and their short forms and kin ("Att, Thiago", "MfG\nJürgen")
               "Att", "Atte", "Abs", "Bjs", "Cdlt", "Bien cordialement", "MfG", "LG", "VG",
               "BG", "Beste Grüße", "Freundliche Grüße", "Herzliche Grüße", "Un abrazo",
-              "Saludos cordiales", "Cordiales saludos", "Distinti saluti")
+              "Saludos cordiales", "Cordiales saludos", "Distinti saluti",
+              # and the Nordic and Dutch ones ("Med vänlig hälsning", "Met vriendelijke groet")
+              "Med vänlig hälsning", "Med vänliga hälsningar", "Vänliga hälsningar",
+              "Med venlig hilsen", "Venlig hilsen", "Med vennlig hilsen", "Vennlig hilsen",
+              "Met vriendelijke groet", "Met vriendelijke groeten", "Vriendelijke groet",
+              "Ystävällisin terveisin")
 # what introduces its writer's name: in English the name ends as after a greeting; in
 # the other languages the phrase alone says a name follows. Not German's "ich bin",
 # which its capitalised nouns follow as often ("ich bin Kunde").
@@ -954,6 +959,10 @@ NAME_BEFORE = re.compile(rf"(?<![\w-])({_GREETED})[ \t]+$")
 # a greeting, a thanks or a wish right before a word ("Hello ", "Good morning, ")
 GREETING_BEFORE = re.compile(rf"(?<![\w-])(?:{_GREETING})[ \t]*,?[ \t]*$")
 _SIGN_OFF = trie_pattern(_cases(_SIGN_OFFS, False))
+# a sign-off alone on its line's start, before a comma, a slash to its translation or the
+# line's end ("Med vänlig hälsning / Kind regards"), whose words the model may read as a
+# name ("[Med]")
+SIGN_OFF_LINE = re.compile(rf"[ \t]*(?:{_SIGN_OFF})(?=[ \t]*(?:[,!./|]|$))", re.MULTILINE)
 SIGNED_NAME = re.compile(
     rf"^[ \t]*(?=[{''.join(sorted({w[0] for w in _SIGN_OFFS}))}])"
     rf"(?:{_SIGN_OFF})[ \t]*[,!.]?[ \t]*\n[ \t]*"
