@@ -2570,6 +2570,23 @@ def test_a_firm_after_one_persons_courtesy_title_is_a_person():
         ("COMPANY", "Kessler Vance")]
 
 
+def test_a_surname_found_alone_takes_in_a_rare_or_given_name_before_it():
+    """The given-name-heads record's probes, with the model's spans as it gave them: a
+    surname alone takes in the given name before it that is no word ("Refet") or no
+    name Faker knows ("Sandeep"); not a word, a surname Faker knows, a title or role
+    the name goes without, a party's role, a word in capitals or one a span holds."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Economist Refet Gürkaynak agreed; ICICI Bank MD Sandeep Bakhshi too. Adjuster "
+            "Kowalczyk called. Respondent Whitmore paid. The Chair Nakamura ruled. Okafor "
+            "Mensah spoke. ICICI Vaswani left. Zorvath Malhotra came.")
+    values = ["Gürkaynak", "Bakhshi", "Kowalczyk", "Whitmore", "Nakamura", "Mensah", "Vaswani",
+              ("Zorvath", "COMPANY"), "Malhotra"]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Refet Gürkaynak", "Sandeep Bakhshi", "Kowalczyk", "Whitmore", "Nakamura", "Mensah",
+        "Vaswani", "Zorvath", "Malhotra"]
+
+
 def test_a_judges_title_after_the_surname_is_no_name():
     """The judges-titles record's probe, with the model's spans as it gave them: "C. J."
     and "JJ" after a justice's surname and comma go; an initial after a name stays."""

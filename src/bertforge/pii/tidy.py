@@ -17,7 +17,7 @@ from typing import Sequence
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, common_words,
                       given_names, known_names, name_or_rare)
-from .nobodys import eponym, nobodys
+from .nobodys import PARTY_ROLES, eponym, nobodys
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
                        trie_pattern)
@@ -635,7 +635,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         _firm(text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s))))))))))
         for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
-    out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, out)))
+    out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_not_card(s) for s in out if worth_masking(s.text, s.label) and
@@ -1366,6 +1366,31 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
                 if close > 0:
                     out[-1] = _joined(text, last, span, "PERSON")
                     continue
+        out.append(span)
+    return out
+
+
+# a capitalised word one space before a span
+WORD_ONE_BEFORE = re.compile(r"(?<![\w.'\u2019-])([A-Z][^\W\d_]+) $")
+
+
+def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
+    """A one-word model PERSON span that takes in the Capitalised word one space before
+    it, where that word is no word of the vocabulary (`common_words`) and a given name
+    (`given_names`) or no name of Faker's at all, and no span holds it: the model misses
+    a rare given name before the surname it finds ("ICICI Bank MD [Sandeep] Bakhshi",
+    "Economist [Refet] Gürkaynak"); not a title or a role the name goes without
+    (`_without_title`: "Adjuster Kowalczyk"), nor a party's ("Respondent Whitmore")."""
+    out: list[Span] = []
+    for span in spans:
+        head = WORD_ONE_BEFORE.search(text, max(0, span.start - 24), span.start) \
+            if span.label == "PERSON" and span.source == "model" and " " not in span.text else None
+        word = head.group(1).casefold() if head else ""
+        if head and (not out or out[-1].end <= head.start(1)) and head.group(1)[1:].islower() \
+                and word not in common_words() and \
+                (word in given_names() or word not in known_names()) and word not in PARTY_ROLES and \
+                _without_title(text, head.start(1), span.end) == head.start(1):
+            span = replace(span, start=head.start(1), text=text[head.start(1):span.end])
         out.append(span)
     return out
 
