@@ -2574,7 +2574,8 @@ def test_a_surname_found_alone_takes_in_a_rare_or_given_name_before_it():
     """The given-name-heads record's probes, with the model's spans as it gave them: a
     surname alone takes in the given name before it that is no word ("Refet") or no
     name Faker knows ("Sandeep"); not a word, a surname Faker knows, a title or role
-    the name goes without, a party's role, a word in capitals or one a span holds."""
+    the name goes without, a party's role, a word in capitals or one a span holds, nor
+    before a surname in lower case (the amendment)."""
     from bertforge.pii.tidy import tidy
 
     text = ("Economist Refet Gürkaynak agreed; ICICI Bank MD Sandeep Bakhshi too. Adjuster "
@@ -2585,6 +2586,8 @@ def test_a_surname_found_alone_takes_in_a_rare_or_given_name_before_it():
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
         "Refet Gürkaynak", "Sandeep Bakhshi", "Kowalczyk", "Whitmore", "Nakamura", "Mensah",
         "Vaswani", "Zorvath", "Malhotra"]
+    text = "omg Spyder thoo lol"  # a tweet's word in lower case (the amendment)
+    assert [s.text for s in tidy(text, spans_at(text, ["thoo"]))] == ["thoo"]
 
 
 def test_a_judges_title_after_the_surname_is_no_name():

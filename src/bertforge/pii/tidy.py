@@ -1375,8 +1375,8 @@ WORD_ONE_BEFORE = re.compile(r"(?<![\w.'\u2019-])([A-Z][^\W\d_]+) $")
 
 
 def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
-    """A one-word model PERSON span that takes in the Capitalised word one space before
-    it, where that word is no word of the vocabulary (`common_words`) and a given name
+    """A one-word model PERSON span, capitalised, that takes in the Capitalised word one
+    space before it, where that word is no word of the vocabulary (`common_words`) and a given name
     (`given_names`) or no name of Faker's at all, and no span holds it: the model misses
     a rare given name before the surname it finds ("ICICI Bank MD [Sandeep] Bakhshi",
     "Economist [Refet] Gürkaynak"); not a title or a role the name goes without
@@ -1384,7 +1384,8 @@ def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for span in spans:
         head = WORD_ONE_BEFORE.search(text, max(0, span.start - 24), span.start) \
-            if span.label == "PERSON" and span.source == "model" and " " not in span.text else None
+            if span.label == "PERSON" and span.source == "model" and " " not in span.text \
+            and span.text[:1].isupper() else None
         word = head.group(1).casefold() if head else ""
         if head and (not out or out[-1].end <= head.start(1)) and head.group(1)[1:].islower() \
                 and word not in common_words() and \
