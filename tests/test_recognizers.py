@@ -644,6 +644,12 @@ FIRM_PROBES = {
         "the index fell as the Founders met.",
         ["Andreessen Horowitz", "Founders Fund", "Y Combinator", "Accel", "Sequoia Capital",
          "SoftBank", "Tiger Global", "Plaid Inc."]),
+    "the banks of other markets": (
+        "Itaú Unibanco CEO Milton Maluhy Filho; Grupo Financiero Banorte named him; DBS Bank's "
+        "Tan Su Shan succeeded Piyush Gupta, as OCBC and UOB watched; a DBS check; Emirates NBD and ICICI Bank "
+        "MD Sandeep Bakhshi; an absa, a woori and Maybankers are not.",
+        ["Itaú Unibanco", "Grupo Financiero Banorte", "DBS Bank", "OCBC", "UOB", "Emirates NBD",
+         "ICICI Bank"]),
     "the insurers bills and claims name": (
         "Paid by Aetna; the claim went to Blue Cross Blue Shield, then Kaiser Permanente. My "
         "Delta Dental plan and GEICO policy renewed; State Farm and Liberty Mutual quoted. "

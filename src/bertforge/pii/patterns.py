@@ -323,6 +323,16 @@ KNOWN_FIRMS = (
     # none a name or a word (not "Regions", "Citizens", "Discover", "Ally")
     "Citi", "BofA", "BNY", "StanChart", "SocGen", "Truist", "PNC", "KeyBanc", "KeyBank",
     "Fifth Third", "Synchrony", "Amex", "Ameriprise", "LPL Financial", "Nordea", "Danske Bank",
+    # the banks of the other markets English financial news covers (Latin America, the
+    # Gulf, India, South-East and East Asia, Africa, Russia, Turkey)
+    "Itaú Unibanco", "Itaú", "Banorte", "Grupo Financiero Banorte", "Bradesco",
+    "Banco do Brasil", "Nubank", "Emirates NBD", "Mashreq", "First Abu Dhabi Bank",
+    "Qatar National Bank", "Al Rajhi Bank", "ICICI Bank", "HDFC Bank", "Kotak Mahindra Bank",
+    "Axis Bank", "State Bank of India", "DBS Bank", "DBS Group", "OCBC", "UOB", "Maybank",
+    "CIMB", "Bank Mandiri", "Bank Central Asia", "ICBC", "China Construction Bank",
+    "Agricultural Bank of China", "KB Financial", "Shinhan", "Woori", "Standard Bank Group",
+    "Absa", "Nedbank", "FirstRand", "Ecobank", "Zenith Bank", "Equity Bank", "Sberbank", "VTB",
+    "Akbank", "Garanti BBVA",
     # asset managers and investors
     "BlackRock", "Vanguard Group", "Fidelity Investments", "State Street Corporation",
     "State Street Bank", "State Street Global Advisors", "Northern Trust", "BNY Mellon",
