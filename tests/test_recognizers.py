@@ -1011,6 +1011,15 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
 
 
+def test_an_email_in_a_urls_query_with_its_at_percent_encoded_is_found():
+    """The encoded-emails record's probe, a checkout URL and a web server's log: an email
+    whose "@" is written "%40" is found whole; "%40" without a domain after it is not."""
+    text = ("https://shop.example.com/checkout?name=Maria+Gonzalez&email=maria.g%40gmail.com&x=1\n"
+            '"GET /login?login_hint=priya.raman%40acme.co.uk HTTP/1.1" 200; load 12%40x')
+    assert recognized("email", "US", text) == [("maria.g%40gmail.com", "EMAIL"),
+                                               ("priya.raman%40acme.co.uk", "EMAIL")]
+
+
 def test_a_urls_user_and_password_are_a_secret_and_no_email():
     """The url-credentials record's probe, a configuration file: the user and password
     of an address that holds them are found whole as a password (a secret, DIGITAL), and

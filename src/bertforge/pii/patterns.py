@@ -226,7 +226,9 @@ MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Au
         r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 TIME = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+|,\d{3}(?!\d))?)?(?:\s?(?:[AaPp]\.[Mm]\.|[AaPp][Mm]))?(?:\s?(?:Z|UTC|GMT|[+-]\d{2}:?\d{2}))?"
 
-EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+# (and its "@" percent-encoded, as a URL's query and a web server's log write it:
+# "?email=maria.g%40gmail.com")
+EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
                    r"\.[A-Za-z]{2,24}(?![\w-])")
 # the user and password of an address that holds them ("postgres://admin:S3cr3t@db.
 # example.com", as configuration files and logs write a database's or a broker's): a

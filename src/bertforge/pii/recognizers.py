@@ -592,7 +592,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum",
                                     validate=lambda m: not p.URL_USER_BEFORE.search(
                                         m.string, max(0, m.start() - 80), m.start()),
-                                    check="an email address's shape", needs=("@",)),
+                                    check="an email address's shape", needs=("@", "%40")),
     "url_credentials": lambda region: Pattern(
         "url_credentials", "password", p.URL_CREDENTIALS, "checksum", group=1, needs=("://",),
         check="the user and password of an address"),
