@@ -741,6 +741,18 @@ def test_a_full_name_after_a_label_that_names_a_person_is_found():
         "Szymon Wr\u00f3blewski", "MARIA OYELARAN"]]
 
 
+def test_a_payees_name_after_a_payment_apps_star_on_a_statement_is_found():
+    """The p2p-payees record's probe, a bank statement's lines: the payee after "VENMO *"
+    or "CASH APP*" up to the wider space before the amount; a merchant after Square's
+    "SQ *" and a payee that is no name are not."""
+    text = ("11/08  VENMO *KEISHA BROWN   -35.00\n11/09  CASH APP*TYLER BROOKS   -25.00\n"
+            "11/10  Venmo *Jamal Washington\n11/11  SQ *BLUE BOTTLE COFFEE   -6.75\n"
+            "11/12  VENMO *BLUE BOTTLE COFFEE   -6.75\n11/13  Cash App*Ana Ruiz\n")
+    assert recognized("labelled_names", "US", text) == [
+        ("KEISHA BROWN", "PERSON"), ("TYLER BROOKS", "PERSON"), ("Jamal Washington", "PERSON"),
+        ("Ana Ruiz", "PERSON")]
+
+
 GREETED_PROBES = [
     # the greeted-names record: a name alone after a greeting, a thanks or a request,
     # before "from support", or under a sign-off, where its words are names or rare words

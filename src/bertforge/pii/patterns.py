@@ -796,10 +796,11 @@ FIRM_FORM = re.compile(
     rf"(?![\w/-])")
 # A person's full name right after a label that names one: a copy's ("cc", "Attn"), a
 # ticket's verb ("Assigned to", "Reviewed by") or, with its colon, a form's field
-# ("Account Holder:", "Borrower:"). The name is two to four capitalised words one space
-# apart (initials and a name's particles between them; a wider space parts fields) and
-# ends the field: the line's end, a comma, a bracket, "<", a full stop, a lower-case
-# word, a digit or the next field's label. Who the words may belong to is the
+# ("Account Holder:", "Borrower:"), or a payment app's on a statement (`_P2P_PAYEE`). The
+# name is two to four capitalised words one space apart (initials and a name's particles
+# between them; a wider space parts fields) and ends the field: the line's end, a comma, a
+# bracket, "<", a full stop, a wider space, a lower-case word, a digit or the next field's
+# label. Who the words may belong to is the
 # recognizer's check (`recognizers._labelled_person`).
 _BY_VERBS = ("Prepared", "Reviewed", "Approved", "Submitted", "Signed", "Authorized",
              "Authorised", "Requested", "Reported", "Handled", "Written", "Verified",
@@ -830,6 +831,10 @@ def _cases(words, lower: bool) -> list[str]:
     return sorted({v for w in words for v in (w, w.capitalize(), w.upper()) + ((w.lower(),) if lower else ())})
 
 
+# a person-to-person payment's app before its payee on a statement's line ("VENMO *JAMAL
+# WASHINGTON", "CASH APP*TYLER BROOKS"): the model finds a given name there and misses a
+# surname that is a word
+_P2P_PAYEE = r"(?:VENMO|Venmo|CASH[ \t]APP|Cash[ \t]App)[ \t]*\*"
 _NAME_LABELS = (_cases(_BY_VERBS, True), _cases(_TO_VERBS, True), _cases(_COPY_LABELS, True),
                 _cases(NAME_FIELDS, False))  # "name:" in lower case is rarely a form's
 NAME_FIELD = re.compile(
@@ -837,8 +842,8 @@ NAME_FIELD = re.compile(
     rf"(?:(?:{trie_pattern(_NAME_LABELS[0])})[ \t]+(?:by|By|BY)[ \t]*:?"
     rf"|(?:{trie_pattern(_NAME_LABELS[1])})[ \t]+(?:to|To|TO)[ \t]*:?"
     rf"|(?:{trie_pattern(_NAME_LABELS[2])})(?![\w/])[ \t]*:?"
-    rf"|(?:{trie_pattern(_NAME_LABELS[3])})[ \t]*:)[ \t]*({_NAME_FIELD_VALUE})"
-    rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
+    rf"|(?:{trie_pattern(_NAME_LABELS[3])})[ \t]*:|{_P2P_PAYEE})[ \t]*({_NAME_FIELD_VALUE})"
+    rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]{{2}}|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
 # An account's number after its keyword: "account", "acct" or "a/c" (and perhaps its
 # number word), or a member's, customer's, client's, loan's or patient's keyword with its
