@@ -162,6 +162,15 @@ def test_a_reference_that_starts_with_its_year_and_month_is_no_phone_number():
         ("3012-11-5550", "PHONE")]
 
 
+def test_two_columns_numbers_are_no_phone_number():
+    """The statement-columns record's probe: a statement line's company ID and the amount
+    in the next column, read by `phonenumbers` as one valid number across the wide space
+    between them, are none; a number written with single spaces stays one."""
+    text = ("11/07  DEPOSIT PAYROLL ACME ROBOTICS INC PPD ID: 1234567890   3,412.55\n"
+            "call 234 567 8903")
+    assert recognized("phones", "US", text) == [("234 567 8903", "PHONE")]
+
+
 def test_a_programs_version_after_its_name_is_no_ip_address():
     """The product-versions record's probe, a web server's log line: "Chrome/120.0.0.0"
     in a user agent is a version; an address after a scheme's "//", in a path and

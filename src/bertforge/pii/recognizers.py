@@ -281,7 +281,8 @@ class Phones(Recognizer):
     """Numbers valid in their numbering plan (`phonenumbers`), read as `region` writes
     them and as the UK does (the two national formats most financial text here uses);
     not a piece of a reference such as "PL-2024-118842", nor a reference that starts
-    with its year and month ("case 2026-11-3381", `DATED`)."""
+    with its year and month ("case 2026-11-3381", `DATED`), nor two columns' numbers read
+    as one (`COLUMNS`)."""
     name, kinds, trust = "phones", ("phone_number",), "shape"
     check = "a valid number of its numbering plan"
 
@@ -304,6 +305,9 @@ class Phones(Recognizer):
     # a year and a month in groups of their own: a case's or a ticket's number; no
     # numbering plan groups a number so
     DATED = re.compile(r"(?:19|20)\d\d[-/.](?:0[1-9]|1[0-2])[-/.]\d")
+    # a wider space inside a match: two fields of a table's or a statement's line read as
+    # one number ("PPD ID: 1234567890   3,412.55"), never one number's groups
+    COLUMNS = re.compile("  ")
 
     def __init__(self, region: str = "US"):
         self.region = region
@@ -347,7 +351,8 @@ class Phones(Recognizer):
                         text[a:b], r, leniency=phonenumbers.Leniency.VALID):
                     start, end = a + match.start, a + match.end
                     if (start, end) not in seen and not _glued(text, start, end) \
-                            and not self.DATED.match(text, start):
+                            and not self.DATED.match(text, start) \
+                            and not self.COLUMNS.search(text, start, end):
                         seen.add((start, end))
                         out.append(self.match(start, end))
         return out
