@@ -882,6 +882,11 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     found = tidy(text, [span("lautet", "BANK"), span("DE89 3704 0044 0532 0130 00", "BANK"),
                         span("COBADEFFXXX", "BANK"), span("DEUTDEFF", "BANK")])
     assert [s.text for s in found] == ["DE89 3704 0044 0532 0130 00", "COBADEFFXXX", "DEUTDEFF"]
+    # a name or a firm has a letter (the letterless-names record): a statement's amount
+    text = "11/05  CHECK #1187 PAID TO DESHAWN WILLIAMS   -400.00 to 7-Eleven"
+    found = tidy(text, [span("DESHAWN WILLIAMS", "COMPANY"), span("-400", "COMPANY"),
+                        span("7-Eleven", "COMPANY")])
+    assert [s.text for s in found] == ["DESHAWN WILLIAMS", "7-Eleven"]
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
     assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]

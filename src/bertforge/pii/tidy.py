@@ -553,7 +553,8 @@ def _plausible(value: str, label: str) -> bool:
     bank's number a digit or a BIC's capitals ("Ihre IBAN [lautet] DE89 ..." is none), a
     coordinate a decimal point between digits (".275" of a price "41.275" is none), and
     a date a digit or a month or day name ("minutes" is no date), but not a
-    weekday alone (the generator and the hand-written sets never mark one)."""
+    weekday alone (the generator and the hand-written sets never mark one), and a name
+    or a firm a letter ("-400" of a statement's line is none)."""
     digits = sum(map(str.isdigit, value))
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
@@ -567,6 +568,8 @@ def _plausible(value: str, label: str) -> bool:
         return digits > 0 or BIC.fullmatch(value) is not None
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
         return (digits > 0 or bool(CALENDAR.search(value))) and not WEEKDAY.fullmatch(value)
+    if label in TITLED:  # a statement's amount "-400" is nobody's name
+        return any(c.isalpha() for c in value)
     return True
 
 
