@@ -1793,6 +1793,12 @@ def test_a_field_label_read_alone_is_nobodys():
     text = "@channel please review by EOD. FYI Dev is out; Eta signed."
     found = tidy(text, spans_at(text, ["EOD", "FYI", "Dev", "Eta"]))
     assert [s.text for s in found] == ["Dev", "Eta"]
+    # and of a bank statement's lines (the statement-abbreviations record)
+    text = ("11/06  ONLINE TRANSFER TO SAV XXXXXX4821\n11/10  WIRE TYPE:INTL OUT TRN:20261110 "
+            "BNF:HIROSHI TANAKA ORIG:ACME XFER CHK WDL")
+    found = tidy(text, spans_at(text, ["SAV", "INTL", "TRN", "BNF", "HIROSHI TANAKA", "ORIG",
+                                       "XFER", "CHK", "WDL"]))
+    assert [s.text for s in found] == ["HIROSHI TANAKA"]
 
 
 def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():

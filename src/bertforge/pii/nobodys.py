@@ -263,7 +263,10 @@ FIELD_LABELS = frozenset(("attn", "attention", "fao", "c/o"))
 # capitals ("review by [EOD]", "[FYI] the wire is late"; "Eta" may be a name)
 WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd", "tba", "eta",
                                 "ooo", "pto", "wfh", "imo", "imho", "afaik", "lgtm", "ptal",
-                                "wip", "nda", "sla", "kpi", "okr", "ytd", "qoq", "yoy"))
+                                "wip", "nda", "sla", "kpi", "okr", "ytd", "qoq", "yoy",
+                                # and of a bank statement's lines ("TRANSFER TO [SAV]
+                                # XXXX4821", "WIRE TYPE:[INTL] OUT")
+                                "sav", "chk", "intl", "xfer", "trn", "bnf", "orig", "wdl"))
 LONE_WORDS = LONE_TITLES | FIELD_LABELS  # what no name is, alone
 # a form's field labels in German, Spanish, French, Italian and Portuguese, which the
 # model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
