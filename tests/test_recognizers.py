@@ -969,7 +969,12 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("Cliente: Joana Ferreira, NIF 218 847 530.", "218 847 530"),
     ("Número de contribuinte: 123456789", "123456789"),
     ("Opened by Ms. Van der Merwe (ID 8501015800088) in Sandton.", "8501015800088"),
-    ("Identity number: 800101 5009 087", "800101 5009 087")]
+    ("Identity number: 800101 5009 087", "800101 5009 087"),
+    # (the nz-and-vitale record: New Zealand's IRD number, by either weighting, and the
+    # French number after its card's name)
+    ("IRD number 49-091-850 for Aroha Ngata.", "49-091-850"),
+    ("IRD no. 136-410-132", "136-410-132"),
+    ("Carte Vitale: 1 85 05 78 006 084 91.", "1 85 05 78 006 084 91")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -984,6 +989,12 @@ def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number
     if number not in ("AB 12 34 56 C", "ABCPD1234E"):  # no check digit published
         assert recognized("national_ids", "US", line.replace(number, wrong)) == []
     assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
+
+
+def test_an_ird_number_is_in_its_range():
+    """The nz-and-vitale record: nine digits that pass the IRD number's check but lie
+    past 150,000,000 are no IRD number."""
+    assert recognized("national_ids", "US", "IRD number 150-000-009") == []
 
 
 def test_a_south_african_id_has_a_birth_date_and_a_citizenship_digit():

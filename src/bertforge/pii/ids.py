@@ -113,6 +113,22 @@ def tfn(value: str) -> bool:
     return weights is not None and sum(w * x for w, x in zip(weights, d)) % 11 == 0
 
 
+def ird(value: str) -> bool:
+    """New Zealand's IRD number (eight or nine digits, between 10,000,000 and
+    150,000,000): the digits before the last, padded to eight, weighted 3, 2, 7, 6, 5, 4,
+    3, 2 (or, where that gives 10, 7, 4, 3, 2, 5, 2, 7, 6) give the last as 11 minus the
+    sum mod 11 (0 for 0; 10 twice is no valid number)."""
+    d = _digits(value)
+    if not 10_000_000 < int(d or 0) < 150_000_000:
+        return False
+    base = [int(c) for c in d[:-1].rjust(8, "0")]
+    for weights in ((3, 2, 7, 6, 5, 4, 3, 2), (7, 4, 3, 2, 5, 2, 7, 6)):
+        check = (11 - sum(w * x for w, x in zip(weights, base)) % 11) % 11
+        if check != 10:
+            return check == int(d[-1])
+    return False
+
+
 def nric(value: str) -> bool:
     """Singapore's NRIC and FIN (S, T, F, G and seven digits): the letter is the digits
     weighted 2, 7, 6, 5, 4, 3, 2 (plus 4 for T and G) mod 11, in the prefix's table."""
@@ -151,7 +167,7 @@ KINDS = (
           codice_fiscale, "codice fiscale|cod. fisc.|c.f.", "CF"),
     _kind("French social security number",
           r"(?<![\w-])[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}", nir,
-          "sécurité sociale|securite sociale|numéro de sécu|insee", "NIR|NSS"),
+          "sécurité sociale|securite sociale|numéro de sécu|insee|carte vitale", "NIR|NSS"),
     _kind("Singapore NRIC or FIN", r"(?<![\w-])[STFG]\d{7}[A-Z]", nric, "ic no|ic number",
           "NRIC|FIN"),
     _kind("Spanish DNI or NIE", r"(?<![\w-])(?:\d{8}|[XYZ]-?\d{7})-?[A-Z]", dni,
@@ -176,6 +192,8 @@ KINDS = (
           "IdNr"),
     _kind("Australian TFN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{2,3}}", tfn,
           "tax file number", "TFN"),
+    _kind("New Zealand IRD number", rf"(?<![\w-])\d{{2,3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", ird,
+          "ird number|ird no|inland revenue number", "IRD"),
 )
 KEYWORD_REACH = 40  # characters between a keyword's end and its number's start, at most
 _NUMBER_REACH = KEYWORD_REACH + 30  # and past that, room for the longest number
