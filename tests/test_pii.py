@@ -964,6 +964,14 @@ def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
              for v in ("0747-226 2503", "4111 1111 1111 1111", "123")]
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("PHONE", "0747-226 2503"), ("CARD", "4111 1111 1111 1111"), ("CARD", "123")]
+    # and an ID number written as a North American phone number (the phone-shaped-ids
+    # record); an SSN's, a SIN's and a longer number's groups stay an ID
+    text = ("Witness: Ingrid Solheim, 604-555-0188 or (604) 555-0189; SSN 412-55-7890, SIN "
+            "046-454-286, ID 1604-555-0188.")
+    spans = [Span(text.index(v), text.index(v) + len(v), "GOV_ID", v)
+             for v in ("604-555-0188", "(604) 555-0189", "412-55-7890", "046-454-286",
+                       "1604-555-0188")]
+    assert [s.label for s in tidy(text, spans)] == ["PHONE", "PHONE", "GOV_ID", "GOV_ID", "GOV_ID"]
 
 
 def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them():

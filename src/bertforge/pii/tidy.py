@@ -603,7 +603,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     relabelled where the model took a judge for a firm or a founder's firm for the
     founder (`_judge`, `_founders_firm`); without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
-    a "card number" of a phone number's length is a phone number (`_phone_not_card`);
+    a "card number" of a phone number's length, or an ID number written as a North
+    American phone number, is a phone number (`_phone_shaped`);
     and, in a text written with capitals (`written_with_capitals`), companies without a
     capital, lower-case persons no one is called (`_could_be_a_name`) and the lower-case
     words at a name's or a firm's end (`_name_tail`)."""
@@ -641,7 +642,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
-    out = [_phone_not_card(s) for s in out if worth_masking(s.text, s.label) and
+    out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
            not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
     if (any(c is not s for c, s in zip(cut, out)) or any(_lower_case(s) for s in out)) \
@@ -1446,11 +1447,18 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-def _phone_not_card(span: Span) -> Span:
+# a North American number's shape, which no identity number the redactor knows has
+# (an SSN is grouped 3-2-4, a SIN 3-3-3)
+NANP_SHAPE = re.compile(r"\(?\d{3}\)?[ .-]?\d{3}[.-]\d{4}")
+
+
+def _phone_shaped(span: Span) -> Span:
     """A CARD span of 7 to 11 digits as PHONE: a card number has 12 to 19 digits and a
     security code 3 or 4, and the model, reading "pay by card on 0747-226 2503", took
-    the context for the shape."""
-    if span.label == "CARD" and 7 <= sum(c.isdigit() for c in span.text) <= 11:
+    the context for the shape; and a GOV_ID span written as a North American number is
+    (`NANP_SHAPE`: "Witness: Ingrid Solheim, 604-555-0188")."""
+    if span.label == "CARD" and 7 <= sum(c.isdigit() for c in span.text) <= 11 or \
+            span.label == "GOV_ID" and NANP_SHAPE.fullmatch(span.text):
         return replace(span, label="PHONE")
     return span
 
