@@ -1145,6 +1145,13 @@ def test_a_firms_legal_form_is_masked_with_its_name():
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Hellwig Academy Inc.", "Davis Academy", "Kite Group",
                                        "Ann Lee", "Kestrel Supplies Ltd", "Castleford Recoveries"]
+    # and the capitalised words before its legal form (the words-to-forms record's probe,
+    # the model's span as it gave it); not a defined term's "The", nor four words
+    text = ("the Trustee, Fidelity National Title Company, and Acme The Company; Kite Alpha "
+            "Beta Gamma Delta Company")
+    found = tidy(text, spans_at(text, [("Fidelity", "COMPANY"), ("Acme", "COMPANY"),
+                                       ("Kite", "COMPANY")]))
+    assert [s.text for s in found] == ["Fidelity National Title Company", "Acme", "Kite"]
     # and a practice's words (the care-firms record's probes, the model's spans as it gave
     # them: the lone word "Dental" takes its name in; "Greenway" runs on)
     text = ("Dr. Anand Krishnamurthy at Bayside Dental was great. Invoice from Greenway "

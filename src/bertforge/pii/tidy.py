@@ -835,12 +835,19 @@ FIRM_TAIL = re.compile(r"(?:(?: &)?(?: Family)?(?: (?:Irrevocable|Revocable|Livi
                        r"Dynasty|Testamentary))? (?:%s)(?!\w))+" % "|".join(sorted(FIRM_WORDS)))
 
 
+# up to three capitalised words after a firm's first words, before its legal form
+# ("Fidelity" + " National Title" + " Company"); not a defined term's "The"
+WORDS_TO_FORM = re.compile(r"(?: (?!The\b)[A-Z][^\W\d_]*){1,3}?(?=%s)" % LEGAL_FORM.pattern)
+
+
 def _firm_tail(text: str, span: Span, following: Span | None) -> Span:
     """A model COMPANY span with the firm words after it ("Davis" + " Academy",
-    "Hellwig" + " Academy"), up to where another span starts."""
+    "Hellwig" + " Academy"), or the capitalised words before its legal form ("Fidelity"
+    + " National Title" of "Fidelity National Title Company", `WORDS_TO_FORM`; the form
+    is taken in after), up to where another span starts."""
     if span.label != "COMPANY" or span.source != "model":
         return span
-    tail = FIRM_TAIL.match(text, span.end)
+    tail = FIRM_TAIL.match(text, span.end) or WORDS_TO_FORM.match(text, span.end)
     if tail is None or (following is not None and following.start < tail.end()):
         return span
     return _ending_at(text, span, tail.end())
