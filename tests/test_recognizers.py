@@ -1070,6 +1070,21 @@ def test_a_urls_user_and_password_are_a_secret_and_no_email():
                                                ("kim@example.com", "EMAIL")]
 
 
+def test_a_pin_or_a_one_time_code_after_its_keyword_is_found():
+    """The access-codes record's probe, a bank's and an app's messages: four to eight
+    digits after a PIN's, a passcode's or a one-time code's keyword are an account's PIN;
+    a keyword inside a word, a number of three or nine digits, and a code without its
+    keyword are not."""
+    text = ("Your temporary passcode is 884120. Your PIN is 4471; one-time code: 20931. "
+            "OTP 551903. Verification code #7781. Shopping 2024; spin 9999; PIN 123; "
+            "PIN 123456789; use the code 884120. Pass code 4455, PIN number: 8812, access code "
+            "5521, authentication code 66123, sign-in code 7712, login code 9931, one-time "
+            "passcode 4412; the old PIN was 2231; PIN code 3321.")
+    assert recognized("access_codes", "US", text) == [(v, "ACCOUNT") for v in (
+        "884120", "4471", "20931", "551903", "7781", "4455", "8812", "5521", "66123", "7712",
+        "9931", "4412", "2231", "3321")]
+
+
 def test_the_user_and_password_given_to_curl_are_a_secret():
     """The curl-users record's probe, a support post: the user and password after curl's
     "-u" or "--user" (quoted or not) are one secret; "-u" of another command

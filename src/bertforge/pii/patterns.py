@@ -1167,6 +1167,13 @@ CARD = re.compile(r"(?=\d)(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"
                  r"(?:\w+\W{1,3}){0,2}?(\d{3,4})\b")
 CVV_WORDS = ("cvv", "cvc", "cid", "security code", "csc")  # one is in every match, casefolded
+# a PIN, a passcode or a one-time code after its keyword ("your temporary passcode is
+# 884120", "OTP: 551903"), which a bank's or an app's message sends in clear; four to
+# eight digits
+ACCESS_CODE = re.compile(r"(?i)\b(?:pass ?code|pin(?: code| number)?|one-time code|otp|"
+                         r"verification code|access code|authentication code|sign-in code|"
+                         r"login code)\b[ \t]*(?:is|was|#)?[ \t]*:?[ \t]*(\d{4,8})\b")
+ACCESS_WORDS = ("pass", "pin", "code", "otp")  # one is in every match, casefolded
 SSN = re.compile(r"(?=\d)(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])")
 NINE = re.compile(r"(?=\d)(?<![\d-])\d{9}(?![\d-])")
 SSN_CONTEXT = re.compile(r"(?i)\b(?:ssn|social security|soc\.? sec|taxpayer id|tin)\b")
