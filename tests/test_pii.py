@@ -2436,6 +2436,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Med"), ("PERSON", "Hannah Lindqvist"), ("PERSON", "Met vriendelijke"),
       ("PERSON", "Best"), ("PERSON", "Maria")],
      ["Hannah Lindqvist", "Best", "Maria"]),
+    # a method's call read as a secret (the dotted-calls record); a user name with dots
+    # and a password with a dot and a bracket stay
+    ('user = User.objects.create(username="jdoe"); stripe.Customer.retrieve() for priya.k '
+     "with Tr0ub.4(dor or Pa55(word",
+     [("DIGITAL", "User.objects.create(username"), ("DIGITAL", "jdoe"),
+      ("DIGITAL", "stripe.Customer.retrieve()"), ("DIGITAL", "priya.k"),
+      ("DIGITAL", "Tr0ub.4(dor"), ("DIGITAL", "Pa55(word")],
+     ["jdoe", "priya.k", "Tr0ub.4(dor", "Pa55(word"]),
     # a German number's word (the accounts-abroad record); a name stays
     ("Kontonummer 1234567890, Inhaber Jürgen Nummer", [("PERSON", "Kontonummer"),
      ("PERSON", "Jürgen Nummer")], ["Jürgen Nummer"]),

@@ -54,7 +54,8 @@ def nobodys(text: str, span: Span) -> bool:
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
     ("[Su] gestor", `_role_determiner`), a German number's word ("[Kontonummer]
     1234567890"); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
-    `_setting_key`) or a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`)."""
+    `_setting_key`) or a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`), or a
+    method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -83,6 +84,7 @@ def nobodys(text: str, span: Span) -> bool:
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
         _setting_key(text, span) or \
+        span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None or \
         PRODUCT_VERSION.fullmatch(span.text) is not None
 
 
@@ -212,6 +214,10 @@ TEAM_NAME = re.compile(r"(?:Team|TEAM|Project|PROJECT|Operation|OPERATION)[ \t]+
 # "ParseInvoiceLine("): capitals inside a word, which names have only after "Mc", "Mac",
 # "O'", "De" and the like, and then never right before a bracket
 CODE_CALL = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+# a method's call through its object's attributes, as code and a developer's post write
+# it ("stripe.Customer.retrieve()", "User.objects.create(username"), which the model reads
+# as a secret
+DOTTED_CALL = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(\w*\)?")
 
 
 # the parties a complaint sues without their names: "JOHN DOES 1-10", "Jane Does 1
