@@ -762,6 +762,21 @@ def test_a_payees_name_after_a_payment_apps_star_on_a_statement_is_found():
         ("Ana Ruiz", "PERSON")]
 
 
+def test_a_names_value_after_its_key_in_data_or_code_is_found():
+    """The keyed-names record's probes: a given name's, a surname's or a full name's value
+    after its key in JSON, a dict, a setter, a query string and XML; not after "name" or
+    "username" alone, not a placeholder, not a value in lower case."""
+    text = ('{"first_name": "Grace", "last_name": "Young"} payload = {\'family_name\': '
+            "'Rivers'} user.setLastName(\"Black\"); first_name=Summer&last_name=Field&x=1 "
+            "<LastName>Gardner</LastName> FULLNAME: Maria+Gonzalez; surname = 'de Silva'; "
+            'Surname:"Ó Briain" "name": "Report", "username": "Jack", "last_name": "Unknown", '
+            '"middle_name": "lee", "first_name": "None", "firstName": "Null", "FIRST_NAME": '
+            '"NULL", "full_name": "Test", "last_name": "N/A"')
+    assert recognized("keyed_names", "US", text) == [(v, "PERSON") for v in (
+        "Grace", "Young", "Rivers", "Black", "Summer", "Field", "Gardner", "Maria+Gonzalez",
+        "Ó Briain")]
+
+
 GREETED_PROBES = [
     # the greeted-names record: a name alone after a greeting, a thanks or a request,
     # before "from support", or under a sign-off, where its words are names or rare words

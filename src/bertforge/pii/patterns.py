@@ -845,6 +845,20 @@ NAME_FIELD = re.compile(
     rf"|(?:{trie_pattern(_NAME_LABELS[3])})[ \t]*:|{_P2P_PAYEE})[ \t]*({_NAME_FIELD_VALUE})"
     rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]{{2}}|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
+# A name's value after its key in data and code: JSON, a dict, a query string, a setter,
+# XML ('"last_name": "Young"', "family_name='Rivers'", "last_name=Field&",
+# 'setLastName("Black")', "<LastName>Gardner</LastName>"), where the model misses a surname
+# that is a word. The key is a given name's, a surname's or a full name's (not "name"
+# alone, which files, hosts and users have); the value one to four capitalised words
+# (a query string's "+" or a space between them), up to a quote, "&", "<" or the like;
+# not a placeholder (`NO_NAMES`).
+_NAME_KEY = r"(?i:(?:first|last|given|family|middle|full)[_-]?name|surname|forename)"
+_KEYED_VALUE = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:(?:[-'\u2019]|[ +])[A-ZÀ-ÖØ-Þ][^\W\d_]*){0,3}"
+KEYED_NAME = re.compile(rf"{_NAME_KEY}[\"']?[ \t]*[:=(>][ \t]*[\"']?"
+                        rf"({_KEYED_VALUE})(?=[\"'&,;<}}\])\s]|$)")
+KEYED_NAME_WORDS = ("name", "Name", "NAME")  # one is in every match
+# values that stand for no one ("Unknown", "None", "Test")
+NO_NAMES = frozenset(("None", "Null", "NULL", "Unknown", "Test"))
 # An account's number after its keyword: "account", "acct" or "a/c" (and perhaps its
 # number word), or a member's, customer's, client's, loan's or patient's keyword with its
 # number word, or a patient's record number ("MRN"); a colon or "is" may stand between (not "ending in": the last four digits are what

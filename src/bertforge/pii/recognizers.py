@@ -665,6 +665,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "
                                                    "person, one of its words a known name"),
+    "keyed_names": lambda region: Pattern("keyed_names", "name", p.KEYED_NAME, "shape", group=1,
+                                          validate=lambda m: m.group(1) not in p.NO_NAMES,
+                                          check="a name's value after its key in data or code",
+                                          needs=p.KEYED_NAME_WORDS),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
