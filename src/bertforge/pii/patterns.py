@@ -854,7 +854,7 @@ NAME_FIELD = re.compile(
 # not a placeholder (`NO_NAMES`).
 _NAME_KEY = r"(?i:(?:first|last|given|family|middle|full)[_-]?name|surname|forename)"
 _KEYED_VALUE = r"[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:(?:[-'\u2019]|[ +])[A-ZÀ-ÖØ-Þ][^\W\d_]*){0,3}"
-KEYED_NAME = re.compile(rf"{_NAME_KEY}[\"']?[ \t]*[:=(>][ \t]*[\"']?"
+KEYED_NAME = re.compile(rf"(?=[FfGgLlMmSs]){_NAME_KEY}[\"']?[ \t]*[:=(>][ \t]*[\"']?"
                         rf"({_KEYED_VALUE})(?=[\"'&,;<}}\])\s]|$)")
 KEYED_NAME_WORDS = ("name", "Name", "NAME")  # one is in every match
 # values that stand for no one ("Unknown", "None", "Test")
