@@ -2444,6 +2444,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("DIGITAL", "stripe.Customer.retrieve()"), ("DIGITAL", "priya.k"),
       ("DIGITAL", "Tr0ub.4(dor"), ("DIGITAL", "Pa55(word")],
      ["jdoe", "priya.k", "Tr0ub.4(dor", "Pa55(word"]),
+    # English's function words in lower case (the function-word-names record), in a text
+    # of one sentence; a name in lower case, and one capitalised, stay
+    ("RESOLVED, that Claire Boucher, Secretary, be and each hereby is authorized; jake and "
+     "Be Nguyen too.",
+     [("PERSON", "Claire Boucher"), ("PERSON", "be"), ("PERSON", "jake"), ("PERSON", "and each"),
+      ("PERSON", "Be Nguyen")],
+     ["Claire Boucher", "jake", "Be Nguyen"]),
     # a German number's word (the accounts-abroad record); a name stays
     ("Kontonummer 1234567890, Inhaber Jürgen Nummer", [("PERSON", "Kontonummer"),
      ("PERSON", "Jürgen Nummer")], ["Jürgen Nummer"]),

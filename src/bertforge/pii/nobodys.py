@@ -52,7 +52,8 @@ def nobodys(text: str, span: Span) -> bool:
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
-    ("[Su] gestor", `_role_determiner`), a German number's word ("[Kontonummer]
+    ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]
+    and each hereby is", `_function_words`), a German number's word ("[Kontonummer]
     1234567890"); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
     `_setting_key`) or a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`), or a
     method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`)."""
@@ -70,6 +71,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        ids.is_keyword(span.text) or
                                        _numbered(text, span) or _form_label(text, span) or
                                        _role_determiner(text, span) or
+                                       _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or _in_sign_off(text, span) or
@@ -190,6 +192,24 @@ def _in_sign_off(text: str, span: Span) -> bool:
     vänlig hälsning / Kind regards", `patterns.SIGN_OFF_LINE`)."""
     found = SIGN_OFF_LINE.match(text, text.rfind("\n", 0, span.start) + 1)
     return found is not None and span.end <= found.end()
+
+
+# English's words that hold a sentence together, which no one is called in lower case
+# ("Claire Boucher, Secretary, [be] and each hereby is authorized")
+FUNCTION_WORDS = frozenset((
+    "be", "is", "are", "was", "were", "been", "being", "am", "has", "have", "had", "do", "does",
+    "did", "shall", "should", "would", "could", "must", "not", "but", "if", "so", "as", "than",
+    "then", "the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to", "by", "with",
+    "from", "this", "that", "these", "those", "it", "its", "my", "our", "your", "his", "her",
+    "their", "we", "you", "they", "he", "she", "i", "me", "him", "them", "each", "hereby"))
+
+
+def _function_words(value: str) -> bool:
+    """Whether a span is, whole, English's function words in lower case
+    (`FUNCTION_WORDS`): in any text, however short, where whether the writer uses
+    capitals cannot be told."""
+    words = value.split()
+    return bool(words) and all(w in FUNCTION_WORDS for w in words)
 
 
 # a carrier's tracking keyword, right before the number ("Tracking: 1Z999AA10123456784",
