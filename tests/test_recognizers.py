@@ -815,6 +815,13 @@ GREETED_PROBES = [
         ["Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
          "Precious", "Eero", "Tarek", "Xochitl", "Sarah"],
         id="introductions"),
+    # the portuguese-articles record: a name after "sou o", "sou a", "aqui é o" (the
+    # article Portuguese puts before a name); not a word in lower case after one
+    pytest.param(
+        "Olá, eu sou o Thiago Mendes e meu cartão foi bloqueado. Olá, sou a Beatriz Lima. "
+        "Aqui é o Davi. Aqui é a Luana. Sou a cliente.",
+        ["Thiago Mendes", "Beatriz Lima", "Davi", "Luana"],
+        id="portuguese-articles"),
     # the foreign-letters record: the name after "Doña", "Herr", "Frau", "Sig.ra",
     # "Sra." or "Dra." (the salutations-abroad record) (one to four words, a name's particles between them) and after a letter's
     # salutation ("Estimado Tadeusz,"), a name's "e" ("and") ending it; not a title said

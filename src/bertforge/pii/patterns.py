@@ -951,7 +951,9 @@ _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best w
 _INTRODUCTIONS = ("My name is", "My name's", "This is", "I'm", "I am", "It's", "It is")
 _INTRODUCTIONS_ABROAD = ("Me llamo", "Mi nombre es", "Meu nome é", "Me chamo",
                          "Je m'appelle", "Mi chiamo", "Soy", "Sou", "Je suis", "Sono",
-                         "Mein Name ist", "Ich heiße")
+                         "Mein Name ist", "Ich heiße",
+                         # and Portuguese's article before a name ("sou o Thiago Mendes")
+                         "Sou o", "Sou a", "Aqui é o", "Aqui é a")
 _TEAMS = ("support", "billing", "accounts", "sales", "IT", "HR", "legal", "finance",
           "compliance", "ops", "operations", "payroll", "onboarding", "customer service",
           "customer care", "customer support", "tech support", "the help desk", "the helpdesk")
