@@ -1641,6 +1641,23 @@ def test_a_times_zone_ending_the_sentence_before_a_name_is_no_part_of_it():
     assert [s.text for s in found] == ["Tobias", "Maria Lopez", "ET Tobias"]
 
 
+def test_an_introductions_verb_before_a_name_is_no_part_of_it():
+    """The introducing-verbs record's probe, with the model's span as it gave it: "je
+    m'[appelle Théo Marchand]" is Théo Marchand, and so after "llamo", "chiamo", "chamo"
+    and "heiße", and before a name in lower case; "m'" glued to the verb goes with it."""
+    from bertforge.pii.tidy import tidy
+
+    for text, read, name in [("Bonjour, je m'appelle Théo Marchand.", "appelle Théo Marchand",
+                              "Théo Marchand"), ("Me llamo Andrés.", "llamo Andrés", "Andrés"),
+                             ("Mi chiamo Lorenzo.", "chiamo Lorenzo", "Lorenzo"),
+                             ("Me chamo Inês.", "chamo Inês", "Inês"),
+                             ("Ich heiße Jonas.", "heiße Jonas", "Jonas"),
+                             ("Ich heisse Lukas.", "heisse Lukas", "Lukas"),
+                             ("Je m'appelle Zoé.", "m'appelle Zoé", "Zoé"),
+                             ("lol je m'appelle théo", "appelle théo", "théo")]:
+        assert [s.text for s in tidy(text, spans_at(text, [read]))] == [name], text
+
+
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
     """The honorifics record's probe, with the model's spans as it gave them: "Shri",
     "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")

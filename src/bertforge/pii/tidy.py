@@ -221,6 +221,9 @@ TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PD
 # 15:40 [ET. Tobias] will follow up"): the US's zones by their two letters too
 ZONE_LEAD = re.compile(r"(?:%s)\.[ \t]+(?=[A-Z])" % trie_pattern(
     TIME_ZONES | {"ET", "PT", "CT", "MT"}))
+# an introduction's verb in another language, which the model reads with the name after
+# it ("je m'[appelle Théo Marchand]", "me [llamo Andrés]")
+INTRODUCING_VERB = re.compile(r"(?:m['\u2019])?(?:appelle|llamo|chiamo|chamo|heiße|heisse)[ \t]+")
 
 
 # what a name may end with, full stop and all ("John Smith Jnr."; "Esq." keeps its full
@@ -717,10 +720,12 @@ def _without_title(text: str, a: int, b: int) -> int:
     [Lefèvre]", `SALUTATION_LEAD`), the "Per" of "Per [Mateus]'s email"
     (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
-    ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`): none is anybody's
+    ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`), or an introduction's
+    verb in another language ("je m'appelle [Théo]", `INTRODUCING_VERB`): none is anybody's
     personal data, and the gold convention of the generator, the hand-written sets and
     wikigold puts it outside the name."""
-    a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b)) else a
+    a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b) or
+                    INTRODUCING_VERB.match(text, a, b)) else a
     if (m := PER_LEAD.match(text, a)) and m.end() < b:
         a = m.end()
     if (m := SALUTATION_LEAD.match(text, a, b)) and TITLE.match(text, m.end(), b):
