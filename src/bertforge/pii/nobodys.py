@@ -54,9 +54,7 @@ def nobodys(text: str, span: Span) -> bool:
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
     ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]
     and each hereby is", `_function_words`), a German number's word ("[Kontonummer]
-    1234567890"); or a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
-    `_setting_key`) or a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`), or a
-    method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`)."""
+    1234567890"); or code's (`_code`: "[AWS_ACCESS_KEY_ID]=", "[okhttp/4.12.0]")."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -70,8 +68,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        span.text.casefold().endswith("nummer") or
                                        ids.is_keyword(span.text) or
                                        _numbered(text, span) or _form_label(text, span) or
-                                       _role_determiner(text, span) or
-                                       _function_words(span.text) or
+                                       _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        _salutation(span.text) or _in_sign_off(text, span) or
@@ -85,9 +82,15 @@ def nobodys(text: str, span: Span) -> bool:
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
-        _setting_key(text, span) or \
-        span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None or \
-        PRODUCT_VERSION.fullmatch(span.text) is not None
+        _code(text, span)
+
+
+def _code(text: str, span: Span) -> bool:
+    """Whether a model span is code's: a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
+    `_setting_key`), a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`) or a
+    method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`)."""
+    return _setting_key(text, span) or PRODUCT_VERSION.fullmatch(span.text) is not None or \
+        span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None
 
 
 # a setting's key, first on its line (perhaps after "export") and before its "=" and a

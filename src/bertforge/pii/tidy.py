@@ -507,14 +507,14 @@ def _apart(text: str, span: Span) -> list[Span]:
 
 def _people_listed(span: Span) -> bool:
     """Whether a PERSON span is full names listed with commas ("Winston A. Pruitt,
-    Loretta J. Pruitt", "Ana García, Pieter de Vries"): every part's first word a given
-    name (`given_names`) and its last none (so two words at least), as an inverted name's
+    Loretta J. Pruitt", "Ana García, Pieter de Vries"): every part two words or more, its
+    first a given name (`given_names`) and its last none, as an inverted name's
     part after its comma ends in one ("García Márquez, Gabriel José", "Thomas, Elias"),
     and no desk's or title's word ("John Okafor, General Counsel")."""
     parts = span.text.split(", ")
     names = given_names()
     return len(parts) > 1 and all(
-        words[0].casefold() in names and
+        len(words) > 1 and words[0].casefold() in names and
         words[-1].rstrip(".").casefold() not in names and
         not any(w.casefold() in NOT_NAME_WORDS for w in words)
         for words in (part.split() for part in parts))
@@ -603,11 +603,10 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     month read as a date with its day (`_month_day`), a firm without a comma and the
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`);
-    relabelled where the model took a judge for a firm or a founder's firm for the
-    founder (`_judge`, `_founders_firm`); without credentials after a name
+    relabelled where the model took a judge or a titled person for a firm, a founder's
+    firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
+    `_founders_firm`, `_phone_shaped`); without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
-    a "card number" of a phone number's length, or an ID number written as a North
-    American phone number, is a phone number (`_phone_shaped`);
     and, in a text written with capitals (`written_with_capitals`), companies without a
     capital, lower-case persons no one is called (`_could_be_a_name`) and the lower-case
     words at a name's or a firm's end (`_name_tail`)."""
@@ -638,9 +637,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(
-        _firm(text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s))))))))))
-        for s in out]
+    relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
+        text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s)))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = [piece for s in out if not nobodys(text, s)
