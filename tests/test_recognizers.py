@@ -226,16 +226,18 @@ def test_a_value_is_found_however_its_spaces_dashes_and_digits_are_written(kind,
 def test_banks_named_bank_of_are_found_by_their_shape():
     """The seven names of the bank-names record's probe, each whole, as COMPANY; a river's
     bank and a line in capitals are left to the model, and a rate named after a bank is
-    not part of its name."""
+    not part of its name; a saint's "St." is a word of it (the saints-banks record)."""
     text = ("Wire to Bank of America, N.A. today. The agent is The Bank of New York Mellon. "
             "Notices go to Bank of Montreal, Chicago Branch. She moved from Bank of Scotland "
             "to Royal Bank of Canada; her brother works at the Bank of England. Lender: Bank "
             "of the West, a California banking corporation. We sat on the bank of the river. "
-            "BANK OF AMERICA PAYMENT 42.00. Interest at the Bank of England Base Rate.")
+            "BANK OF AMERICA PAYMENT 42.00. Interest at the Bank of England Base Rate. The "
+            "Federal Reserve Bank of St. Louis said so.\nFEDERAL RESERVE BANK OF ST. LOUIS\n")
     found = recognized("banks", "US", text)
     assert found == [(name, "COMPANY") for name in (
         "Bank of America, N.A.", "Bank of New York Mellon", "Bank of Montreal", "Bank of Scotland",
-        "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England")]
+        "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England",
+        "Federal Reserve Bank of St. Louis", "FEDERAL RESERVE BANK OF ST. LOUIS")]
 
 
 def test_a_bank_of_name_ends_before_the_title_of_a_person_after_it():

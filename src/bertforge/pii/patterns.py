@@ -287,8 +287,9 @@ def _banks(case, word: str) -> str:
 # PAYMENT 42.00" on a statement), so there the name ends where a party's does: at a comma
 # (with a space before it in text split into words, "BANK OF AMERICA , N.A."), a bracket,
 # " as" or the line's end
-BANK_OF = re.compile(_banks(str, r"[A-Z][\w'&-]*") + "|(?:"
-                     + _banks(str.upper, r"[A-Z][A-Z\d'&-]*") + r")(?=[ \t]?,|[ \t]*[(\n]| as\b|[ \t]*$)",
+# (a saint's "St." in a place's name is a word of it: "Federal Reserve Bank of St. Louis")
+BANK_OF = re.compile(_banks(str, r"(?:St\.|[A-Z][\w'&-]*)") + "|(?:"
+                     + _banks(str.upper, r"(?:ST\.|[A-Z][A-Z\d'&-]*)") + r")(?=[ \t]?,|[ \t]*[(\n]| as\b|[ \t]*$)",
                      re.MULTILINE)
 BANK_OF_WORDS = ("Bank of ", "BANK OF ", "N.A.", "National Association",
                  "NATIONAL ASSOCIATION")  # one is in every match
