@@ -424,18 +424,20 @@ def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
 def test_firms_in_running_text_are_found_by_their_legal_form():
     """The firm-forms record's probes: a firm named in a sentence with its abbreviated
     legal form is found whole, without the word that starts the sentence and with a
-    name's particles; a province, a state, an attorney general, an Irish county and a
-    contract's defined term are no firm."""
+    name's particles, and without where it is based (the based-firms record); a province,
+    a state, an attorney general, an Irish county and a contract's defined term are no
+    firm."""
     text = ("The invoice from Sharma Textiles Ltd. was paid. Yesterday Mueller Werkzeug GmbH said "
             "so. Shares of Equinor ASA rose. We paid da Rocha Bakery, Co. and van der Horst Capital Ltd.  Grupo Ferretero "
             "del Norte S.A. de C.V. paid. Calgary, AB T2P 1J9 and Reno, NV 89501. Ohio AG Dave "
             "Yost sued. Ballina, Co. Mayo. The Surviving Corporation shall merge. Sasol Mining "
-            "(Pty) Ltd and HSBC Bank (Hong Kong) Ltd paid Kite (see note) Ltd.")
+            "(Pty) Ltd and HSBC Bank (Hong Kong) Ltd paid Kite (see note) Ltd. Fort Worth-based "
+            "Acme Corp and London-based Halden Capital Ltd grew.")
     assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
         "Sharma Textiles Ltd.", "Mueller Werkzeug GmbH", "Equinor ASA", "da Rocha Bakery, Co.",
         "van der Horst Capital Ltd.",
         "Grupo Ferretero del Norte S.A. de C.V.", "Sasol Mining (Pty) Ltd",
-        "HSBC Bank (Hong Kong) Ltd"]]
+        "HSBC Bank (Hong Kong) Ltd", "Acme Corp", "Halden Capital Ltd"]]
     # a legal form says where a firm ends; where the model read the start, the model's stands
     assert REGISTRY["firm_forms"]("US").trust == "end"
     assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))

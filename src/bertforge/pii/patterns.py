@@ -785,7 +785,8 @@ NOT_FIRM_STARTS = tuple(w for word in (
     "Tomorrow", "Payment", "Invoice", "Supplier", "Vendor", "Customer", "Client", "Buyer",
     "Seller", "Tenant", "Landlord", "Lender", "Borrower", "Contractor", "Shares", "Units")
     for w in (word, word.upper()))
-_FIRM_WORD = r"[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
+# (not where the firm is based, which news writes before its name: "Fort [Worth-based]")
+_FIRM_WORD = r"(?![\w&'\u2019.-]*-based\b)[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
 _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
 # a name's particle written alone before its surname, where a name may start in lower
 # case ("de la Cruz", "van der Berg", "al Thani", "bin Salman")
