@@ -162,6 +162,21 @@ def test_a_reference_that_starts_with_its_year_and_month_is_no_phone_number():
         ("3012-11-5550", "PHONE")]
 
 
+def test_a_phone_number_after_its_keyword_is_found_in_any_countrys_format():
+    """The keyed-phones record's probes, signatures and messages from Germany, France and
+    Brazil: a number after a phone's keyword (in English, German, French, Portuguese,
+    Spanish, any case) is found whole where no "+" gives its country; a date, a number
+    too short or too long, two columns' numbers and a keyword inside a word are not."""
+    text = ("Mobil: 0171 2345678\nMon portable : 06 12 34 56 78\nTel. 030 1234567 (Büro)\n"
+            "WhatsApp +49 171 2345678; FAX no. 0201 12345678; Telefone: (11) 3456-7890; "
+            "Teléfono 91 123 45 67; Handy 0151/23456789\n"
+            "Tel: 2026-11-30. Hotel 12345678. phone 1234567. Tel 030  1234567. "
+            "Phone 1234567890123456.")
+    assert recognized("keyed_phones", "US", text) == [(v, "PHONE") for v in (
+        "0171 2345678", "06 12 34 56 78", "030 1234567", "+49 171 2345678", "0201 12345678",
+        "(11) 3456-7890", "91 123 45 67", "0151/23456789")]
+
+
 def test_two_columns_numbers_are_no_phone_number():
     """The statement-columns record's probe: a statement line's company ID and the amount
     in the next column, read by `phonenumbers` as one valid number across the wide space

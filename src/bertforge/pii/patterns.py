@@ -1185,6 +1185,16 @@ CARD = re.compile(r"(?=\d)(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"
                  r"(?:\w+\W{1,3}){0,2}?(\d{3,4})\b")
 CVV_WORDS = ("cvv", "cvc", "cid", "security code", "csc")  # one is in every match, casefolded
+# a phone number after its keyword, in English and the languages of Europe and Latin
+# America ("Mobil: 0171 2345678", "Mon portable : 06 12 34 56 78", "Tel. 030 1234567"):
+# where no "+" gives its country, the US's and the UK's numbering plans (`recognizers.Phones`)
+# cannot read it; eight to fifteen digits (`recognizers._phone_digits`)
+KEYED_PHONE = re.compile(
+    r"(?i)(?=[cfhmptw])\b(?:tel|tél|phone|telephone|téléphone|telefon|telefone|teléfono|telefono|mobile?|"
+    r"mobil|handy|portable|cell|cellphone|cellulare|celular|móvil|movil|fax|mob|whatsapp)"
+    r"\.?(?:[ \t]+(?:no|nr|number|n°|nº)\.?)?[ \t]*:?[ \t]*(\+?\(?\d[\d()./ -]{5,20}\d)(?![\w-])")
+PHONE_WORDS = ("tel", "tél", "phone", "mob", "handy", "portable", "cell", "celular", "móvil",
+               "movil", "fax", "whatsapp")  # one is in every match, casefolded
 # a PIN, a passcode or a one-time code after its keyword ("your temporary passcode is
 # 884120", "OTP: 551903"), which a bank's or an app's message sends in clear; four to
 # eight digits

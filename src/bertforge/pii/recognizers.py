@@ -580,6 +580,14 @@ def _ipv6(m: re.Match) -> bool:
         return False
 
 
+def _phone_digits(m: re.Match) -> bool:
+    """Whether a number after a phone's keyword has a phone number's eight to fifteen
+    digits, in groups no wider than one space (two columns' numbers are two fields), and
+    no year and month first (a date, `Phones.DATED`)."""
+    return 8 <= sum(c.isdigit() for c in m.group(1)) <= 15 and "  " not in m.group(1) \
+        and not Phones.DATED.match(m.group(1))
+
+
 def _labelled_person(m: re.Match) -> bool:
     """Whether a name after a person's label (`patterns.NAME_FIELD`) looks like a
     person's: one of its words (or a hyphenated word's parts) a given name or surname of
@@ -640,6 +648,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         validate=lambda m: 4 <= sum(c.isdigit() for c in m.group(1)) <= 34,
         check="a number of four digits or more after an account's keyword"),
     "phones": lambda region: Phones(region),
+    "keyed_phones": lambda region: Pattern("keyed_phones", "phone_number", p.KEYED_PHONE, "shape",
+                                           group=1, validate=_phone_digits,
+                                           check="a phone number's keyword", needs=p.PHONE_WORDS),
     "spoken": lambda region: Spoken(),
     "handles": lambda region: Handles(),
     "banks": lambda region: Pattern("banks", "company", p.BANK_OF, "shape",
