@@ -623,7 +623,7 @@ EU_ADDRESS = re.compile(
     rf"(?:(?:{_EU_WORD} ){{0,2}}[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?i:{'|'.join(map(re.escape, EU_STREET_ENDS))})"
     rf"|(?:{'|'.join(map(re.escape, EU_STREET_STARTS))})(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})"
     rf" {_EU_NUMBER}"
-    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{'|'.join(map(re.escape, _FR_STREET_WORDS + _MY_STREET_WORDS))})"
+    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{trie_pattern(_FR_STREET_WORDS + _MY_STREET_WORDS)})"
     rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
     rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*|{_FIELD_SEP}){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
 # A Brazilian address: a street's word and its name, the number, perhaps a flat or block
