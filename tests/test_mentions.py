@@ -56,7 +56,7 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
     text = ("About Halcyon Payments plc. Halcyon is authorised. Said Quillon CEO Maya Brandt of "
             "Quillon Therapeutics. Alastair Pembroke founded Pembroke Advisors; Pembroke said "
             "Morgan Capital and Morgan agree. Payments rose. Vexley is alone. Vexley again. Dear "
-            "Halcyon,")
+            "Halcyon, Steiner 's view; Steiner wrote. McDoniel and Caldwell left; McDoniel stayed.")
 
     def span(value, label, at=0, source="model"):
         start = text.index(value, at)
@@ -65,14 +65,18 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
     firms = [span(f, "COMPANY") for f in ("Halcyon Payments plc", "Quillon Therapeutics",
                                           "Pembroke Advisors", "Morgan Capital")]
     firms.append(span("Vexley", "COMPANY", text.index("Vexley again")))  # one word: not in full
+    # (a person's possessive and two people read as a firm: no firm's word at their end)
+    firms += [span("Steiner 's", "COMPANY"), span("McDoniel and Caldwell", "COMPANY")]
     people = [span(p, "PERSON") for p in ("Maya Brandt", "Alastair Pembroke")]
     lone = [span("Halcyon", "PERSON", 10), span("Quillon", "PERSON"),
             span("Pembroke", "PERSON", text.index("Advisors")), span("Morgan", "PERSON", text.index("and Morgan")),
             span("Payments", "PERSON", text.index(". Payments")), span("Vexley", "PERSON"),
-            span("Halcyon", "PERSON", text.index("Dear"), "pattern")]  # a greeted name
+            span("Halcyon", "PERSON", text.index("Dear"), "pattern"),  # a greeted name
+            span("Steiner", "PERSON", text.index("Steiner wrote")),
+            span("McDoniel", "PERSON", text.index("McDoniel stayed"))]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people + lone)}
     assert [out[s.text, s.start] for s in lone] == [
-        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON"]
+        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON"]
 
 
 def test_the_name_again_in_full_with_other_spacing():

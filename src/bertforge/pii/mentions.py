@@ -185,12 +185,15 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
 
 def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     """The spans, a one-word model PERSON span made COMPANY where it is the first word of
-    a COMPANY span of two words or more in the same document: a press release or a story
+    a firm named in full in the same document, a COMPANY span of two words or more that
+    ends in a firm's word or legal form (`tidy.FIRM_ENDS`): a press release or a story
     names a firm in full once and then by its first word ("Halcyon Payments plc" ...
-    "[Halcyon] is authorised"); unless the word is a given name ("Morgan") or a word of
-    a PERSON span of two words or more ("Alastair Pembroke" founded "Pembroke Advisors";
-    "[Pembroke] said")."""
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text}
+    "[Halcyon] is authorised"; not "[Steiner 's]" or "[McDoniel and Caldwell]", a
+    person's possessive or two people read as a firm); unless the word is a given name
+    ("Morgan") or a word of a PERSON span of two words or more ("Alastair Pembroke"
+    founded "Pembroke Advisors"; "[Pembroke] said")."""
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text
+             and s.text.split()[-1] in FIRM_ENDS}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
     if not lone:
         return list(spans)
