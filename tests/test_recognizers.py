@@ -1111,6 +1111,22 @@ def test_a_urls_user_and_password_are_a_secret_and_no_email():
                                                ("kim@example.com", "EMAIL")]
 
 
+def test_a_user_name_after_its_keyword_is_found():
+    """The user-names record's probes, an app's welcome message and a developer's post:
+    one token with a letter after "username", "user name", "User ID" or "user=" (quoted
+    or not; a sentence's full stop after it is not part of it); not a number, an email
+    address, a word after "user is", a word of the vocabulary after "is" ("my username
+    is not working"), nor what code assigns to a variable."""
+    text = ('user = User.objects.create(username="jdoe", email="x@y.com"); Your username is '
+            "tamika.j.reed. User ID: ksharma; user=rpatel; User ID: 1048812; username: "
+            "ann.lee@example.com; the user is happy; user_name='svc_etl'; Your user name is "
+            "Marcus.Bell and USERID: D.Okafor-2; my username is not working; username is "
+            "required; username: admin")
+    assert recognized("user_names", "US", text) == [(v, "DIGITAL") for v in (
+        "jdoe", "tamika.j.reed", "ksharma", "rpatel", "svc_etl", "Marcus.Bell", "D.Okafor-2",
+        "admin")]
+
+
 def test_a_pin_or_a_one_time_code_after_its_keyword_is_found():
     """The access-codes record's probe, a bank's and an app's messages: four to eight
     digits after a PIN's, a passcode's or a one-time code's keyword are an account's PIN;

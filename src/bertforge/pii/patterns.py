@@ -1185,6 +1185,14 @@ CARD = re.compile(r"(?=\d)(?<![\d-])\d(?:[ -]?\d){11,18}(?![\d-])")
 CVV = re.compile(r"(?i)\b(?:cvv2?|cvc2?|cid|card security code|security code|csc)\b\W{0,6}"
                  r"(?:\w+\W{1,3}){0,2}?(\d{3,4})\b")
 CVV_WORDS = ("cvv", "cvc", "cid", "security code", "csc")  # one is in every match, casefolded
+# a user name after its keyword ("Your username is tamika.j.reed", "User ID: ksharma",
+# "user=rpatel"), which the model reads as a person's name or misses; one token with a
+# letter in it, perhaps quoted, not an email address (the `email` recognizer's) nor what
+# code assigns ("user = User.objects.create(...)"); after "is", no word of the
+# vocabulary ("my username is not working": `recognizers._user_name`)
+USER_NAME = re.compile(r"(?i)(?=u)\b(?:user[ _-]?name|user[ _-]?id|user(?=[ \t]*=))"
+                       r"[ \t]*(?:is|:|=)[ \t]*:?[ \t]*[\"']?"
+                       r"((?=[\w.+-]*[A-Za-z])[A-Za-z0-9](?:[\w.+-]{0,62}[A-Za-z0-9_])?)(?![\w+@(-]|\.\w)")
 # a phone number after its keyword, in English and the languages of Europe and Latin
 # America ("Mobil: 0171 2345678", "Mon portable : 06 12 34 56 78", "Tel. 030 1234567"):
 # where no "+" gives its country, the US's and the UK's numbering plans (`recognizers.Phones`)

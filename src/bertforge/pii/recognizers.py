@@ -588,6 +588,13 @@ def _phone_digits(m: re.Match) -> bool:
         and not Phones.DATED.match(m.group(1))
 
 
+def _user_name(m: re.Match) -> bool:
+    """Whether a token after a user name's keyword is one: after "is", no word of the
+    vocabulary ("my username is not working", "is required")."""
+    said = re.search(r"\bis\b", m.string[m.start():m.start(1)], re.IGNORECASE)
+    return said is None or m.group(1).casefold() not in common_words()
+
+
 def _labelled_person(m: re.Match) -> bool:
     """Whether a name after a person's label (`patterns.NAME_FIELD`) looks like a
     person's: one of its words (or a hyphenated word's parts) a given name or surname of
@@ -616,6 +623,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "card": lambda region: Pattern("card", "credit_card_number", p.CARD, "checksum",
                                    validate=lambda m: p.valid_card(m.group()),
                                    check="Luhn and an issuer's prefix"),
+    "user_names": lambda region: Pattern("user_names", "user_name", p.USER_NAME, "checksum",
+                                         group=1, check="a user name's keyword",
+                                         validate=_user_name, needs=("user",)),
     "access_codes": lambda region: Pattern("access_codes", "account_pin", p.ACCESS_CODE, "checksum",
                                            group=1, check="a PIN's or a one-time code's keyword",
                                            needs=p.ACCESS_WORDS),
