@@ -82,6 +82,12 @@ ROLES = ("server", "waiter", "waitress", "bartender", "cashier", "teller", "bank
          "Bruder", "Schwester", "Kollege", "Kollegin")
 # the possessives and articles before such a role ("my", "the", "mon", "mi", "a",
 # "Ihr", "il mio": one of them, perhaps with one more word)
+# English's articles, prepositions and possessives: no name's run of words stands alone
+# as one of them ("The Mikado": `mentions`), nor is anyone called one in lower case
+# (`nobodys`, with the other function words)
+FUNCTION_WORDS = frozenset(("the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to",
+                            "by", "with", "from", "this", "that", "my", "our", "your", "his",
+                            "her", "its", "their"))
 ROLE_DETERMINERS = ("my", "our", "the", "your", "his", "her", "their", "a", "mon", "ma",
                     "notre", "votre", "le", "la", "mi", "su", "nuestro", "nuestra", "el",
                     "meu", "minha", "o", "seu", "sua", "nosso", "nossa", "il", "mio", "mia",

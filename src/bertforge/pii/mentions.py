@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, LONE_TITLES, given_names
+from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, given_names
 from .tidy import FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
@@ -51,10 +51,7 @@ FIRM_ENDS_FOLDED = {w.casefold().rstrip(".") for w in FIRM_ENDS}
 TITLES = {t.casefold() for t in COURTESY_TITLES} | {  # never a name alone
     "sir", "dame", "lord", "lady", "rev", "fr", "st", "jr", "sr", "mme", "mlle", "herr", "frau"}
 # nor an article, a preposition or a possessive, where the model's name starts with one
-# ("The Mikado", which would make every sentence's "The" a mention)
-FUNCTION_WORDS = {"the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to", "by",
-                  "with", "from", "this", "that", "my", "our", "your", "his", "her", "its",
-                  "their"}
+# ("The Mikado", which would make every sentence's "The" a mention: `lexicon.FUNCTION_WORDS`)
 NEVER_ALONE = TITLES | FUNCTION_WORDS
 # the capitalised word one space before a mention (not one that ends a sentence or a
 # clause, "Adjustment. [Price] represents"), and what one space after it, that make

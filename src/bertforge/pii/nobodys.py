@@ -18,8 +18,8 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import (COURTESY_TITLES, LONE_TITLES, ROLE_DETERMINERS, ROLES, SOFTWARE,
-                      SOFTWARE_FOLDED, a_place, known_names, places)
+from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, ROLE_DETERMINERS, ROLES,
+                      SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, places)
 from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, PRODUCT_VERSION, SIGN_OFF_LINE,
                        US_STATE_NAMES, US_STATES, job_title, trie_pattern)
 
@@ -198,21 +198,21 @@ def _in_sign_off(text: str, span: Span) -> bool:
 
 
 # English's words that hold a sentence together, which no one is called in lower case
-# ("Claire Boucher, Secretary, [be] and each hereby is authorized")
-FUNCTION_WORDS = frozenset((
+# ("Claire Boucher, Secretary, [be] and each hereby is authorized"): the articles,
+# prepositions and possessives (`lexicon.FUNCTION_WORDS`) and these
+SENTENCE_WORDS = FUNCTION_WORDS | {
     "be", "is", "are", "was", "were", "been", "being", "am", "has", "have", "had", "do", "does",
     "did", "shall", "should", "would", "could", "must", "not", "but", "if", "so", "as", "than",
-    "then", "the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to", "by", "with",
-    "from", "this", "that", "these", "those", "it", "its", "my", "our", "your", "his", "her",
-    "their", "we", "you", "they", "he", "she", "i", "me", "him", "them", "each", "hereby"))
+    "then", "these", "those", "it", "we", "you", "they", "he", "she", "i", "me", "him", "them",
+    "each", "hereby"}
 
 
 def _function_words(value: str) -> bool:
     """Whether a span is, whole, English's function words in lower case
-    (`FUNCTION_WORDS`): in any text, however short, where whether the writer uses
+    (`SENTENCE_WORDS`): in any text, however short, where whether the writer uses
     capitals cannot be told."""
     words = value.split()
-    return bool(words) and all(w in FUNCTION_WORDS for w in words)
+    return bool(words) and all(w in SENTENCE_WORDS for w in words)
 
 
 # a carrier's tracking keyword, right before the number ("Tracking: 1Z999AA10123456784",

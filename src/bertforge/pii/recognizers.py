@@ -582,10 +582,10 @@ def _ipv6(m: re.Match) -> bool:
 
 def _phone_digits(m: re.Match) -> bool:
     """Whether a number after a phone's keyword has a phone number's eight to fifteen
-    digits, in groups no wider than one space (two columns' numbers are two fields), and
-    no year and month first (a date, `Phones.DATED`)."""
-    return 8 <= sum(c.isdigit() for c in m.group(1)) <= 15 and "  " not in m.group(1) \
-        and not Phones.DATED.match(m.group(1))
+    digits, in groups no wider than one space (two columns' numbers are two fields,
+    `Phones.COLUMNS`), and no year and month first (a date, `Phones.DATED`)."""
+    return 8 <= sum(c.isdigit() for c in m.group(1)) <= 15 and \
+        not Phones.COLUMNS.search(m.group(1)) and not Phones.DATED.match(m.group(1))
 
 
 def _user_name(m: re.Match) -> bool:

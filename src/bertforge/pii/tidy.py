@@ -1152,7 +1152,7 @@ def _judge(text: str, span: Span) -> Span:
 
 
 # one person's courtesy title right before a span ("with Dr. [Arvind Subramaniam]")
-PERSONS_TITLE = re.compile(r"(?:%s)\.?[ \t]+$" % "|".join(ENGLISH_TITLES))
+PERSONS_TITLE = re.compile(r"(?:%s)\.?[ \t]+$" % trie_pattern(ENGLISH_TITLES))
 
 
 def _titled(text: str, span: Span) -> Span:
@@ -1390,8 +1390,8 @@ WORD_ONE_BEFORE = re.compile(r"(?<![\w.'\u2019-])([A-Z][^\W\d_]+) $")
 
 def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
     """A one-word model PERSON span, capitalised, that takes in the Capitalised word one
-    space before it, where that word is no word of the vocabulary (`common_words`) and a given name
-    (`given_names`) or no name of Faker's at all, and no span holds it: the model misses
+    space before it, where that word is no word of the vocabulary (`common_words`) and a
+    given name (`given_names`) or no name of Faker's at all, and no span holds it: the model misses
     a rare given name before the surname it finds ("ICICI Bank MD [Sandeep] Bakhshi",
     "Economist [Refet] Gürkaynak"); not a title or a role the name goes without
     (`_without_title`: "Adjuster Kowalczyk"), nor a party's ("Respondent Whitmore")."""
