@@ -1184,3 +1184,27 @@ def test_brazilian_addresses_are_found_up_to_their_cep():
     assert recognized("br_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
     assert recognized("br_addresses", "US", "Rua Augusta 1500, São Paulo, 01304-001.") == []
     assert recognized("br_addresses", "US", "Rua Augusta 1500, São Paulo - SP.") == []
+
+
+def test_a_travel_documents_machine_readable_zone_is_found():
+    """The passport-zones record's probe, a KYC file's scanned passport and identity card
+    (ICAO 9303's own specimens): the holder's name and the lines of the number and dates,
+    where the document number and birth date match their check digits; a zone whose
+    number's or birth date's check digit is wrong is not one, nor a zone's line alone."""
+    passport = ("P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<\n"
+                "L898902C36UTO7408122F1204159ZE184226B<<<<<10")
+    card = ("I<UTOD231458907<<<<<<<<<<<<<<<\n7408122F1204159UTO<<<<<<<<<<<6\n"
+            "ERIKSSON<<ANNA<MARIA<<<<<<<<<<")
+    assert recognized("mrz", "US", f"Passport scan:\n{passport}\nID card back:\n  {card}\n") == [
+        ("P<UTOERIKSSON<<ANNA<MARIA", "PERSON"),
+        ("L898902C36UTO7408122F1204159ZE184226B<<<<<10", "GOV_ID"),
+        ("I<UTOD231458907<<<<<<<<<<<<<<<", "GOV_ID"), ("7408122F1204159UTO<<<<<<<<<<<6", "GOV_ID"),
+        ("ERIKSSON<<ANNA<MARIA", "PERSON")]
+    # a filler in the number counts as nothing; a card with no name has its lines alone
+    short = passport.replace("L898902C36", "X1234567<7")
+    assert recognized("mrz", "US", short)[1] == (short.split("\n")[1], "GOV_ID")
+    assert [m.kind for m in REGISTRY["mrz"]("US").find(card[:62] + "<" * 30)] == ["passport_number"] * 2
+    for wrong in (passport.replace("C36", "C35"), passport.replace("7408122F", "7408123F"),
+                  card.replace("907<", "908<"), card.replace("7408122F", "7408121F"),
+                  passport.split("\n")[0], "\n".join(card.split("\n")[1:]), card + "<"):
+        assert recognized("mrz", "US", wrong) == []

@@ -1239,6 +1239,29 @@ DATES = re.compile(
 TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:]|-[A-Za-z])")
 # A cheque's MICR line: ⑆transit (routing or sort code)⑆ on-us (account number)⑈
 MICR = re.compile(r"⑆ ?(\d[\d -]{4,12}\d) ?⑆ ?([0-9A-Z][0-9A-Z -]{2,30}?[0-9A-Z]) ?⑈")
+# A travel document's machine-readable zone (ICAO 9303) as a scan's text holds it: a
+# passport's two lines of 44 characters (TD3: its type, issuing state and holder's name;
+# then its number, nationality, birth date, sex, expiry and their check digits) or an
+# identity card's three lines of 30 (TD1: type, state and number; the dates; the name).
+# "<" fills; the name is the surname, "<<", and the given names apart by "<" (group
+# "name": a passport's whole first line, which holds no space to part them).
+MRZ_PASSPORT = re.compile(r"^[ \t]*(?P<name>P[A-Z<][A-Z<]{3}[A-Z<]{39})[ \t]*\n[ \t]*"
+                          r"(?P<number>(?P<doc>[A-Z0-9<]{9})(?P<doc_check>\d)[A-Z<]{3}"
+                          r"(?P<born>\d{6})(?P<born_check>\d)[MFX<]\d{7}[A-Z0-9<]{14}[\d<]\d)"
+                          r"[ \t]*$", re.MULTILINE)
+MRZ_CARD = re.compile(r"^[ \t]*(?P<number>[ACI][A-Z<][A-Z<]{3}(?P<doc>[A-Z0-9<]{9})"
+                      r"(?P<doc_check>\d)[A-Z0-9<]{15})[ \t]*\n[ \t]*(?P<dates>(?P<born>\d{6})"
+                      r"(?P<born_check>\d)[MFX<]\d{7}[A-Z<]{3}[A-Z0-9<]{11}\d)[ \t]*\n[ \t]*"
+                      r"(?P<name>[A-Z<]{30})[ \t]*$", re.MULTILINE)
+MRZ_VALUES = {c: k for k, c in enumerate("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")} | {"<": 0}
+
+
+def mrz_check(field: str, digit: str) -> bool:
+    """Whether a machine-readable zone's field has the check digit written after it
+    (ICAO 9303: its characters' values weighted 7, 3, 1 in turn, modulo 10)."""
+    return sum(MRZ_VALUES[c] * (7, 3, 1)[k % 3] for k, c in enumerate(field)) % 10 == int(digit)
+
+
 # Fields of SWIFT MT940/MT942 statements that are never personal data: balances
 # (":60F:C240131EUR1234,56"), statement lines up to the owner's reference
 # (":61:2401310131D12,50NTRFNONREF"), sums, floor limits, the statement number.

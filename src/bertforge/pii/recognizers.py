@@ -277,6 +277,28 @@ class Micr(Recognizer):
         return out
 
 
+class Mrz(Recognizer):
+    """A passport's or an identity card's machine-readable zone (`patterns.MRZ_PASSPORT`,
+    `MRZ_CARD`) whose document number and birth date match their check digits: the
+    holder's name ("ERIKSSON<<ANNA<MARIA", on a passport with the type and state before
+    it, "P<UTOERIKSSON<<..."), and the lines of the number and dates whole, an identity
+    document's."""
+    name, kinds, trust = "mrz", ("name", "passport_number"), "checksum"
+    check = "a travel document's machine-readable zone and its check digits"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for pattern in (p.MRZ_PASSPORT, p.MRZ_CARD):
+            for m in pattern.finditer(text):
+                if p.mrz_check(m["doc"], m["doc_check"]) and p.mrz_check(m["born"], m["born_check"]):
+                    name = m["name"].rstrip("<")
+                    if name:  # a match is never empty
+                        out.append(self.match(m.start("name"), m.start("name") + len(name), "name"))
+                    out += [self.match(*m.span(line), "passport_number")
+                            for line in ("number", "dates") if line in m.groupdict()]
+        return out
+
+
 class Phones(Recognizer):
     """Numbers valid in their numbering plan (`phonenumbers`), read as `region` writes
     them and as the UK does (the two national formats most financial text here uses);
@@ -651,6 +673,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                    check="a valid address"),
     "dates": lambda region: DatesAndTimes(),
     "micr": lambda region: Micr(),
+    "mrz": lambda region: Mrz(),
     # before the phone numbers: a number after an account's keyword that is also a valid
     # phone number ("acct no. 2125550187") is the account's, where both read the same span
     "account_numbers": lambda region: Pattern(
