@@ -872,9 +872,11 @@ GREETED_PROBES = [
         id="praise"),
     # the chat-speakers record: a chat line's speaker, perhaps after the message's time,
     # or in brackets after the role (the speaker-roles record); not a form's field before
-    # its value, a label, a chat's role or what a bracket after a label says
+    # its value, a label, a chat's role, a transcript's or a party's (the transcript-roles
+    # record) or what a bracket after a label says
     pytest.param(
         "[10:02] Nomvula: can you check the wire?\n10:03 AM Eero: on it, give me five\n"
+        "Interviewer: when did you first notice?\nRespondent: around the start of March\n"
         "Thanh: the build is green now\nDate: 30 Jul 2020 at noon\n"
         "Kwame: Tatiana Dibiasi Okafor\nOyelaran: kwame_a    Temporary Password\n"
         "Edit: fixed the typo here\nAgent: thanks for waiting here\n"

@@ -1087,7 +1087,14 @@ NOT_GREETED = frozenset(w.casefold() for w in (
     "Fw", "Subj", "Sig", "DOB", "SSN", "Txn", "Tkt", "Pls", "ETA", "Todo", "FYI", "Btw",
     "Imo", "Tldr", "Nvm", "Pros", "Cons", "Ans", "Sol", "Soln", "Prob", "Misc", "Reason",
     "Admin", "Mod", "Bot", "Host", "Guest", "Agent", "Customer", "User", "Caller", "Rep",
-    "Date", "Login", "Username"))
+    "Date", "Login", "Username",
+    # and the roles a transcript, a hearing's record or a ticket names its speakers by
+    # ("Interviewer: When did you first notice?"; a lawsuit's parties are
+    # `nobodys.PARTY_ROLES`)
+    "Interviewer", "Interviewee", "Panelist", "Panellist", "Deponent", "Juror",
+    "Facilitator", "Questioner", "Transcriber", "Stenographer", "Adjudicator", "Arbitrator",
+    "Mediator", "Ombudsman", "Attendee", "Dispatcher", "Approver", "Requester", "Requestor",
+    "Submitter"))
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"

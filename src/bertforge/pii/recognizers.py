@@ -30,6 +30,7 @@ from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
 from .lexicon import LONE_TITLES, SOFTWARE, a_place, common_words, known_names, name_or_rare
+from .nobodys import PARTY_ROLES
 from .tidy import FIRM_ENDS
 
 TRUST = ("checksum", "shape", "end")
@@ -513,13 +514,15 @@ def _greeted_person(value: str) -> bool:
     """Whether the words after a greeting may be a person's name (`GreetedNames`): no
     firm, title or team (`_no_one`), no place ("Hello Melbourne!", `lexicon.a_place`),
     none a program's or a salutation's word ("Hi Team", "Thanks Again" and "Cheers Mate"
-    stay), and each word (or each part of a hyphenated
+    stay) nor a speaker's role ("Interviewer: ...", `patterns.NOT_GREETED`, and a party's:
+    "Respondent: ...", `nobodys.PARTY_ROLES`), and each word (or each part of a hyphenated
     one) a name or a rare word (`lexicon.name_or_rare`: "Thanh", "Xochitl"), or a given
     name written in syllables ("Ji-woo", whose syllables are words of the vocabulary:
     `patterns.SYLLABLE_NAME`)."""
     words = value.split()
     if _no_one(value) or a_place(value) or \
-            any(w in SOFTWARE or w.casefold() in p.NOT_GREETED for w in words):
+            any(w in SOFTWARE or w.casefold() in p.NOT_GREETED or w.casefold() in PARTY_ROLES
+                for w in words):
         return False
     return all(p.SYLLABLE_NAME.fullmatch(w) and
                w.split("-")[0].casefold() not in p.NOT_SYLLABLE_NAMES or
