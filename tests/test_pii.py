@@ -2429,6 +2429,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],
      ["Ola"]),
+    # a reply alone, with its full stop or comma (the reply-words record); "Noa" stays
+    ("Witness: No. Emeka never said. A: Yes, OK. Noa did.",
+     [("PERSON", "No."), ("PERSON", "Yes"), ("PERSON", "OK"), ("PERSON", "Noa")],
+     ["Noa"]),
     # a setting's key first on its line before "=" and a value (the setting-keys record,
     # `_setting_key`); its value, a comparison's "==", a key inside a sentence, a secret
     # that ends in base64's "=" and a name before "=" stay
@@ -2582,11 +2586,14 @@ def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
     from bertforge.pii.tidy import tidy
 
     text = ("A. Only Tariq. Tariq Haddad, from accounting. Sen. Ann Lee and Geo. Smith "
-            "signed; Acme Widgetry. Ann Lee too.")
+            "signed; Acme Widgetry. Ann Lee too. Witness: No. Emeka Obi said. Yes, Ada Eze "
+            "too; Jo. Ann Lee")
     placed = spans_at(text, ["Tariq. Tariq Haddad", "Sen. Ann Lee", "Geo. Smith",
-                             "Widgetry. Ann Lee"])
+                             "Widgetry. Ann Lee", "No. Emeka Obi", "Yes, Ada Eze",
+                             "Jo. Ann Lee"])
     assert [s.text for s in tidy(text, placed)] == [
-        "Tariq", "Tariq Haddad", "Ann Lee", "Geo. Smith", "Widgetry. Ann Lee"]
+        "Tariq", "Tariq Haddad", "Ann Lee", "Geo. Smith", "Widgetry. Ann Lee", "Emeka Obi",
+        "Ada Eze", "Jo. Ann Lee"]
 
 
 def test_a_public_bodys_acronym_and_a_banks_one_word_name_are_firms():

@@ -43,7 +43,8 @@ def nobodys(text: str, span: Span) -> bool:
     "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter]
     kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's title
     ("[President and CEO]", `patterns.job_title`),
-    a greeting alone ("[Olá], my card ...", `GREETING_WORDS`), a team's or a project's
+    a greeting alone ("[Olá], my card ...", `GREETING_WORDS`) or a reply ("[No]. Emeka
+    never said", `REPLY_WORDS`), a team's or a project's
     name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
     sign-off's words at its line's start ("[Med] vänlig hälsning", `_in_sign_off`), a
@@ -71,6 +72,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
+                                       span.text.rstrip(".,").casefold() in REPLY_WORDS or
                                        _salutation(span.text) or _in_sign_off(text, span) or
                                        " " not in span.text and TEAM_NAME.search(
                                            text, max(0, span.start - 12), span.start) is not None or
@@ -179,6 +181,10 @@ GREETING_WORDS = frozenset((
     "Damen", "Herren", "Grüßen", "Grüße", "Grüssen", "Grüsse", "Mesdames", "Messieurs",
     "Señores", "Senhores", "Signori"))
 SALUTATION_WORDS = GREETING_WORDS | {t.casefold().capitalize() for t in COURTESY_TITLES}
+# a reply that opens an answer, which the model reads as a name, alone or with the name
+# after it, where an answer's next sentence starts with one ("Witness: [No]. Emeka never
+# said", "[No. Emeka]": `tidy._two_sentences` parts that)
+REPLY_WORDS = frozenset(("no", "yes", "yeah", "yep", "nope", "okay", "ok"))
 
 
 def _salutation(value: str) -> bool:

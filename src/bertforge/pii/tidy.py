@@ -17,7 +17,7 @@ from typing import Sequence
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, common_words,
                       given_names, known_names, name_or_rare)
-from .nobodys import PARTY_ROLES, eponym, nobodys
+from .nobodys import PARTY_ROLES, REPLY_WORDS, eponym, nobodys
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
                        trie_pattern)
@@ -382,6 +382,8 @@ def _twice(text: str, span: Span) -> list[Span] | None:
 
 # a full stop and a space after a word of three letters or more inside a PERSON span
 SENTENCE_END = re.compile(r"(?<=[^\W\d_]{3})\. (?=[A-Z])")
+# a word and its full stop or comma, opening a PERSON span
+REPLY = re.compile(r"([^\W\d_]+)[.,] +")
 # given names as old records and signatures abbreviate them, with a full stop ("Geo.
 # Washington", "Chas. Dickens")
 NAME_ABBREVIATIONS = frozenset(("geo", "chas", "thos", "jas", "jos", "robt", "benj", "saml",
@@ -392,10 +394,16 @@ def _two_sentences(span: Span) -> list[Span] | None:
     """Two PERSON spans for a model PERSON span that runs over a sentence's end: a name
     and the next sentence's name ("Only [Tariq. Tariq Haddad], from accounting"): the
     word before the full stop a given name or surname (`known_names`) and no abbreviated
-    given name ("Geo. Smith", `NAME_ABBREVIATIONS`); None for anything else. (A title
-    parted from its name, "Sen. Ann Lee", is then dropped as a title alone.)"""
+    given name ("Geo. Smith", `NAME_ABBREVIATIONS`); the next sentence's name alone after
+    a reply ("Witness: [No. Emeka] never said", `nobodys.REPLY_WORDS`); None for anything
+    else. (A title parted from its name, "Sen. Ann Lee", is then dropped as a title
+    alone.)"""
     if span.label != "PERSON" or span.source != "model":
         return None
+    reply = REPLY.match(span.text)
+    if reply and reply.group(1).casefold() in REPLY_WORDS:
+        return [Span(span.start + reply.end(), span.end, "PERSON", span.text[reply.end():],
+                     span.score, span.source)]
     found = SENTENCE_END.search(span.text)
     if found is None:
         return None
