@@ -1873,17 +1873,19 @@ def test_a_months_day_is_masked_with_the_month_read_as_a_date():
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
     """The saints record's probe, with the model's spans as it gave them: "St. [Mark]'s
     Church", "St. [Paul]", "St. [Vincent de Paul] Society" and a line that starts "St."
-    go; a name with a capitalised word before its "St." or "Saint" stays ("Elizabeth St.
+    go, and so does one after a bracket's "(St." (the bracketed-saints record); a name
+    with a capitalised word before its "St." or "Saint" stays ("Elizabeth St.
     [John]", "Yves Saint Laurent"), and so does a name after a street's "St."."""
     from bertforge.pii.tidy import tidy
 
     text = ("Services at St. Mark's Church. They moved to St. Louis, then St. Paul. Donations "
             "to St. Vincent de Paul Society.\nSt. Jude Hospital thanks Elizabeth St. John, "
             "Yves Saint Laurent and, at 12 Elm St. Jane Doe. Rev. Emmanuel Boateng, St. Luke's "
-            "Parish.")
+            "Parish. Father Tom Brennan (St. Agnes Parish); \u201cSt. Anne\u201d, \"St. Bede\"")
     values = [("St. ", "Mark"), ("St. ", "Paul."), ("St. ", "Vincent de Paul"), ("St. ", "Jude"),
               ("thanks ", "Elizabeth"), ("St. ", "John"), ("", "Yves Saint Laurent"),
-              ("", "Jane Doe"), ("Rev. ", "Emmanuel Boateng"), ("St. ", "Luke")]
+              ("", "Jane Doe"), ("Rev. ", "Emmanuel Boateng"), ("St. ", "Luke"),
+              ("(St. ", "Agnes Parish"), ("\u201cSt. ", "Anne"), ('"St. ', "Bede")]
     spans = []
     for before, v in values:
         v = v.rstrip(".")

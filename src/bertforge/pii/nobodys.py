@@ -285,9 +285,10 @@ def _judges_title(text: str, span: Span) -> bool:
 
 
 # a saint's title and the space after it, at the end of what comes before a span, and the
-# word before the title (capitalised: "Elizabeth St. John" is a person's name)
-SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+)(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$",
-                          re.MULTILINE)
+# word before the title (capitalised: "Elizabeth St. John" is a person's name), or an
+# opening bracket or quote right before it ("Father Tom Brennan (St. [Agnes Parish])")
+SAINT_BEFORE = re.compile(r"(?:^|(\S+)[ \t]+|[(\"\u201c])"
+                          r"(?:St|ST|Ste|STE|Saint|SAINT)\.?[ \t]+$", re.MULTILINE)
 
 
 # an address block's field labels, which the model reads alone as a firm or a person
