@@ -2407,6 +2407,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Plaintiffs"), ("COMPANY", "Debtor-in-Possession"), ("PERSON", "Marcus Defendant"),
       ("PERSON", "Cross")],
      ["MARCUS T. DELGADO", "Marcus Defendant", "Cross"]),
+    # the parties of trade, finance and escrows (the contract-parties record), with the
+    # words that make a role with one ("Escrow Agent"); such a word alone stays
+    ("Consignor retains title; Escrow Agent and Paying Agent; the Escrow Holder; an Escrow "
+     "fee; Mary Holder; ask Holder.",
+     [("PERSON", "Consignor"), ("COMPANY", "Escrow Agent"), ("COMPANY", "Escrow Holder"),
+      ("COMPANY", "Escrow", 2), ("PERSON", "Mary Holder"), ("PERSON", "Holder", 2)],
+     ["Mary Holder", "Holder"]),
     # a place greeted (the greeted-places record, `_greeted_place`); a given name
     # several locales list, and a surname that is a city's outside a greeting, stay
     ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",

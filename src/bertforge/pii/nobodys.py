@@ -514,8 +514,19 @@ PARTY_ROLES = frozenset((
     "garnishee", "relator", "licensor", "licensee", "lessor", "lessee", "mortgagor",
     "mortgagee", "grantor", "grantee", "assignor", "assignee", "guarantor", "obligor",
     "obligee", "pledgor", "pledgee", "transferor", "transferee", "indemnitor", "indemnitee",
-    "settlor", "trustor"))
-ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the"))
+    "settlor", "trustor",
+    # and the parties of trade, finance, leases, franchises, estates and escrows, as
+    # their agreements name them ("[Consignor] retains title", "[Escrow] Agent")
+    "consignor", "consignee", "bailor", "depositary", "depositor", "custodian", "registrar",
+    "noteholder", "certificateholder", "servicer", "subservicer", "underwriter",
+    "sublandlord", "subtenant", "sublessor", "sublessee", "franchisor", "franchisee",
+    "optionor", "optionee", "discloser", "payor", "payee", "drawee", "warrantor",
+    "covenantor", "covenantee", "vendee", "lender", "borrower", "originator", "issuer",
+    "purchaser", "landlord", "tenant", "executor", "executrix", "administratrix", "testator",
+    "testatrix", "decedent", "beneficiary", "escrow", "escrowee"))
+# (and the words that make a role with one: "Escrow Agent", "Escrow Holder")
+ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
+                        "agent", "holder"))
 ROLE_WORD = re.compile(r"[^\W\d_]+")
 POSSESSIVE = re.compile(r"['\u2019]s?\b")
 
