@@ -36,16 +36,14 @@ def nobodys(text: str, span: Span) -> bool:
     (`_degree`), a Latin term of contracts ("[Pari Passu]", `_legal_latin`), a party's
     role in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
-    place has ("[Chad]'s president", `_civic`), a lawmaker's
-    party tag, a mail header's name, a courtesy title alone or
-    a program's name, a field's label or an abbreviation of office mail (`PARTY_TAG`,
-    `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`, `WORK_ABBREVIATIONS`:
-    "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the [Jupyter]
-    kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's title
-    ("[President and CEO]", `patterns.job_title`),
-    a greeting alone ("[Olá], my card ...", `GREETING_WORDS`) or a reply ("[No]. Emeka
-    never said", `REPLY_WORDS`), a team's or a project's
-    name ("Team [Falcon]", `TEAM_NAME`),
+    place has ("[Chad]'s president", `_civic`), a lawmaker's party tag, a mail header's
+    name, a courtesy title alone or a program's name, a field's label or an abbreviation
+    of office mail (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`,
+    `WORK_ABBREVIATIONS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]",
+    "restart the [Jupyter] kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review
+    by [EOD]"), a job's title ("[President and CEO]", `patterns.job_title`), a greeting
+    alone ("[Olá], my card ...", `GREETING_WORDS`) or a reply ("[No]. Emeka never said",
+    `REPLY_WORDS`), a team's or a project's name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
     sign-off's words at its line's start ("[Med] vänlig hälsning", `_in_sign_off`), a
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
