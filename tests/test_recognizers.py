@@ -460,20 +460,29 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
 
 def test_a_street_address_without_its_town_is_found_by_its_shape():
     """The streets record's probe: a house number, a street's name and a street word is
-    an address; a court of law after a number, a year after "in", and a number glued to a
-    comma are not."""
+    an address, with the town and the state after it; a court of law after a number, a
+    year after "in", and a number glued to a comma are not."""
     text = ("Water damage at 118 Juniper Court. Once the house at 9 Ferncliff Lane is sold. "
             "Filed in Chapter 11 Bankruptcy Court. In 2019 Wall Street banks grew; 1,000 Main "
             "Street shops. She lives at 2019 Main Street and 231 West Eighth Street.\n"
             # the world-addresses record's street words
             "At 14 Fitzwilliam Square, 5 Grosvenor Sq. and 7 Eden Quay; 3 Kensington Gardens, "
             "12 Oak Grove, 4 Marine Parade, 18 Pacific Coast Highway, 1200 Katy Hwy. and 2 "
-            "Penn Plaza.")
+            "Penn Plaza.\n"
+            # the town-and-state record: the town, the state or province and a ZIP code
+            # after a street, or the state alone; not a town alone, nor a state's word
+            # that starts a longer one
+            "At 900 Commerce Way, Plano, Texas. 41 Elm Street, Springfield, IL, with 7 Bay "
+            "Road, North Vancouver, British Columbia and 3 Hill Road, New York, NY 10001-2345; "
+            "8 Low Lane, Dallas, TX-based; 9 Oak Lane, Texas; 5 Elm Court, Dallas. 2 Elm Road, "
+            "Salt Lake City, Utah.")
     assert recognized("streets", "US", text) == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
         "14 Fitzwilliam Square", "5 Grosvenor Sq.", "7 Eden Quay", "3 Kensington Gardens",
         "12 Oak Grove", "4 Marine Parade", "18 Pacific Coast Highway", "1200 Katy Hwy.",
-        "2 Penn Plaza"]]
+        "2 Penn Plaza", "900 Commerce Way, Plano, Texas", "41 Elm Street, Springfield, IL",
+        "7 Bay Road, North Vancouver, British Columbia", "3 Hill Road, New York, NY 10001-2345",
+        "8 Low Lane", "9 Oak Lane, Texas", "5 Elm Court", "2 Elm Road, Salt Lake City, Utah"]]
 
 
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():

@@ -577,6 +577,14 @@ CA_PROVINCES = ("AB BC MB NB NL NS NT NU ON PE QC SK YT").split() + [
     "Nova Scotia", "Northwest Territories", "Nunavut", "Ontario", "Prince Edward Island",
     "Quebec", "Québec", "Saskatchewan", "Yukon"]
 CA_ADDRESS = _postal_address(rf"(?:{'|'.join(CA_PROVINCES)})[ \t]+{_CA_CODE}")
+# the town and the state or province after a street address that prose writes without
+# a ZIP code ("at 900 Commerce Way[, Plano, Texas].", "41 Elm Street[, Springfield, IL],
+# with"): a comma, up to three capitalised words and a comma (or none, where the span
+# holds its town), the state's or province's name or code, perhaps a ZIP code
+TOWN_AND_STATE = re.compile(
+    rf",[ \t]+(?:{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,2}},[ \t]+)?"
+    rf"(?:{trie_pattern([*US_STATES, *US_STATE_NAMES, *CA_PROVINCES])})"
+    r"(?:[ \t]+\d{5}(?:-\d{4})?)?(?![\w-])")
 AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)

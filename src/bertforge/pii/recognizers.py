@@ -824,9 +824,11 @@ class WorldAddresses(Recognizer):
 
 
 class Streets(Pattern):
-    """A street address without its town (`patterns.STREET`: "at 118 Juniper Court"), which
-    the model reads as nothing or in pieces; not a court of law after a number ("Chapter
-    11 Bankruptcy Court") nor a year after "in", "since" ... ("in 2019 Wall Street banks")."""
+    """A street address without its postcode (`patterns.STREET`: "at 118 Juniper Court"),
+    which the model reads as nothing or in pieces, with the town and the state or province
+    written after it ("900 Commerce Way, Plano, Texas", `patterns.TOWN_AND_STATE`); not a
+    court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
+    "since" ... ("in 2019 Wall Street banks")."""
 
     def __init__(self):
         super().__init__("streets", "street_address", p.STREET, "shape",
@@ -842,7 +844,8 @@ class Streets(Pattern):
             if len(number) == 4 and number[:2] in ("19", "20") and \
                     p.BEFORE_YEAR.search(text, max(0, m.start() - 8), m.start()):
                 continue
-            out.append(self.match(m.start(), m.end()))
+            town = p.TOWN_AND_STATE.match(text, m.end())
+            out.append(self.match(m.start(), town.end() if town else m.end()))
         return out
 
 
