@@ -687,6 +687,12 @@ FIRM_PROBES = {
         "MD Sandeep Bakhshi; an absa, a woori and Maybankers are not.",
         ["Itaú Unibanco", "Grupo Financiero Banorte", "DBS Bank", "OCBC", "UOB", "Emirates NBD",
          "ICICI Bank"]),
+    "the central banks news names in their own language": (
+        "Banque de France governor François Villeroy de Galhau and Bundesbank chief Joachim "
+        "Nagel spoke; the European Central Bank, Banco de España, Bank Negara Malaysia and the "
+        "Monetary Authority of Singapore held rates. A France bank, a bundes bank are not.",
+        ["Banque de France", "Bundesbank", "European Central Bank", "Banco de España",
+         "Bank Negara Malaysia", "Monetary Authority of Singapore"]),
     "the insurers bills and claims name": (
         "Paid by Aetna; the claim went to Blue Cross Blue Shield, then Kaiser Permanente. My "
         "Delta Dental plan and GEICO policy renewed; State Farm and Liberty Mutual quoted. "

@@ -336,6 +336,17 @@ KNOWN_FIRMS = (
     "Agricultural Bank of China", "KB Financial", "Shinhan", "Woori", "Standard Bank Group",
     "Absa", "Nedbank", "FirstRand", "Ecobank", "Zenith Bank", "Equity Bank", "Sberbank", "VTB",
     "Akbank", "Garanti BBVA",
+    # the central banks news names in their own language or without "Bank of" ("Banque
+    # de France governor ..."; those named "Bank of ..." are the `banks` recognizer's)
+    "Banque de France", "Banca d'Italia", "Banco de España", "Banco de Portugal",
+    "De Nederlandsche Bank", "Deutsche Bundesbank", "Bundesbank", "Swiss National Bank",
+    "Sveriges Riksbank", "Norges Bank", "Danmarks Nationalbank", "Banco Central do Brasil",
+    "Banco de México", "Banxico", "Bank Negara Malaysia", "Bank Indonesia",
+    "Bangko Sentral ng Pilipinas", "Monetary Authority of Singapore",
+    "Hong Kong Monetary Authority", "South African Reserve Bank", "Saudi Central Bank",
+    "European Central Bank", "Banco Central de Chile", "Banco de la República",
+    "Czech National Bank", "Magyar Nemzeti Bank", "Bank Al-Maghrib",
+    "Banco Central de la República Argentina",
     # asset managers and investors
     "BlackRock", "Vanguard Group", "Fidelity Investments", "State Street Corporation",
     "State Street Bank", "State Street Global Advisors", "Northern Trust", "BNY Mellon",
