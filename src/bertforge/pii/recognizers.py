@@ -289,6 +289,8 @@ class Mrz(Recognizer):
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
+        if "<<" not in text:  # every zone parts the surname from the given names so
+            return out
         for pattern in (p.MRZ_PASSPORT, p.MRZ_CARD):
             for m in pattern.finditer(text):
                 if p.mrz_check(m["doc"], m["doc_check"]) and p.mrz_check(m["born"], m["born_check"]):
