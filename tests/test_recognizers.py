@@ -1225,3 +1225,17 @@ def test_a_travel_documents_machine_readable_zone_is_found():
                   card.replace("907<", "908<"), card.replace("7408122F", "7408121F"),
                   passport.split("\n")[0], "\n".join(card.split("\n")[1:]), card + "<"):
         assert recognized("mrz", "US", wrong) == []
+
+
+def test_a_mails_display_name_before_its_address_is_found():
+    """The display-names record's probes, mail headers and a quoted reply: the name
+    before an address in angle brackets, its surname first with a comma or not, in one
+    or two quotes, with a department in brackets after it that is not part of it; not a
+    team's or a firm's name (no word of it a known name), nor a name without the brackets."""
+    text = ('From: "Okafor, Chinedu (NYC)" <chinedu.okafor@meridianam.com>\n'
+            "To: \"'Pruitt, Loretta'\" <lpruitt@gmail.com>; Pieter van Dijk<pvd@x.nl>\n"
+            "Cc: Loan Servicing <servicing@harborpointcu.org>, Acme Payments <ap@acme.com>\n"
+            "On Tue, Dec 1, 2026 at 3:22 PM Marisol Delgado <mdelgado@harborpointcu.org> wrote:\n"
+            "Reply to Tomasz Wroblewski (tomasz@x.pl) or Ama Mensah, ama@x.gh")
+    assert recognized("mail_names", "US", text) == [(v, "PERSON") for v in (
+        "Okafor, Chinedu", "Pruitt, Loretta", "Pieter van Dijk", "Marisol Delgado")]

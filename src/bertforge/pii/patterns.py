@@ -866,6 +866,16 @@ NAME_FIELD = re.compile(
     rf"|(?:{trie_pattern(_NAME_LABELS[3])})[ \t]*:|{_P2P_PAYEE})[ \t]*({_NAME_FIELD_VALUE})"
     rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]{{2}}|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
+# A mail's display name before its address in angle brackets, as headers and quoted
+# replies write it ('"Okafor, Chinedu (NYC)" <chinedu.okafor@...>', "Marisol Delgado
+# <mdelgado@...> wrote:"): two to four capitalised words (a comma after the first where
+# the surname leads), perhaps in quotes (Outlook's "'Pruitt, Loretta'" in two) and with a
+# department or an office in brackets after them, which is not part of the name; not the
+# "PM" of a quoted reply's time before it ("at 3:22 PM Marisol Delgado <...> wrote:").
+MAIL_NAME = re.compile(
+    rf"(?<![\w@.-])(?!(?:AM|PM) )({_NAME_FIELD_WORD}(?:,? (?:{_PARTICLE} )?{_NAME_FIELD_WORD})"
+    rf"(?: (?:{_PARTICLE} )?{_NAME_FIELD_WORD}){{0,2}})(?:[ \t]+\([^()\n]{{1,30}}\))?"
+    r"[\"']{0,2}[ \t]*<[^<>\s@]+@[^<>\s]+>")
 # A name's value after its key in data and code: JSON, a dict, a query string, a setter,
 # XML ('"last_name": "Young"', "family_name='Rivers'", "last_name=Field&",
 # 'setLastName("Black")', "<LastName>Gardner</LastName>"), where the model misses a surname

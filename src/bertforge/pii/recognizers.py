@@ -714,6 +714,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "
                                                    "person, one of its words a known name"),
+    "mail_names": lambda region: Pattern("mail_names", "name", p.MAIL_NAME, "shape",
+                                         validate=_labelled_person, group=1, needs=("@",),
+                                         check="a mail's display name before its address, one "
+                                               "of its words a known name"),
     "keyed_names": lambda region: Pattern("keyed_names", "name", p.KEYED_NAME, "shape", group=1,
                                           validate=lambda m: m.group(1) not in p.NO_NAMES,
                                           check="a name's value after its key in data or code",
