@@ -1239,3 +1239,18 @@ def test_a_mails_display_name_before_its_address_is_found():
             "Reply to Tomasz Wroblewski (tomasz@x.pl) or Ama Mensah, ama@x.gh")
     assert recognized("mail_names", "US", text) == [(v, "PERSON") for v in (
         "Okafor, Chinedu", "Pruitt, Loretta", "Pieter van Dijk", "Marisol Delgado")]
+
+
+def test_a_name_with_an_irish_surnames_particle_is_found():
+    """The gaelic-particles record's probes, a customer's message and a branch's letter:
+    the given name, the particle and the surname (after "Giolla", or with the lenited
+    "h"), or from the particle where the word before is no name ("Contact"); not "O" or
+    "Mac", nor a particle before a word in lower case."""
+    text = ("My wife's name is Siobhán Ní Bhriain. Contact Máire Ní Dhomhnaill or Aoife Nic "
+            "Aodha; Ciarán Ó Súilleabháin and Eibhlín Uí Cheallaigh. Seán Nic Giolla "
+            "Phádraig, Róisín Ní hÉigeartaigh. Contact Ní Bhriain-Walsh. Pat O Brien, Mac "
+            "Donald, Ní dhéanfaidh.")
+    assert recognized("gaelic_names", "US", text) == [(v, "PERSON") for v in (
+        "Siobhán Ní Bhriain", "Máire Ní Dhomhnaill", "Aoife Nic Aodha", "Ciarán Ó Súilleabháin",
+        "Eibhlín Uí Cheallaigh", "Seán Nic Giolla Phádraig", "Róisín Ní hÉigeartaigh",
+        "Ní Bhriain-Walsh")]

@@ -876,6 +876,15 @@ MAIL_NAME = re.compile(
     rf"(?<![\w@.-])(?!(?:AM|PM) )({_NAME_FIELD_WORD}(?:,? (?:{_PARTICLE} )?{_NAME_FIELD_WORD})"
     rf"(?: (?:{_PARTICLE} )?{_NAME_FIELD_WORD}){{0,2}})(?:[ \t]+\([^()\n]{{1,30}}\))?"
     r"[\"']{0,2}[ \t]*<[^<>\s@]+@[^<>\s]+>")
+# A name with an Irish surname's particle, which no English word is ("Siobhán Ní
+# Bhriain", "Aoife Nic Aodha", "Ciarán Ó Súilleabháin", "Eibhlín Uí Cheallaigh", "Máire
+# Nic Giolla Phádraig", "Ní hÉigeartaigh"): perhaps a given name (group 1), the particle and
+# the surname, perhaps after "Giolla" (group 2). Whether the word before is a given name is the
+# recognizer's check (`recognizers.GaelicNames`).
+_GAELIC_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?"
+GAELIC_PARTICLES = ("Ní", "Nic", "Uí", "Ó")
+GAELIC_NAME = re.compile(rf"(?<![\w-])(?:({_GAELIC_WORD})[ \t]+)?((?:{'|'.join(GAELIC_PARTICLES)})"
+                         rf"[ \t]+(?:Giolla[ \t]+)?h?{_GAELIC_WORD})(?![\w-])")
 # A name's value after its key in data and code: JSON, a dict, a query string, a setter,
 # XML ('"last_name": "Young"', "family_name='Rivers'", "last_name=Field&",
 # 'setLastName("Black")', "<LastName>Gardner</LastName>"), where the model misses a surname

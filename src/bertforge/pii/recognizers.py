@@ -714,6 +714,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "
                                                    "person, one of its words a known name"),
+    "gaelic_names": lambda region: GaelicNames(),
     "mail_names": lambda region: Pattern("mail_names", "name", p.MAIL_NAME, "shape",
                                          validate=_labelled_person, group=1, needs=("@",),
                                          check="a mail's display name before its address, one "
@@ -853,6 +854,23 @@ class Streets(Pattern):
             town = p.TOWN_AND_STATE.match(text, m.end())
             out.append(self.match(m.start(), town.end() if town else m.end()))
         return out
+
+
+class GaelicNames(Recognizer):
+    """A name with an Irish surname's particle (`patterns.GAELIC_NAME`: "Siobhán Ní
+    Bhriain", "Ciarán Ó Súilleabháin"), which the model misses or parts at the particle
+    ("[Aoife] Nic [Aodha]"): with the word before the particle where it is a given name
+    or a word outside the vocabulary (`lexicon.name_or_rare`), else from the particle
+    ("Contact [Ní Bhriain]")."""
+    name, kinds, trust = "gaelic_names", ("name",), "shape"
+    check = "an Irish surname's particle and the surname after it"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        if not any(w in text for w in p.GAELIC_PARTICLES):
+            return []
+        return [self.match(m.start(1) if m.group(1) and name_or_rare(m.group(1).casefold())
+                           else m.start(2), m.end())
+                for m in p.GAELIC_NAME.finditer(text)]
 
 
 class ModelRecognizer:
