@@ -687,12 +687,24 @@ CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re
                      r"|b?cc:?|(?:Cc|Bcc|B?CC):)[ \t]+")
 
 
+# what follows a line that is the next field's label, not an address's last line: the
+# label's colon on the same line ("1207 Larkspur Court\n[City, state], ZIP: Boise")
+LABEL_REST = re.compile(r"[^\n:]{0,30}:")
+
+
 def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
     """A name or address without "Attn" after it, or "c/o", a copy's "cc" or a case
-    name's "In re" before it ("In re [Lehman Brothers Holdings Inc.]")."""
+    name's "In re" before it ("In re [Lehman Brothers Holdings Inc.]"), or an address
+    without a last line that is the next field's label (`LABEL_REST`) or a list's number
+    of one or two digits ("...95054\n[2]. Issuer")."""
     end = FIELD_LABEL_END.search(text, a, b)
     if end and end.start() > a:
         b = end.start()
+    line = text.rfind("\n", a, b)
+    last = text[line:b].strip()
+    if line > a and (last.isdigit() and len(last) <= 2 or
+                     not any(c.isdigit() for c in last) and LABEL_REST.match(text, b)):
+        b = line
     start = CARE_OF.match(text, a, b)
     if start and start.end() < b:
         a = start.end()
