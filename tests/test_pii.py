@@ -1696,18 +1696,22 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
     """The titles-out record's second to fifth amendments: "Adjuster [Brian Koval]",
     "Teller [Jenna Brooks]", "COO [Raj Patel]", "uncle [Ray]" and "mr [peterson]" (lower
     case, as posts write them), "COACH [KERR]"; a word that only starts like one stays
-    ("Agentina Ross", "Dadi Ola"); a role read alone is no name (the plural-titles
-    record's amendment)."""
+    ("Agentina Ross", "Dadi Ola", "Opal Reyes"); a role read alone is no name (the
+    plural-titles record's amendment); a grandparent, aunt or uncle in another language
+    ("Nonna [Lucia]", the kin-abroad record)."""
     from bertforge.pii.tidy import tidy
 
     text = ("Adjuster Brian Koval inspected it; shoutout to uncle Ray and COACH KERR, to "
             "Agentina Ross and Dadi Ola, and to the Manager; mr peterson did not; Teller Jenna "
-            "Brooks did; COO Raj Patel agreed.")
+            "Brooks did; COO Raj Patel agreed. My grandma (Nonna Lucia) and Tío Jorge; Opal "
+            "Reyes.")
     values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
-              "Manager", "mr peterson", "Teller Jenna Brooks", "COO Raj Patel"]
+              "Manager", "mr peterson", "Teller Jenna Brooks", "COO Raj Patel", "Nonna Lucia",
+              "Tío Jorge", "Opal Reyes"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
-                                       "Dadi Ola", "peterson", "Jenna Brooks", "Raj Patel"]
+                                       "Dadi Ola", "peterson", "Jenna Brooks", "Raj Patel",
+                                       "Lucia", "Jorge", "Opal Reyes"]
 
 
 def test_a_role_in_lower_case_is_left_out_of_a_name():

@@ -670,7 +670,11 @@ DEMONYMS = ("Briton", "Swede", "Spaniard", "Dane", "Dutchman", "Dutchwoman", "Fr
 # kinship words; they and the courtesy titles are written in lower case too ("my uncle
 # Ray", "mr peterson")
 KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
-       "Mum", "Dad")
+       "Mum", "Dad",
+       # and the grandparents, aunts and uncles of other languages, as English posts write
+       # them ("my grandma (Nonna Lucia)", "Abuela Rosa"), none a given name of Faker's
+       "Nonna", "Nonno", "Abuela", "Abuelo", "Abuelita", "Abuelito", "Opa", "Bubbe", "Zayde",
+       "Tío", "Zia", "Zio", "Tante", "Onkel")
 TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
     {t for title in OFFICE_TITLES + DEMONYMS for t in (title, title.upper())} |
     {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
