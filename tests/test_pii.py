@@ -1757,20 +1757,23 @@ def test_where_a_person_is_from_is_left_out_of_the_name():
 def test_a_title_for_several_people_parts_their_names_and_a_title_alone_is_nobodys():
     """The plural-titles record's probe, with the model's spans as it gave them:
     "Messrs. Thornbury, Vasquez" is two surnames, without the title (and "Drs. [Achebe,
-    Mensah]" with the title outside the span); "Ms" read alone
+    Mensah]" with the title outside the span, and "Mses." and "MSES.": the mses record);
+    "Ms" and "Mses" read alone
     before "Okafor" goes; an inverted name without such a title stays one ("Miller,
     Brandon")."""
     from bertforge.pii.tidy import tidy
 
     text = ("During 2025, Messrs. Thornbury, Vasquez and Lindqvist served. Ms. Okafor was "
             "Chief Risk Officer. Signed: Miller, Brandon. Drs. Achebe, Mensah agreed; Sen. "
-            "Elizabeth A. Warren did not.")
+            "Elizabeth A. Warren did not. Mses. Devereaux, Oduya and MSES. KANE, LOWE met.")
     values = ["Messrs. Thornbury, Vasquez", "Lindqvist", "Ms", "Okafor", "Miller, Brandon",
-              "Achebe, Mensah", "Sen", "Elizabeth A. Warren"]
+              "Achebe, Mensah", "Sen", "Elizabeth A. Warren", "Mses", "Devereaux, Oduya",
+              "KANE, LOWE"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Thornbury", "Vasquez", "Lindqvist", "Okafor",
                                        "Miller, Brandon", "Achebe", "Mensah",
-                                       "Elizabeth A. Warren"]
+                                       "Elizabeth A. Warren", "Devereaux", "Oduya", "KANE",
+                                       "LOWE"]
 
 
 def test_full_names_listed_with_commas_are_apart_and_an_inverted_name_stays_whole():

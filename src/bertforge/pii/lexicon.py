@@ -19,7 +19,7 @@ from ..optional import require
 # and one with the space after it, capitalised or in capitals, before more of a name.
 # Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
 ENGLISH_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")  # one person's, in English
-COURTESY_TITLES = ENGLISH_TITLES + ("Messrs", "Mmes", "Drs",
+COURTESY_TITLES = ENGLISH_TITLES + ("Messrs", "Mmes", "Mses", "Drs",
                    # and in Spanish, Portuguese, French, German and Italian
                    "Sr", "Sra", "Srta", "Sres", "Señor", "Señora", "Señorita", "Senhor",
                    "Senhora", "Mme", "Mlle", "Monsieur", "Madame", "Mademoiselle", "Herr",

@@ -289,7 +289,7 @@ JOINED = {"DATE": re.compile(r"\s+and\s+"),
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 # a title for several people ("Messrs. Thornbury, Vasquez and Lindqvist"): after it a
 # comma parts surnames, where elsewhere it may part a surname from a given name
-_PLURAL_TITLE = r"(?:Messrs|MESSRS|Mmes|MMES|Drs|DRS)\.?[ \t]+"
+_PLURAL_TITLE = r"(?:Messrs|MESSRS|Mmes|MMES|Mses|MSES|Drs|DRS)\.?[ \t]+"
 PLURAL_TITLE = re.compile(_PLURAL_TITLE)
 PLURAL_TITLE_BEFORE = re.compile(_PLURAL_TITLE + "$")
 COMMA = re.compile(r"[ \t]*,[ \t]*")
