@@ -1254,3 +1254,16 @@ def test_a_name_with_an_irish_surnames_particle_is_found():
         "Siobhán Ní Bhriain", "Máire Ní Dhomhnaill", "Aoife Nic Aodha", "Ciarán Ó Súilleabháin",
         "Eibhlín Uí Cheallaigh", "Seán Nic Giolla Phádraig", "Róisín Ní hÉigeartaigh",
         "Ní Bhriain-Walsh")]
+
+
+def test_a_firms_name_before_where_it_is_listed_is_found():
+    """The listed-firms record's probes, press releases: the capitalised words right
+    before an exchange's code and a ticker in brackets, after a dateline's dashes too; not
+    a word that starts sentences, nor words before other brackets."""
+    text = ("Founded in 2014, Meridian Payments (NASDAQ: MRDP) serves merchants. "
+            "SAN FRANCISCO--(BUSINESS WIRE)--Northwind Semiconductor Corp. (Nasdaq: NWSC) said. "
+            "Shares of Halden & Rowe (NYSE: HRW) rose; Shares (NYSE: X) fell. Acme Labs (Q3) "
+            "and Kestrel Holdings (LSE: KSTL; TSX: KST) did not.")
+    assert recognized("listed_firms", "US", text) == [(v, "COMPANY") for v in (
+        "Meridian Payments", "Northwind Semiconductor Corp.", "Halden & Rowe",
+        "Kestrel Holdings")]

@@ -20,8 +20,8 @@ from ..spans import Span
 from . import ids
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, ROLE_DETERMINERS, ROLES,
                       SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, places)
-from .patterns import (CA_PROVINCES, GREETING_BEFORE, MONTH, PRODUCT_VERSION, SIGN_OFF_LINE,
-                       US_STATE_NAMES, US_STATES, job_title, trie_pattern)
+from .patterns import (CA_PROVINCES, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
+                       SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -412,22 +412,6 @@ def _file_number(text: str, span: Span) -> bool:
         return False
     keys = list(FILE_NUMBER_KEY.finditer(text, max(0, span.start - 120), span.start))
     return bool(keys) and FILE_NUMBER_LIST.fullmatch(text, keys[-1].end(), span.start) is not None
-
-
-# the codes of stock exchanges as press releases and news write them before a ticker, and
-# a ticker ("Halverson Industries (NYSE: HLV)", "(TSX: APX) (OTCQX: APXMF)", "(Nasdaq:
-# RWBC; TSX: RWB)", "(TYO: 6521)", "(NYSE: BF.B)")
-EXCHANGES = ("NYSE", "NYSE American", "NYSE MKT", "NYSE Arca", "Nasdaq", "NASDAQ", "Nasdaq GS",
-             "Nasdaq GM", "Nasdaq CM", "AMEX", "TSX", "TSXV", "TSX-V", "TSX Venture", "CSE",
-             "NEO", "ASX", "NZX", "LSE", "AIM", "OTC", "OTCQX", "OTCQB", "OTC Pink", "OTCBB",
-             "OSE", "TYO", "TSE", "JPX", "HKEX", "HKSE", "SEHK", "HK", "SGX", "JSE", "NSE", "BSE",
-             "Euronext", "XETRA", "Xetra", "FWB", "FRA", "ETR", "EPA", "AMS", "EBR", "ELI",
-             "SIX", "SWX", "BME", "BIT", "OMX", "STO", "CPH", "HEL", "OSL", "WSE", "TASE", "B3",
-             "BVMF", "BMV", "KRX", "KOSDAQ", "KOSPI", "TWSE", "TPE", "SSE", "SZSE", "IDX",
-             "SET", "Bursa", "TADAWUL", "Tadawul", "ADX", "DFM", "EGX", "Cboe", "CBOE", "BATS")
-_LISTING = r"(?:%s)[ \t]*:[ \t]*[A-Z0-9]{1,6}(?:[.-][A-Z0-9]{1,3})?" % "|".join(
-    map(re.escape, sorted(EXCHANGES, key=len, reverse=True)))
-LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*\)")
 
 
 def _listing(text: str, span: Span) -> bool:

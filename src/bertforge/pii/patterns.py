@@ -806,6 +806,29 @@ NOT_FIRM_STARTS = tuple(w for word in (
     for w in (word, word.upper()))
 # (not where the firm is based, which news writes before its name: "Fort [Worth-based]")
 _FIRM_WORD = r"(?![\w&'\u2019.-]*-based\b)[A-ZÀ-ÖØ-ÞĀ-ž][\w&'\u2019.-]*"
+# the codes of stock exchanges as press releases and news write them before a ticker, and
+# a ticker ("Halverson Industries (NYSE: HLV)", "(TSX: APX) (OTCQX: APXMF)", "(Nasdaq:
+# RWBC; TSX: RWB)", "(TYO: 6521)", "(NYSE: BF.B)")
+EXCHANGES = ("NYSE", "NYSE American", "NYSE MKT", "NYSE Arca", "Nasdaq", "NASDAQ", "Nasdaq GS",
+             "Nasdaq GM", "Nasdaq CM", "AMEX", "TSX", "TSXV", "TSX-V", "TSX Venture", "CSE",
+             "NEO", "ASX", "NZX", "LSE", "AIM", "OTC", "OTCQX", "OTCQB", "OTC Pink", "OTCBB",
+             "OSE", "TYO", "TSE", "JPX", "HKEX", "HKSE", "SEHK", "HK", "SGX", "JSE", "NSE", "BSE",
+             "Euronext", "XETRA", "Xetra", "FWB", "FRA", "ETR", "EPA", "AMS", "EBR", "ELI",
+             "SIX", "SWX", "BME", "BIT", "OMX", "STO", "CPH", "HEL", "OSL", "WSE", "TASE", "B3",
+             "BVMF", "BMV", "KRX", "KOSDAQ", "KOSPI", "TWSE", "TPE", "SSE", "SZSE", "IDX",
+             "SET", "Bursa", "TADAWUL", "Tadawul", "ADX", "DFM", "EGX", "Cboe", "CBOE", "BATS")
+_LISTING = r"(?:%s)[ \t]*:[ \t]*[A-Z0-9]{1,6}(?:[.-][A-Z0-9]{1,3})?" % "|".join(
+    map(re.escape, sorted(EXCHANGES, key=len, reverse=True)))
+LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*\)")
+# a firm's name right before the brackets that say where it is listed ("Founded in 2014,
+# Meridian Payments (NASDAQ: MRDP) serves ..."), which press releases and news write for a
+# company whatever its name: one to five capitalised words ("&" between them), not
+# starting with a word that starts sentences (`NOT_FIRM_STARTS`); after a dateline's
+# dashes too ("--(BUSINESS WIRE)--Northwind Semiconductor Corp. (NASDAQ: NWSC)")
+LISTED_FIRM = re.compile(
+    rf"(?=[A-ZÀ-ÖØ-ÞĀ-ž])(?<![\w&.'\u2019])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
+    rf"({_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&)){{0,4}})[ \t]*(?=\([ \t]*{_LISTING})")
+
 _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
 # a name's particle written alone before its surname, where a name may start in lower
 # case ("de la Cruz", "van der Berg", "al Thani", "bin Salman")

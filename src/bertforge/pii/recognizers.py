@@ -725,6 +725,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                           needs=p.KEYED_NAME_WORDS),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
+    "listed_firms": lambda region: Pattern("listed_firms", "company", p.LISTED_FIRM, "shape",
+                                           group=1, needs=p.LISTING,
+                                           check="a firm's name before where it is listed"),
     "firm_cells": lambda region: Pattern("firm_cells", "company", p.FIRM_CELL, "shape", group=1,
                                          check="a table cell or list line holding a firm's "
                                                "name and its legal form",
