@@ -1267,3 +1267,14 @@ def test_a_firms_name_before_where_it_is_listed_is_found():
     assert recognized("listed_firms", "US", text) == [(v, "COMPANY") for v in (
         "Meridian Payments", "Northwind Semiconductor Corp.", "Halden & Rowe",
         "Kestrel Holdings")]
+
+
+def test_a_person_as_a_party_of_a_lawsuits_caption_is_found():
+    """The case-parties record's probes, a court's opinion and a filing's legal
+    proceedings: each side's name words next to "v." or "vs.", one a known name; not the
+    words before them ("In", "See"), a firm's side, a place or a government."""
+    text = ("In Okafor v. Meridian Bank, the court held. See Smith vs. Jones Before the "
+            "court; Miranda v. Arizona; United States v. Ortiz-Bauer; State v. Whitaker; "
+            "Acme v. Harlow Capital LLC; and the Smith v. Jones.")
+    assert recognized("case_parties", "US", text) == [(v, "PERSON") for v in (
+        "Okafor", "Smith", "Jones", "Miranda", "Ortiz-Bauer", "Whitaker", "Smith", "Jones")]

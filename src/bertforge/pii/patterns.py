@@ -889,6 +889,11 @@ NAME_FIELD = re.compile(
     rf"|(?:{trie_pattern(_NAME_LABELS[3])})[ \t]*:|{_P2P_PAYEE})[ \t]*({_NAME_FIELD_VALUE})"
     rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]{{2}}|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
+# A lawsuit's caption in running text ("In Okafor v. Meridian Bank, the court held", "See
+# Smith v. Jones"): up to four capitalised words each side of "v." or "vs."; which of
+# them are a person's name is the recognizer's check (`recognizers.CaseParties`).
+CASE_CAPTION = re.compile(rf"(?<![\w.-])({_NAME_FIELD_WORD}(?: {_NAME_FIELD_WORD}){{0,3}})[ \t]+vs?\."
+                          rf"[ \t]+({_NAME_FIELD_WORD}(?: {_NAME_FIELD_WORD}){{0,3}})(?![\w-])")
 # A mail's display name before its address in angle brackets, as headers and quoted
 # replies write it ('"Okafor, Chinedu (NYC)" <chinedu.okafor@...>', "Marisol Delgado
 # <mdelgado@...> wrote:"): two to four capitalised words (a comma after the first where

@@ -19,6 +19,7 @@ A recognizer of your own:
 from __future__ import annotations
 
 import functools
+import itertools
 import ipaddress
 import re
 from dataclasses import replace
@@ -624,9 +625,14 @@ def _user_name(m: re.Match) -> bool:
 
 def _labelled_person(m: re.Match) -> bool:
     """Whether a name after a person's label (`patterns.NAME_FIELD`) looks like a
-    person's: one of its words (or a hyphenated word's parts) a given name or surname of
-    Faker's locales, and no firm, title or team (`_no_one`)."""
-    value = m.group(1)
+    person's (`_person_like`)."""
+    return _person_like(m.group(1))
+
+
+def _person_like(value: str) -> bool:
+    """Whether a would-be name looks like a person's: one of its words (or a hyphenated
+    word's parts) a given name or surname of Faker's locales, and no firm, title or team
+    (`_no_one`)."""
     if _no_one(value):
         return False
     names = known_names()
@@ -715,6 +721,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                              check="a full name after a label that names a "
                                                    "person, one of its words a known name"),
     "gaelic_names": lambda region: GaelicNames(),
+    "case_parties": lambda region: CaseParties(),
     "mail_names": lambda region: Pattern("mail_names", "name", p.MAIL_NAME, "shape",
                                          validate=_labelled_person, group=1, needs=("@",),
                                          check="a mail's display name before its address, one "
@@ -856,6 +863,34 @@ class Streets(Pattern):
                 continue
             town = p.TOWN_AND_STATE.match(text, m.end())
             out.append(self.match(m.start(), town.end() if town else m.end()))
+        return out
+
+
+class CaseParties(Recognizer):
+    """The parties of a lawsuit's caption in running text that are people
+    (`patterns.CASE_CAPTION`: "In [Okafor] v. Meridian Bank", "See [Smith] v. [Jones]"),
+    which the model reads as a case's name and leaves: each side's name words next to the
+    "v." (`lexicon.name_or_rare`: not "In" or "See"), one of them a known name, where the
+    side is no firm, title or team (`_no_one`: "Meridian Bank") and no place ("Arizona";
+    a government's side, "United States", "State", is words of the vocabulary)."""
+    name, kinds, trust = "case_parties", ("name",), "shape"
+    check = "a person's name as a party of a lawsuit's caption"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        if " v." not in text and " vs." not in text:
+            return []
+        out = []
+        for m in p.CASE_CAPTION.finditer(text):
+            for side, toward in ((1, -1), (2, 1)):
+                words = m.group(side).split(" ")
+                if _no_one(m.group(side)):
+                    continue
+                kept = list(itertools.takewhile(lambda w: name_or_rare(w.casefold()),
+                                                words[::toward]))[::toward]
+                value = " ".join(kept)
+                if value and _person_like(value) and not a_place(value):
+                    start = m.start(side) + (len(m.group(side)) - len(value) if toward < 0 else 0)
+                    out.append(self.match(start, start + len(value)))
         return out
 
 
