@@ -2199,7 +2199,7 @@ def test_a_hyphenated_name_is_masked_whole():
     """"Fatima Al" of "Fatima Al-Sayed" leaves half a surname readable: the word after a
     glued hyphen comes in when it is capitalised, and so does the start of one before;
     "Merkel-led", a reference's digits and two names both found stay as they were,
-    unless the second starts in lower case."""
+    unless the second starts in lower case or is one word after a full name."""
     from bertforge.pii.tidy import tidy
 
     def tidied(text, values):
@@ -2216,6 +2216,13 @@ def test_a_hyphenated_name_is_masked_whole():
     # two found, the second starting in lower case: a romanised given name, one (the
     # hyphenated-given-names record's probe, as the model gave it)
     assert tidied("Hye-jin Choi, Head of Digital Assets", ["Hye", "jin Choi"]) == ["Hye-jin Choi"]
+    # a full name and one word, a double-barrelled surname's second part (the
+    # hyphen-surnames record's probe, a headline, as the model gave it); two full names
+    # stay two
+    assert tidied("Citi Banker Ngozi Adebayo-Hart to Lead", ["Ngozi Adebayo", "Hart"]) == [
+        "Ngozi Adebayo-Hart"]
+    assert tidied("the Joe Biden-Kamala Harris ticket", ["Joe Biden", "Kamala Harris"]) == [
+        "Joe Biden", "Kamala Harris"]
 
 
 def test_a_calls_speakers_are_parted_from_their_marks_and_firms():

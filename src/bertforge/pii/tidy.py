@@ -1363,12 +1363,14 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
     span starts or ends inside it ("Trump-Biden", both found, stays two); and two
     model PERSON spans that a hyphen joins to a lower-case letter, one name ("Hye" +
     "jin Choi": a romanised Korean given name's second syllable, which no name starts
-    with)."""
+    with), or a full name to one word, a double-barrelled surname's second part
+    ("Ngozi Adebayo" + "Hart")."""
     out: list[Span] = []
     for k, span in enumerate(spans):
         if out and span.label == out[-1].label == "PERSON" and \
                 span.source == out[-1].source == "model" and \
-                text[out[-1].end:span.start] == "-" and span.text[:1].islower():
+                text[out[-1].end:span.start] == "-" and (
+                    span.text[:1].islower() or " " in out[-1].text and " " not in span.text):
             out[-1] = _joined(text, out[-1], span, "PERSON")
             continue
         if span.label == "PERSON" and span.source == "model":
