@@ -2223,6 +2223,13 @@ def test_a_hyphenated_name_is_masked_whole():
         "Ngozi Adebayo-Hart"]
     assert tidied("the Joe Biden-Kamala Harris ticket", ["Joe Biden", "Kamala Harris"]) == [
         "Joe Biden", "Kamala Harris"]
+    # and a name spelled letter by letter, read as its last two letters (the spelled-names
+    # record's probe, a call's transcript, as the model gave it)
+    text = "Sure, it's K-O-W-A-L-C-Z-Y-K, first name Adam."
+    assert [s.text for s in tidy(text, [Span(text.index("Y"), text.index("Y") + 1, "PERSON", "Y",
+                                             0.6, "model"),
+                                        Span(text.index("K,"), text.index("K,") + 1, "PERSON", "K",
+                                             0.8, "model")])] == ["K-O-W-A-L-C-Z-Y-K"]
 
 
 def test_a_calls_speakers_are_parted_from_their_marks_and_firms():

@@ -1364,13 +1364,15 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
     model PERSON spans that a hyphen joins to a lower-case letter, one name ("Hye" +
     "jin Choi": a romanised Korean given name's second syllable, which no name starts
     with), or a full name to one word, a double-barrelled surname's second part
-    ("Ngozi Adebayo" + "Hart")."""
+    ("Ngozi Adebayo" + "Hart"), or to a single letter, a spelled name's ("K-O-W-A-L-C-Z-Y"
+    + "K")."""
     out: list[Span] = []
     for k, span in enumerate(spans):
         if out and span.label == out[-1].label == "PERSON" and \
                 span.source == out[-1].source == "model" and \
                 text[out[-1].end:span.start] == "-" and (
-                    span.text[:1].islower() or " " in out[-1].text and " " not in span.text):
+                    span.text[:1].islower() or len(span.text) == 1 or
+                    " " in out[-1].text and " " not in span.text):
             out[-1] = _joined(text, out[-1], span, "PERSON")
             continue
         if span.label == "PERSON" and span.source == "model":
