@@ -1838,20 +1838,22 @@ def test_a_field_label_read_alone_is_nobodys():
     found = tidy(text, spans_at(text, ["SAV", "INTL", "TRN", "BNF", "HIROSHI TANAKA", "ORIG",
                                        "XFER", "CHK", "WDL"]))
     assert [s.text for s in found] == ["HIROSHI TANAKA"]
-    # and the next field's label or a list's number read as an address's last line (the
-    # next-fields record); a last line with a digit before a colon, and a town before a
+    # and the next field's label, a list's number or a form's box letter read as an
+    # address's last line (the next-fields and box-letters records); a last line with a digit before a colon, and a town before a
     # full stop that ends no list's number, stay
     text = ("C/O NORTHWIND CORP, 2200 MISSION COLLEGE BLVD\nSANTA CLARA, CA 95054\n2. Issuer\n"
             "Street address: 1207 Larkspur Court\nCity, state, ZIP: Boise, ID 83702\n"
             "at 4 Elm Road\nFlat 2: keys at the desk; 9 Oak Lane\nLeeds. Then 1 Bay Rd\n"
-            "Boston, MA\n02110. Then")
+            "Boston, MA\n02110. Then 400 Harbor Blvd, Long Beach CA 90802\ne Employee's name")
     found = tidy(text, spans_at(text, [
         ("2200 MISSION COLLEGE BLVD\nSANTA CLARA, CA 95054\n2", "ADDRESS"),
         ("1207 Larkspur Court\nCity, state", "ADDRESS"), ("4 Elm Road\nFlat 2", "ADDRESS"),
-        ("9 Oak Lane\nLeeds", "ADDRESS"), ("1 Bay Rd\nBoston, MA\n02110", "ADDRESS")]))
+        ("9 Oak Lane\nLeeds", "ADDRESS"), ("1 Bay Rd\nBoston, MA\n02110", "ADDRESS"),
+        ("400 Harbor Blvd, Long Beach CA 90802\ne", "ADDRESS")]))
     assert [s.text for s in found] == ["2200 MISSION COLLEGE BLVD\nSANTA CLARA, CA 95054",
                                        "1207 Larkspur Court", "4 Elm Road\nFlat 2",
-                                       "9 Oak Lane\nLeeds", "1 Bay Rd\nBoston, MA\n02110"]
+                                       "9 Oak Lane\nLeeds", "1 Bay Rd\nBoston, MA\n02110",
+                                       "400 Harbor Blvd, Long Beach CA 90802"]
 
 
 def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():

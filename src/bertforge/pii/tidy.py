@@ -699,14 +699,15 @@ LABEL_REST = re.compile(r"[^\n:]{0,30}:")
 def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
     """A name or address without "Attn" after it, or "c/o", a copy's "cc" or a case
     name's "In re" before it ("In re [Lehman Brothers Holdings Inc.]"), or an address
-    without a last line that is the next field's label (`LABEL_REST`) or a list's number
-    of one or two digits ("...95054\n[2]. Issuer")."""
+    without a last line that is the next field's label (`LABEL_REST`), a list's number
+    of one or two digits ("...95054\n[2]. Issuer") or a form's box letter ("...CA
+    90802\n[e] Employee's first name")."""
     end = FIELD_LABEL_END.search(text, a, b)
     if end and end.start() > a:
         b = end.start()
     line = text.rfind("\n", a, b)
     last = text[line:b].strip()
-    if line > a and (last.isdigit() and len(last) <= 2 or
+    if line > a and ((last.isdigit() or last.islower()) and len(last) <= 2 or
                      not any(c.isdigit() for c in last) and LABEL_REST.match(text, b)):
         b = line
     start = CARE_OF.match(text, a, b)
