@@ -2,6 +2,7 @@
 property over arbitrary text and spans), the generator, the JSONL contract, long
 documents, and the bundled model."""
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -947,6 +948,12 @@ def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_ca
                                 "campbelllauren", "Ann Lee", "okonkwo", "deep"))
     assert [s.text for s in found] == ["marco", "sinead mcallister", "campbelllauren", "Ann Lee",
                                        "okonkwo"]
+    # an initial glued to a surname is a login, kept as a user name (the short-texts
+    # record's ticket); not a word of the vocabulary, nor a surname's letters alone
+    ticket = "Ticket opened by jlow (Jessica Low) for mkhan. Then spark and Bryan. Ok."
+    found = tidy(ticket, spans(ticket, "jlow", "Jessica Low", "mkhan", "spark", "Bryan"))
+    assert [(s.text, s.label) for s in found] == [
+        ("jlow", "DIGITAL"), ("Jessica Low", "PERSON"), ("mkhan", "DIGITAL"), ("Bryan", "PERSON")]
     tweet = "lol dukkha and devaloka r my fave words"  # lower-case text: the model's reading stands
     assert [s.text for s in tidy(tweet, spans(tweet, "dukkha"))] == ["dukkha"]
     names = known_names()
@@ -1043,8 +1050,8 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     ("Kite Holdings plc") and the words after an "and" ("Lanfranchi e figli"), and loses
     other words ("Google app") and an "and" alone (the firm-tails record); the words
     before a name go too, but not a particle ("ping [Rodrigo]", "via [Stripe]", "van der
-    Berg", the name-heads record); in a tweet written without capitals "Bailey devise"
-    stays whole."""
+    Berg", the name-heads record), and in a sentence alone that writes a full name with
+    capitals; in a tweet written without capitals "Bailey devise" stays whole."""
     from bertforge.pii.tidy import tidy
 
     prose = ("The editor requested that Bailey devise another story. Ann Lee esq signed it. "
@@ -1067,6 +1074,24 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
         "van der Berg"]
     tweet = "lol Bailey devise is back"
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
+    # one sentence, too short to tell by its sentences, that writes a full name with
+    # capitals (the short-texts record, wikigold read a sentence at a time): as prose; a
+    # name of one word, or a full name with a word in lower case, says nothing
+    def persons(text, *names):
+        return [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
+                for v in names]
+
+    sentence = "In 1984 , script editor Eric Saward requested that Bailey devise another idea ."
+    assert [s.text for s in tidy(sentence, persons(sentence, "Eric Saward", "Bailey devise"))] \
+        == ["Eric Saward", "Bailey"]
+    for short, name in (("lol Eric said Bailey devise is back", "Eric"),
+                        ("lol Donald trump said Bailey devise is back", "Donald trump")):
+        assert [s.text for s in tidy(short, persons(short, name, "Bailey devise"))][-1] == \
+            "Bailey devise"
+    chat = "Agent: Thanks for contacting Northgate Bank.\nCustomer: a charge from amazon"
+    firms = [dataclasses.replace(s, label="COMPANY")
+             for s in persons(chat, "Northgate Bank", "amazon")]
+    assert [s.text for s in tidy(chat, firms)] == ["Northgate Bank", "amazon"]
 
 
 def test_two_peoples_names_read_as_a_firm_are_two_names():
@@ -1839,8 +1864,8 @@ def test_a_field_label_read_alone_is_nobodys():
                                        "XFER", "CHK", "WDL"]))
     assert [s.text for s in found] == ["HIROSHI TANAKA"]
     # and the next field's label, a list's number or a form's box letter read as an
-    # address's last line (the next-fields and box-letters records); a last line with a digit before a colon, and a town before a
-    # full stop that ends no list's number, stay
+    # address's last line (the next-fields and box-letters records); a last line with a
+    # digit before a colon, a town before a full stop and a ZIP code alone on a line stay
     text = ("C/O NORTHWIND CORP, 2200 MISSION COLLEGE BLVD\nSANTA CLARA, CA 95054\n2. Issuer\n"
             "Street address: 1207 Larkspur Court\nCity, state, ZIP: Boise, ID 83702\n"
             "at 4 Elm Road\nFlat 2: keys at the desk; 9 Oak Lane\nLeeds. Then 1 Bay Rd\n"

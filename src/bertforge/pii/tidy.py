@@ -615,7 +615,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
-    and, in a text written with capitals (`written_with_capitals`), companies without a
+    and, in a text written with capitals (`_capitalised`), companies without a
     capital, lower-case persons no one is called (`_could_be_a_name`) and the lower-case
     words at a name's or a firm's end (`_name_tail`)."""
     out: list[Span] = []
@@ -655,8 +655,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
            not _in_markup(text, s.start, s.end)]
     cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
     if (any(c is not s for c, s in zip(cut, out)) or any(_lower_case(s) for s in out)) \
-            and written_with_capitals(text):
-        out = [s for s in cut if not _lower_case(s) or
+            and _capitalised(text, out):
+        out = [_initialled_user(s) for s in cut if not _lower_case(s) or
                (s.label == "PERSON" and _could_be_a_name(s.text))]
     return out
 
@@ -1512,13 +1512,28 @@ def _could_be_a_name(value: str) -> bool:
     """Whether some word of a lower-case value is a given name or a surname that is no
     word of the vocabulary ("sinead mcallister", "marco"; not "deep" of "brings deep
     experience", a surname in one locale and a word), or two names glued together, a
-    user name's shape ("campbelllauren")."""
+    user name's shape ("campbelllauren"), or an initial and a surname (`_login_shaped`)."""
     names = known_names()
     for word in re.findall(r"[^\W\d_]+", value.casefold()):
         if word in given_names() or word in names and word not in common_words() or \
-                any(word[:k] in names and word[k:] in names for k in range(3, len(word) - 2)):
+                any(word[:k] in names and word[k:] in names for k in range(3, len(word) - 2)) or \
+                _login_shaped(word):
             return True
     return False
+
+
+def _login_shaped(word: str) -> bool:
+    """Whether a lower-case word is an initial glued to a surname, a login's shape ("mkhan",
+    "jlow"), no word of the vocabulary."""
+    return word[1:] in known_names() and word not in common_words()
+
+
+def _initialled_user(span: Span) -> Span:
+    """A model PERSON span in lower case that is an initial glued to a surname
+    (`_login_shaped`: "opened by [jlow]") as the user name it is, DIGITAL."""
+    if span.label == "PERSON" and span.text.islower() and _login_shaped(span.text):
+        return replace(span, label="DIGITAL")
+    return span
 
 
 
@@ -1540,6 +1555,17 @@ def written_with_capitals(text: str) -> bool:
     themselves") says nothing either way."""
     starts = [m.group(1) for m in SENTENCE_START.finditer(text)]
     return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
+
+
+def _capitalised(text: str, spans: Sequence[Span]) -> bool:
+    """Whether the text is written with capitals (`written_with_capitals`), or, too short
+    to tell by its sentences (one sentence of a corpus, a message), writes a person's name
+    with them: a PERSON span of two words or more, each capitalised ("Eric Saward
+    requested that [Bailey devise] another"; a firm's name, which a bank's agent writes
+    in a chat whose customer does not, says nothing of the customer's words)."""
+    return written_with_capitals(text) or any(
+        s.label == "PERSON" and len(words := s.text.split()) > 1 and
+        all(w[:1].isupper() for w in words) for s in spans)
 
 
 def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:
