@@ -2,7 +2,6 @@
 property over arbitrary text and spans), the generator, the JSONL contract, long
 documents, and the bundled model."""
 
-import dataclasses
 import json
 import re
 from pathlib import Path
@@ -948,12 +947,6 @@ def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_ca
                                 "campbelllauren", "Ann Lee", "okonkwo", "deep"))
     assert [s.text for s in found] == ["marco", "sinead mcallister", "campbelllauren", "Ann Lee",
                                        "okonkwo"]
-    # an initial glued to a surname is a login, kept as a user name (the short-texts
-    # record's ticket); not a word of the vocabulary, nor a surname's letters alone
-    ticket = "Ticket opened by jlow (Jessica Low) for mkhan. Then spark and Bryan. Ok."
-    found = tidy(ticket, spans(ticket, "jlow", "Jessica Low", "mkhan", "spark", "Bryan"))
-    assert [(s.text, s.label) for s in found] == [
-        ("jlow", "DIGITAL"), ("Jessica Low", "PERSON"), ("mkhan", "DIGITAL"), ("Bryan", "PERSON")]
     tweet = "lol dukkha and devaloka r my fave words"  # lower-case text: the model's reading stands
     assert [s.text for s in tidy(tweet, spans(tweet, "dukkha"))] == ["dukkha"]
     names = known_names()
@@ -1074,24 +1067,25 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
         "van der Berg"]
     tweet = "lol Bailey devise is back"
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
-    # one sentence, too short to tell by its sentences, that writes a full name with
-    # capitals (the short-texts record, wikigold read a sentence at a time): as prose; a
-    # name of one word, or a full name with a word in lower case, says nothing
-    def persons(text, *names):
-        return [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-                for v in names]
+    # one sentence, too short to tell by its sentences, that writes a person's full name
+    # with capitals (the short-texts record, wikigold read a sentence at a time): a name's
+    # end as in prose, a lower-case person kept; a name of one word, a full name with a
+    # word in lower case, or a firm's name, says nothing
+    def spans(text, *values, label="PERSON"):
+        return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
+                for v in values]
 
-    sentence = "In 1984 , script editor Eric Saward requested that Bailey devise another idea ."
-    assert [s.text for s in tidy(sentence, persons(sentence, "Eric Saward", "Bailey devise"))] \
-        == ["Eric Saward", "Bailey"]
+    sentence = "In 1984 , script editor Eric Saward requested that Bailey devise it for trump ."
+    assert [s.text for s in tidy(sentence, spans(sentence, "Eric Saward", "Bailey devise",
+                                                 "trump"))] == ["Eric Saward", "Bailey", "trump"]
     for short, name in (("lol Eric said Bailey devise is back", "Eric"),
                         ("lol Donald trump said Bailey devise is back", "Donald trump")):
-        assert [s.text for s in tidy(short, persons(short, name, "Bailey devise"))][-1] == \
+        assert [s.text for s in tidy(short, spans(short, name, "Bailey devise"))][-1] == \
             "Bailey devise"
-    chat = "Agent: Thanks for contacting Northgate Bank.\nCustomer: a charge from amazon"
-    firms = [dataclasses.replace(s, label="COMPANY")
-             for s in persons(chat, "Northgate Bank", "amazon")]
-    assert [s.text for s in tidy(chat, firms)] == ["Northgate Bank", "amazon"]
+    chat = "Agent: Thanks for contacting Northgate Bank.\nCustomer: Bailey devise is back"
+    assert [s.text for s in tidy(chat, spans(chat, "Northgate Bank", label="COMPANY") +
+                                 spans(chat, "Bailey devise"))] == ["Northgate Bank",
+                                                                    "Bailey devise"]
 
 
 def test_two_peoples_names_read_as_a_firm_are_two_names():

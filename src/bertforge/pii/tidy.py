@@ -615,9 +615,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
-    and, in a text written with capitals (`_capitalised`), companies without a
-    capital, lower-case persons no one is called (`_could_be_a_name`) and the lower-case
-    words at a name's or a firm's end (`_name_tail`)."""
+    and, in a text written with capitals, companies without a capital, lower-case persons
+    no one is called and the lower-case words at a name's or a firm's end
+    (`_as_capitalised`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
         a, b = strip(text, span.start, span.end)
@@ -653,12 +653,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
            not _in_markup(text, s.start, s.end)]
-    cut = [_name_tail(s) for s in out]  # a span with nothing to cut comes back as it was
-    if (any(c is not s for c, s in zip(cut, out)) or any(_lower_case(s) for s in out)) \
-            and _capitalised(text, out):
-        out = [_initialled_user(s) for s in cut if not _lower_case(s) or
-               (s.label == "PERSON" and _could_be_a_name(s.text))]
-    return out
+    return _as_capitalised(text, out)
 
 
 # the nouns for where a person is from, written before the name as sports news writes
@@ -1512,28 +1507,13 @@ def _could_be_a_name(value: str) -> bool:
     """Whether some word of a lower-case value is a given name or a surname that is no
     word of the vocabulary ("sinead mcallister", "marco"; not "deep" of "brings deep
     experience", a surname in one locale and a word), or two names glued together, a
-    user name's shape ("campbelllauren"), or an initial and a surname (`_login_shaped`)."""
+    user name's shape ("campbelllauren")."""
     names = known_names()
     for word in re.findall(r"[^\W\d_]+", value.casefold()):
         if word in given_names() or word in names and word not in common_words() or \
-                any(word[:k] in names and word[k:] in names for k in range(3, len(word) - 2)) or \
-                _login_shaped(word):
+                any(word[:k] in names and word[k:] in names for k in range(3, len(word) - 2)):
             return True
     return False
-
-
-def _login_shaped(word: str) -> bool:
-    """Whether a lower-case word is an initial glued to a surname, a login's shape ("mkhan",
-    "jlow"), no word of the vocabulary."""
-    return word[1:] in known_names() and word not in common_words()
-
-
-def _initialled_user(span: Span) -> Span:
-    """A model PERSON span in lower case that is an initial glued to a surname
-    (`_login_shaped`: "opened by [jlow]") as the user name it is, DIGITAL."""
-    if span.label == "PERSON" and span.text.islower() and _login_shaped(span.text):
-        return replace(span, label="DIGITAL")
-    return span
 
 
 
@@ -1557,15 +1537,27 @@ def written_with_capitals(text: str) -> bool:
     return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
 
 
-def _capitalised(text: str, spans: Sequence[Span]) -> bool:
-    """Whether the text is written with capitals (`written_with_capitals`), or, too short
-    to tell by its sentences (one sentence of a corpus, a message), writes a person's name
-    with them: a PERSON span of two words or more, each capitalised ("Eric Saward
-    requested that [Bailey devise] another"; a firm's name, which a bank's agent writes
-    in a chat whose customer does not, says nothing of the customer's words)."""
-    return written_with_capitals(text) or any(
-        s.label == "PERSON" and len(words := s.text.split()) > 1 and
-        all(w[:1].isupper() for w in words) for s in spans)
+def _as_capitalised(text: str, spans: list[Span]) -> list[Span]:
+    """In a text written with capitals (`written_with_capitals`), the spans without
+    companies that have no capital, lower-case persons no one is called
+    (`_could_be_a_name`) and the lower-case words at a name's or a firm's end
+    (`_name_tail`); in a text too short to tell by its sentences (one sentence of a
+    corpus, a message) that writes a person's name of two words or more with capitals,
+    the writer capitalises names: without the lower-case words at a name's end ("Eric
+    Saward requested that [Bailey devise] another"), where a lower-case word alone may
+    still be a name ("lol trump"). A firm's name says nothing (a bank's agent writes
+    "Northgate Bank" in a chat whose customer writes "amazon"), nor a name of one word or
+    with a word in lower case ("Donald trump")."""
+    cut = [_name_tail(s) for s in spans]  # a span with nothing to cut comes back as it was
+    if not any(c is not s for c, s in zip(cut, spans)) and not any(map(_lower_case, spans)):
+        return spans
+    if written_with_capitals(text):
+        return [s for s in cut if not _lower_case(s) or
+                (s.label == "PERSON" and _could_be_a_name(s.text))]
+    if any(s.label == "PERSON" and len(words := s.text.split()) > 1 and
+           all(w[:1].isupper() for w in words) for s in spans):
+        return cut
+    return spans
 
 
 def above_floors(spans: Sequence[Span], floors: dict[str, float]) -> list[Span]:
