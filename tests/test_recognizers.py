@@ -502,7 +502,9 @@ def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_f
                  "B-204, Sunshine Apartments, Andheri West, Mumbai 400053",
                  "Apt. 4B, Sunshine Apartments, Andheri West, Mumbai 400053",
                  "Block C, Maker Chambers, Nariman Point, Mumbai - 400021",
-                 "Plot 7, Prestige Tower, Residency Road, Bengaluru 560025"]
+                 "Plot 7, Prestige Tower, Residency Road, Bengaluru 560025",
+                 # the plot-numbers record: the number's "No." after the unit's word
+                 "Plot No. 14, MIDC, Pune 411019"]
     text = ("Send it to " + "; or ".join(addresses) + ". 12 Main Street shops raised 400053 "
             "rupees; Invoice No. 12, Acme Supplies Ltd, Order 400053; Eircode D02 X285.")
     assert recognized("world_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]

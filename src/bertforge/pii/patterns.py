@@ -676,15 +676,16 @@ STREET = re.compile(r"(?<![\w,.$£€-])(\d{1,5})[A-Za-z]?(?:-\d{1,4})?[ \t]+"
 # US's way: Ireland's Eircode ("14 Fitzwilliam Square, Dublin 2, D02 X285"), Singapore's
 # six digits after its name ("1 Raffles Place, #44-01, Singapore 048616") and India's PIN
 # after its city ("B-204, Sunshine Apartments, Andheri West, Mumbai 400053"). It starts
-# with a flat's or unit's word and number, a house number (perhaps a block's letter
-# before it) and a street, or a building or street without a number, the street's or
-# building's word last ("South Bank House", "Barrow Street"); then up to four runs of
-# capitalised words (perhaps a house number before one, a district's number after: "Co.
-# Cork", "80 Shenton Way", "Dublin 15") or a unit's "#44-01", and the postcode.
+# with a flat's or unit's word and number ("Plot No. 14"), a house number (perhaps a
+# block's letter before it) and a street, or a building or street without a number, the
+# street's or building's word last ("South Bank House", "Barrow Street"); then up to four
+# runs of capitalised words (perhaps a house number before one, a district's number
+# after: "Co. Cork", "80 Shenton Way", "Dublin 15") or a unit's "#44-01", and the postcode.
 _EIRCODE = r"(?:[AC-FHKNPRTV-Y]\d\d|D6W)[ \t]?[0-9AC-FHKNPRTV-Y]{4}(?![\w-])"
 _BUILDING_END = r"(?:House|Building|Tower|Park|Apartments|Chambers)"
 _NAMED_PLACE = rf"(?:{_ADDRESS_WORD} ){{0,3}}(?:{_STREET_END}|{_BUILDING_END})(?![\w'\u2019-])"
-_WORLD_START = (rf"(?:(?:Flat|Unit|Apartment|Apt\.?|Suite|Plot|Block)[ \t]*[\w/-]{{1,6}}"
+_WORLD_START = (rf"(?:(?:Flat|Unit|Apartment|Apt\.?|Suite|Plot|Block)[ \t]*(?:No\.[ \t]*)?"
+                rf"[\w/-]{{1,6}}"
                 rf"|(?:[A-Z]-)?{_HOUSE},?[ \t]+{_NAMED_PLACE}|{_NAMED_PLACE})")
 _WORLD_RUN = rf"(?:(?:{_HOUSE} )?{_ADDRESS_RUN}(?: \d{{1,2}}W?)?|#\d{{1,3}}-\d{{1,4}})"
 # the postcodes that may end one, where the recognizer looks (an Eircode's shape, six
