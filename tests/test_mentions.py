@@ -115,6 +115,26 @@ def test_a_part_of_a_name_inside_a_contracts_term_is_not_a_mention():
     assert [text[a - 4:a] for a in starts] == ["ed. ", "Mr. ", "e's ", "or  ", " to "]
 
 
+def test_a_firms_full_name_found_surely_is_masked_wherever_it_stands():
+    """The firm-mentions record's probe, a press release: a firm's name of two words or
+    more, found surely (here by a recognizer, at its listing), is masked at every other
+    mention; not a firm found unsurely, nor a one-word firm (too often a word)."""
+    text = ("About Meridian Payments\nMeridian Payments (NASDAQ: MRDP) serves merchants. "
+            "Lee Holdings and Acme said so; Lee Holdings, Acme and Meridian Payments agree.")
+
+    def firm(value, score, source="model"):
+        start = text.index(value)
+        return Span(start, start + len(value), "COMPANY", value, score, source)
+
+    firms = [firm("Meridian Payments (", 1.0, "pattern"), firm("Lee Holdings", 0.6),
+             firm("Acme", 0.99)]
+    firms[0] = Span(firms[0].start, firms[0].end - 2, "COMPANY", "Meridian Payments", 1.0,
+                    "pattern")
+    added = [s for s in every_mention(text, firms) if s not in firms]
+    assert [(s.text, s.label, s.start) for s in added] == [
+        ("Meridian Payments", "COMPANY", 6), ("Meridian Payments", "COMPANY", text.rindex("Meridian"))]
+
+
 def test_unsure_names_and_other_groups_are_not_looked_for():
     text = "Ann Lee of Lee Holdings. Lee called."
     assert _added(text, [_name(text, "Ann Lee", 0.6)]) == []

@@ -132,8 +132,10 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                   allowed: Callable[[str], bool] | None = None) -> list[Span]:
     """The spans, plus a PERSON span (from the model, with its name's score) for every
     other mention of a name the model found with a score of at least `sure` that no
-    span covers, and a COMPANY span for every mention of a firm's short name defined
-    after its full name (`_defined_name`); `allowed(value)` true keeps a value in clear.
+    span covers, and a COMPANY span for every other mention of a firm's name of two
+    words or more found as surely (by the model or a recognizer: "About [Meridian
+    Payments]" above "Meridian Payments (NASDAQ: MRDP) is ...") and of its short name
+    defined after its full name (`_defined_name`); `allowed(value)` true keeps a value in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
     spans = firms_first_words(sorted(spans))
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
@@ -156,6 +158,8 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             short = _defined_name(text, s)
             if short:
                 add(short, s.score, "COMPANY")
+            if s.score >= sure and len(WORD.findall(s.text)) > 1:  # the firm's full name
+                add(_pieces(s.text, 0, len(s.text)), s.score, "COMPANY")
     if not forms:
         return spans
     starts = [s.start for s in spans]
