@@ -1097,7 +1097,9 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
                  # and Malaysia's, the number first (the malaysian-streets record)
                  "25 Jalan Ampang, 50450 Kuala Lumpur", "100 Jalan Tun Perak, 50050 Kuala Lumpur",
                  "12 Jln. Tun Razak, 50400 Kuala Lumpur", "8 Lorong Maarof, 59000 Kuala Lumpur",
-                 "3 Persiaran Perdana, 62502 Putrajaya", "14 Lebuh Pantai, 10300 George Town"]
+                 "3 Persiaran Perdana, 62502 Putrajaya", "14 Lebuh Pantai, 10300 George Town",
+                 # and the French street's word capitalised (the capital-rues record)
+                 "14 Rue de la Paix, 75002 Paris", "3 Boulevard Haussmann, 75009 Paris"]
     text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
             "the office on Bahnhofstraße 14 in Zürich.")
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]

@@ -604,7 +604,7 @@ AU_ADDRESS = _postal_address(_AU_REGION)
 # the street first and its number after it ("Bahnhofstraße 14, 8001 Zürich", "Calle Mayor
 # 12, 3º B, 28013 Madrid", "ul. Marszałkowska 84/92, 00-514 Warszawa", "Keizersgracht 123,
 # 1015 CJ Amsterdam"), or the number first as French writes it ("12 rue de Rivoli, 75001
-# Paris"). The street is a word that ends in a street's word ("-straße", "-gracht",
+# Paris", "14 Rue de la Paix, 75002 Paris"). The street is a word that ends in a street's word ("-straße", "-gracht",
 # "-gatan"; in capitals too, as a payment message writes it: "FRIEDRICHSTRASSE") or a
 # street's word and the name after it ("Via Roma", "Rua Augusta"); the postcode, after a
 # comma or a line break, is its country's shape (five digits, four, "1015 CJ", "111 43",
@@ -626,6 +626,10 @@ _FR_STREET_WORDS = ("rue", "avenue", "av.", "boulevard", "bd", "place", "quai", 
 # Malaysia writes its addresses the French way, the number first and the postcode before
 # the town ("25 Jalan Ampang, 50450 Kuala Lumpur")
 _MY_STREET_WORDS = ("Jalan", "Jln.", "Lorong", "Persiaran", "Lebuh")
+# (the French words capitalised too, as letterheads and English text write them: "14 Rue
+# de la Paix, 75002 Paris")
+_NUMBER_FIRST_STREETS = (_FR_STREET_WORDS + tuple(w.capitalize() for w in _FR_STREET_WORDS)
+                         + _MY_STREET_WORDS)
 _EU_NUMBER = r"\d{1,4}[a-zA-Z]?(?:[-/]\d{1,4}[a-zA-Z]?)?"
 _EU_UNIT = (r"(?:,?[ \t]*(?:\d{1,2}[ \t]?[º°ª][ \t]?[A-Z]?|(?:apto|apt|piso|puerta|Top|Stiege|"
             r"bus|boîte|étage|Whg\.?|Wohnung)\.?[ \t]*\w{1,4}))?")
@@ -642,7 +646,7 @@ EU_ADDRESS = re.compile(
     rf"(?:(?:{_EU_WORD} ){{0,2}}[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?i:{'|'.join(map(re.escape, EU_STREET_ENDS))})"
     rf"|(?:{'|'.join(map(re.escape, EU_STREET_STARTS))})(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})"
     rf" {_EU_NUMBER}"
-    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{trie_pattern(_FR_STREET_WORDS + _MY_STREET_WORDS)})"
+    rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{trie_pattern(_NUMBER_FIRST_STREETS)})"
     rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
     rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*|{_FIELD_SEP}){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
 # A Brazilian address: a street's word and its name, the number, perhaps a flat or block
