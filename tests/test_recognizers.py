@@ -475,14 +475,23 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             "At 900 Commerce Way, Plano, Texas. 41 Elm Street, Springfield, IL, with 7 Bay "
             "Road, North Vancouver, British Columbia and 3 Hill Road, New York, NY 10001-2345; "
             "8 Low Lane, Dallas, TX-based; 9 Oak Lane, Texas; 5 Elm Court, Dallas. 2 Elm Road, "
-            "Salt Lake City, Utah.")
-    assert recognized("streets", "US", text) == [(a, "ADDRESS") for a in [
+            "Salt Lake City, Utah.\n"
+            # the place-runs record: the district, town or country after a street, up to
+            # the last that is a known place; not runs that end in no known place, nor a
+            # run past a sentence's full stop
+            "At 23 Nkrumah Road, Osu, Accra, Ghana. Business: 14 Admiralty Way, Lekki, Lagos; "
+            "6 Kings Road, Chelsea, Hamlet; 7 Park Lane, Accra. Then Ghana; 10 Downing Street, "
+            "London, with")
+    found = recognized("streets", "US", text)
+    assert found == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
         "14 Fitzwilliam Square", "5 Grosvenor Sq.", "7 Eden Quay", "3 Kensington Gardens",
         "12 Oak Grove", "4 Marine Parade", "18 Pacific Coast Highway", "1200 Katy Hwy.",
         "2 Penn Plaza", "900 Commerce Way, Plano, Texas", "41 Elm Street, Springfield, IL",
         "7 Bay Road, North Vancouver, British Columbia", "3 Hill Road, New York, NY 10001-2345",
-        "8 Low Lane", "9 Oak Lane, Texas", "5 Elm Court", "2 Elm Road, Salt Lake City, Utah"]]
+        "8 Low Lane", "9 Oak Lane, Texas", "5 Elm Court", "2 Elm Road, Salt Lake City, Utah",
+        "23 Nkrumah Road, Osu, Accra, Ghana", "14 Admiralty Way, Lekki, Lagos",
+        "6 Kings Road", "7 Park Lane, Accra", "10 Downing Street, London"]]
 
 
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():

@@ -596,6 +596,12 @@ TOWN_AND_STATE = re.compile(
     rf",[ \t]+(?:{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,2}},[ \t]+)?"
     rf"(?:{trie_pattern([*US_STATES, *US_STATE_NAMES, *CA_PROVINCES])})"
     r"(?:[ \t]+\d{5}(?:-\d{4})?)?(?![\w-])")
+# and up to three runs of capitalised words after a street address, one after each comma,
+# where prose writes the district, the town and the country ("23 Nkrumah Road[, Osu,
+# Accra, Ghana]"): which of them end at a known place is the `streets` recognizer's check
+_PLACE_WORD = r"[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*(?![\w'\u2019-])"  # (no full stop)
+PLACE_RUNS = re.compile(rf"(?:,[ \t]+{_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}}){{1,3}}")
+PLACE_RUN = re.compile(rf",[ \t]+({_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}})")
 AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)
