@@ -481,7 +481,10 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             # run past a sentence's full stop
             "At 23 Nkrumah Road, Osu, Accra, Ghana. Business: 14 Admiralty Way, Lekki, Lagos; "
             "6 Kings Road, Chelsea, Hamlet; 7 Park Lane, Accra. Then Ghana; 10 Downing Street, "
-            "London, with")
+            "London, with\n"
+            # and a PO box with the known places after it (the po-boxes record); not one
+            # without
+            "Mail: PO Box 1234, Dubai, United Arab Emirates; P.O. Box 8830, Doha, Qatar; PO Box 12.")
     found = recognized("streets", "US", text)
     assert found == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
@@ -491,7 +494,8 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "7 Bay Road, North Vancouver, British Columbia", "3 Hill Road, New York, NY 10001-2345",
         "8 Low Lane", "9 Oak Lane, Texas", "5 Elm Court", "2 Elm Road, Salt Lake City, Utah",
         "23 Nkrumah Road, Osu, Accra, Ghana", "14 Admiralty Way, Lekki, Lagos",
-        "6 Kings Road", "7 Park Lane, Accra", "10 Downing Street, London"]]
+        "6 Kings Road", "7 Park Lane, Accra", "10 Downing Street, London",
+        "PO Box 1234, Dubai, United Arab Emirates", "P.O. Box 8830, Doha, Qatar"]]
 
 
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():

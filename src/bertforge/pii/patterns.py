@@ -563,6 +563,11 @@ _SPELT_NUMBER = r"(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)"
 # a flat, suite or floor written before the house number, as Canada and Australia write
 # it ("Apt 12, 88 Wellington St W", "Level 9, 120 Edward Street")
 _UNIT_FIRST = r"(?:(?:Apt\.?|Apartment|Suite|Unit|Flat|Level)[ \t]*\w{1,5},?[ \t]+)?"
+_PO_BOX = r"(?:P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{1,6}|PO Box[ \t]+\d{1,6})"
+# a PO box where a street's number would stand, as the Gulf and East Africa write an
+# address, without a postcode ("PO Box 1234, Dubai, United Arab Emirates"): the places
+# after it are the `streets` recognizer's (`PLACE_RUNS`)
+PO_BOX = re.compile(rf"(?<![\w/.,-]){_PO_BOX}")
 
 
 def _postal_address(region: str) -> re.Pattern:
@@ -573,7 +578,7 @@ def _postal_address(region: str) -> re.Pattern:
     return re.compile(
         rf"(?<![\w/.,-])(?:{_UNIT_FIRST}(?:\d{{1,6}}[A-Za-z]?(?:[-/]\d{{1,4}})?|{_SPELT_NUMBER})[ \t]+{_US_STREET_WORD}"
         rf"(?:[ \t]+(?:(?:of|the|de|la|del|du|des)[ \t]+)*{_US_STREET_WORD}){{0,4}}"
-        rf"|P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{{1,6}}|PO Box[ \t]+\d{{1,6}})"
+        rf"|{_PO_BOX})"
         rf"(?:{_US_SEP}{_US_UNIT}){{0,2}}{_US_SEP}{_ADDRESS_RUN}[ \t]?,?[ \t]+{region}")
 
 

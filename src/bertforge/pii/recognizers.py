@@ -844,7 +844,9 @@ class WorldAddresses(Recognizer):
 class Streets(Pattern):
     """A street address without its postcode (`patterns.STREET`: "at 118 Juniper Court"),
     which the model reads as nothing or in pieces, with the town and the state or province
-    written after it ("900 Commerce Way, Plano, Texas", `patterns.TOWN_AND_STATE`); not a
+    written after it ("900 Commerce Way, Plano, Texas", `patterns.TOWN_AND_STATE`) or the
+    known places after it ("23 Nkrumah Road, Osu, Accra, Ghana", `_places`), and a PO box
+    with the known places after it ("PO Box 1234, Dubai", `patterns.PO_BOX`); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -864,6 +866,9 @@ class Streets(Pattern):
                 continue
             town = p.TOWN_AND_STATE.match(text, m.end())
             out.append(self.match(m.start(), town.end() if town else self._places(text, m.end())))
+        if "Box" in text:
+            out += [self.match(m.start(), end) for m in p.PO_BOX.finditer(text)
+                    if (end := self._places(text, m.end())) > m.end()]
         return out
 
     @staticmethod
