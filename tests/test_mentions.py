@@ -117,17 +117,20 @@ def test_a_part_of_a_name_inside_a_contracts_term_is_not_a_mention():
 
 def test_a_firms_full_name_found_surely_is_masked_wherever_it_stands():
     """The firm-mentions record's probe, a press release: a firm's name of two words or
-    more, found surely (here by a recognizer, at its listing), is masked at every other
-    mention; not a firm found unsurely, nor a one-word firm (too often a word)."""
+    more that ends in a firm's word, found surely (here by a recognizer, at its listing),
+    is masked at every other mention; not a firm found unsurely, a one-word firm (too
+    often a word: "Capital"), nor a place the model read as a firm (the record's
+    amendment)."""
     text = ("About Meridian Payments\nMeridian Payments (NASDAQ: MRDP) serves merchants. "
-            "Lee Holdings and Acme said so; Lee Holdings, Acme and Meridian Payments agree.")
+            "Lee Holdings and Capital said so; Lee Holdings, Capital and Meridian Payments agree. "
+            "Alice Springs, north of Alice Springs.")
 
     def firm(value, score, source="model"):
         start = text.index(value)
         return Span(start, start + len(value), "COMPANY", value, score, source)
 
     firms = [firm("Meridian Payments (", 1.0, "pattern"), firm("Lee Holdings", 0.6),
-             firm("Acme", 0.99)]
+             firm("Capital", 0.99), firm("Alice Springs", 0.99)]
     firms[0] = Span(firms[0].start, firms[0].end - 2, "COMPANY", "Meridian Payments", 1.0,
                     "pattern")
     added = [s for s in every_mention(text, firms) if s not in firms]

@@ -133,9 +133,11 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     """The spans, plus a PERSON span (from the model, with its name's score) for every
     other mention of a name the model found with a score of at least `sure` that no
     span covers, and a COMPANY span for every other mention of a firm's name of two
-    words or more found as surely (by the model or a recognizer: "About [Meridian
-    Payments]" above "Meridian Payments (NASDAQ: MRDP) is ...") and of its short name
-    defined after its full name (`_defined_name`); `allowed(value)` true keeps a value in clear.
+    words or more that ends in a firm's word or legal form (`tidy.FIRM_ENDS`), found as
+    surely (by the model or a recognizer: "About [Meridian Payments]" above "Meridian
+    Payments (NASDAQ: MRDP) is ..."; not a place read as a firm, "Alice Springs") and of
+    its short name defined after its full name (`_defined_name`); `allowed(value)` true
+    keeps a value in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
     spans = firms_first_words(sorted(spans))
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
@@ -158,8 +160,8 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             short = _defined_name(text, s)
             if short:
                 add(short, s.score, "COMPANY")
-            if s.score >= sure and len(WORD.findall(s.text)) > 1:  # the firm's full name
-                add(_pieces(s.text, 0, len(s.text)), s.score, "COMPANY")
+            if s.score >= sure and " " in s.text and s.text.split()[-1] in FIRM_ENDS:
+                add(_pieces(s.text, 0, len(s.text)), s.score, "COMPANY")  # the firm's full name
     if not forms:
         return spans
     starts = [s.start for s in spans]
