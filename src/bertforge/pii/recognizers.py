@@ -19,8 +19,8 @@ A recognizer of your own:
 from __future__ import annotations
 
 import functools
-import itertools
 import ipaddress
+import itertools
 import re
 from dataclasses import replace
 from typing import Callable, Sequence
@@ -901,11 +901,10 @@ class CaseParties(Recognizer):
         out = []
         for m in p.CASE_CAPTION.finditer(text):
             for side, toward in ((1, -1), (2, 1)):
-                words = m.group(side).split(" ")
                 if _no_one(m.group(side)):
                     continue
                 kept = list(itertools.takewhile(lambda w: name_or_rare(w.casefold()),
-                                                words[::toward]))[::toward]
+                                                m.group(side).split(" ")[::toward]))[::toward]
                 value = " ".join(kept)
                 if value and _person_like(value) and not a_place(value):
                     start = m.start(side) + (len(m.group(side)) - len(value) if toward < 0 else 0)
