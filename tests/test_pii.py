@@ -1029,6 +1029,23 @@ def test_a_sentences_full_stop_is_not_part_of_a_name():
                                        "Ian Ng", "Yahoo!"]
 
 
+def test_an_initial_without_its_full_stop_that_ends_a_names_field_is_the_names():
+    """The trailing-initials record's probes, a Form 4, an Indian loan form and minutes,
+    with the model's spans as it gave them: an initial without its full stop after a name,
+    where the line, a comma, a semicolon, a wider space or "D/o" ends the field, is the
+    name's; not a capital that starts the next words ("John Smith A few"), nor one after
+    a space and before a word."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Reporting Person: LINDQVIST ERIK M\nCo-borrower: Kavya R D/o Venkatesh Rao; "
+            "Present: Rao K, Iyer P; TAMIKA R   Last name; met John Smith A few days. Nair S")
+    values = ["LINDQVIST ERIK", "Kavya", "Venkatesh Rao", ("Rao", "PERSON", 1), "Iyer", "TAMIKA",
+              "John Smith", "Nair"]
+    found = tidy(text, spans_at(text, values))
+    assert [s.text for s in found] == ["LINDQVIST ERIK M", "Kavya R", "Venkatesh Rao", "Rao K",
+                                       "Iyer P", "TAMIKA R", "John Smith", "Nair S"]
+
+
 def test_a_name_written_as_a_hashtag_is_masked_with_its_hash():
     """"#PaulMckenna" whole; a "#" glued to a word before it ("C#Sharp") is not a hashtag's."""
     from bertforge.pii.tidy import tidy

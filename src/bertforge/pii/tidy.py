@@ -240,6 +240,12 @@ FIRM_ABBREVIATIONS = {"bros", "dept", "ins", "fin", "tech", "intl", "natl", "ass
 LAST_WORD = re.compile(r"[^\W\d_]+$")
 
 
+# an initial without its full stop after a name, where the name's field or line ends
+# ("Reporting Person: LINDQVIST ERIK [M]\n", "Kavya [R] D/o Venkatesh Rao", "Iyer [P]"),
+# as forms, filings and Indian documents write a middle name's initial
+TRAILING_INITIAL = re.compile(r" [A-Z](?=[ \t]*(?:\n|$|[,;])|[ \t]{2}|[ \t]+[SDWC]/[Oo]\b)")
+
+
 def _name_end(text: str, a: int, b: int, label: str) -> int:
     """A sentence's full stop after a name is not part of it ("Witness: Harold
     Fenwick-Lowe."), nor one standing apart after a space ("Thomas A ." in text split
@@ -247,10 +253,15 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     amara!"; a firm keeps its own: "Yahoo!"); nor is a field's label glued to a "#" after
     the name ("ZELLE TO KAREN OYELARAN [CONF]# R8K2L9"). A firm's full stop after a
     whole word is the sentence's too ("First Horizon Bank."), not after a word firms
-    abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop.")."""
+    abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop."). An initial
+    without its full stop after a name that ends its field is the name's
+    (`TRAILING_INITIAL`: "LINDQVIST ERIK [M]")."""
     if label == "PERSON":
         while b - a > 1 and text[b - 1] in "!?":
             b -= 1
+        initial = TRAILING_INITIAL.match(text, b)
+        if initial:
+            b = initial.end()
         if text[b:b + 1] == "#":
             space = max(text.rfind(" ", a, b), text.rfind("\t", a, b))
             if space > a:
