@@ -160,8 +160,8 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             short = _defined_name(text, s)
             if short:
                 add(short, s.score, "COMPANY")
-            if s.score >= sure and " " in s.text and s.text.split()[-1] in FIRM_ENDS:
-                add(_pieces(s.text, 0, len(s.text)), s.score, "COMPANY")  # the firm's full name
+            if s.score >= sure and _named_in_full(s):
+                add(_pieces(s.text, 0, len(s.text)), s.score, "COMPANY")
     if not forms:
         return spans
     starts = [s.start for s in spans]
@@ -186,6 +186,12 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     return sorted(spans + added) if added else spans
 
 
+def _named_in_full(firm: Span) -> bool:
+    """Whether a firm's span is its full name: two words or more, the last a firm's word
+    or legal form (`tidy.FIRM_ENDS`: "Halcyon Payments plc", not "Alice Springs")."""
+    return " " in firm.text and firm.text.split()[-1] in FIRM_ENDS
+
+
 def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     """The spans, a one-word model PERSON span made COMPANY where it is the first word of
     a firm named in full in the same document, a COMPANY span of two words or more that
@@ -195,8 +201,7 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     person's possessive or two people read as a firm); unless the word is a given name
     ("Morgan") or a word of a PERSON span of two words or more ("Alastair Pembroke"
     founded "Pembroke Advisors"; "[Pembroke] said")."""
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text
-             and s.text.split()[-1] in FIRM_ENDS}
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
     if not lone:
         return list(spans)
