@@ -913,7 +913,8 @@ GREETED_PROBES = [
         "Guarantor: Wen-Hsiung Lo, an individual\n"
         "[14:02] Agent (Sipho): Good afternoon!\nSPEAKER 2 (Marcus Oyelaran): Sure.\n"
         "Agent (Tier 2): escalated\nFee (Monthly): $5\nMeeting (Zoom): at noon\n"
-        "Apple (Malus) trees grow here\n",
+        "Apple (Malus) trees grow here\nPolicyholder: Grace Oyelaran\n"
+        "Dear Cardmember, your statement is ready\n",
         ["Nomvula", "Eero", "Thanh", "Sipho", "Marcus Oyelaran"],
         id="chat-speakers"),
     # the role-words record: a name after a role or a relation in lower case and a

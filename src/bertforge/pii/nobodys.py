@@ -505,7 +505,13 @@ PARTY_ROLES = frozenset((
     "optionor", "optionee", "discloser", "payor", "payee", "drawee", "warrantor",
     "covenantor", "covenantee", "vendee", "lender", "borrower", "originator", "issuer",
     "purchaser", "landlord", "tenant", "executor", "executrix", "administratrix", "testator",
-    "testatrix", "decedent", "beneficiary", "escrow", "escrowee"))
+    "testatrix", "decedent", "beneficiary", "escrow", "escrowee",
+    # and those of insurance, cards, securities and plans, as their notices greet and
+    # their forms label them ("Dear [Policyholder],", "[Insured]: Marcus Reyes")
+    "policyholder", "policyowner", "insured", "insurer", "reinsurer", "annuitant",
+    "cardholder", "cardmember", "accountholder", "stockholder", "shareholder",
+    "bondholder", "unitholder", "planholder", "subscriber", "enrollee", "homeowner",
+    "occupant", "retiree", "cosigner", "coapplicant"))
 # (and the words that make a role with one: "Escrow Agent", "Escrow Holder")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
                         "agent", "holder"))
