@@ -2746,6 +2746,20 @@ def test_a_surname_found_alone_takes_in_a_rare_or_given_name_before_it():
     assert [s.text for s in tidy(text, spans_at(text, ["thoo"]))] == ["thoo"]
 
 
+def test_a_surname_written_first_after_a_courtesy_title_is_the_names():
+    """The titled-surnames record's probe, with the model's spans as it gave them: after
+    one person's courtesy title the word before a name of two words is its surname,
+    written first ("Mr. Lim Boon Keng"); not a title after the courtesy title, nor a
+    word before a name without one."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Mr. Lim Boon Keng will cover it; copy Ms. Nguyen Thi Lan. Mr. Chairman Ho Wei "
+            "agreed. Ask Lim Wei Jie.")
+    values = ["Boon Keng", "Thi Lan", "Ho Wei", "Wei Jie"]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Lim Boon Keng", "Nguyen Thi Lan", "Ho Wei", "Wei Jie"]
+
+
 def test_a_judges_title_after_the_surname_is_no_name():
     """The judges-titles record's probe, with the model's spans as it gave them: "C. J."
     and "JJ" after a justice's surname and comma go; an initial after a name stays."""

@@ -1424,25 +1424,33 @@ WORD_ONE_BEFORE = re.compile(r"(?<![\w.'\u2019-])([A-Z][^\W\d_]+) $")
 
 
 def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
-    """A one-word model PERSON span, capitalised, that takes in the Capitalised word one
-    space before it, where that word is no word of the vocabulary (`common_words`) and a
-    given name (`given_names`) or no name of Faker's at all, and no span holds it: the model misses
-    a rare given name before the surname it finds ("ICICI Bank MD [Sandeep] Bakhshi",
-    "Economist [Refet] Gürkaynak"); not a title or a role the name goes without
-    (`_without_title`: "Adjuster Kowalczyk"), nor a party's ("Respondent Whitmore")."""
+    """A model PERSON span, capitalised, that takes in the Capitalised word one space
+    before it where no span holds it and that word is a name's (`_name_before`); not a
+    title or a role the name goes without (`_without_title`: "Adjuster Kowalczyk"), nor
+    a party's ("Respondent Whitmore")."""
     out: list[Span] = []
     for span in spans:
         head = WORD_ONE_BEFORE.search(text, max(0, span.start - 24), span.start) \
-            if span.label == "PERSON" and span.source == "model" and " " not in span.text \
-            and span.text[:1].isupper() else None
-        word = head.group(1).casefold() if head else ""
+            if span.label == "PERSON" and span.source == "model" and span.text[:1].isupper() \
+            else None
         if head and (not out or out[-1].end <= head.start(1)) and head.group(1)[1:].islower() \
-                and word not in common_words() and \
-                (word in given_names() or word not in known_names()) and word not in PARTY_ROLES and \
-                _without_title(text, head.start(1), span.end) == head.start(1):
+                and _name_before(text, span, head) and head.group(1).casefold() not in PARTY_ROLES \
+                and _without_title(text, head.start(1), span.end) == head.start(1):
             span = replace(span, start=head.start(1), text=text[head.start(1):span.end])
         out.append(span)
     return out
+
+
+def _name_before(text: str, span: Span, head: re.Match) -> bool:
+    """Whether the word before a one-word name is a given name the model missed: no word
+    of the vocabulary (`common_words`), and a given name (`given_names`) or no name of
+    Faker's at all ("ICICI Bank MD [Sandeep] Bakhshi", "Economist [Refet] Gürkaynak"); or,
+    before a name of any length, the first word after one person's courtesy title, as a
+    surname written first is ("Mr. [Lim] Boon Keng", `PERSONS_TITLE`)."""
+    word = head.group(1).casefold()
+    return " " not in span.text and word not in common_words() and \
+        (word in given_names() or word not in known_names()) or \
+        PERSONS_TITLE.search(text, max(0, head.start(1) - 6), head.start(1)) is not None
 
 
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
