@@ -986,6 +986,22 @@ def test_a_profiles_address_gives_its_user_name():
         "jordanlee", "sallykohn", "ewa.k", "moneyqueen22", "mkowalski-dev"]]
 
 
+def test_a_payment_apps_cashtag_and_link_give_their_user_name():
+    """The cashtags record's probe: a Cash App "$cashtag" where the app or the cashtag is
+    named before it on its line, and the user in a payment link (PayPal.me, Venmo, Cash
+    App, Revolut, Monzo) are user names; an amount, a ticker (even after the app), a word
+    longer than a cashtag may be, and "$" and a word on a line that names no app (a
+    program's variable) are not."""
+    text = ("Send it to my Cash App $JaylenB2004 or paypal.me/jaylenbrooks\n"
+            "Pay rent via cashapp: $marisol-v. Block ($SQ) owns Cash App; $40 to $Kofi_A\n"
+            "echo $user_name; $TSLA up; cash app $ThisIsFarTooLongForACashtag")
+    assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
+        "JaylenB2004", "jaylenbrooks", "marisol-v", "Kofi_A"]]
+    for link, user in [("venmo.com/u/ewa-k", "ewa-k"), ("revolut.me/tomk", "tomk"),
+                       ("cash.app/$Kwame22", "Kwame22")]:
+        assert recognized("handles", "US", link) == [(user, "DIGITAL")]
+
+
 def test_an_access_logs_user_is_a_user_name():
     """The access-log-users record's probe: the user field of a web server's access log
     line (Common and Combined Log Formats) is a user name; "-" is none, and a line

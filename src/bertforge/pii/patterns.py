@@ -1216,6 +1216,17 @@ PROFILE_URL = re.compile(
     r"instagram\.com|tiktok\.com/@|medium\.com/@|threads\.net/@|youtube\.com/@|"
     r"reddit\.com/u(?:ser)?|github\.com(?=/[\w.-]+(?:/?(?:[?#\s)\],;:'\"]|$)|\.(?:\s|$))))"
     r"/([A-Za-z0-9_][\w.-]{1,99}?)(?=[/?#]|\.?(?:\s|$)|[)\],;:'\"])")
+# the user name in a person-to-person payment's link ("paypal.me/jaylenbrooks",
+# "venmo.com/u/marisol-v", "cash.app/$JaylenB2004", "revolut.me/ewakowal", "monzo.me/tom")
+PAYMENT_URL = re.compile(r"(?=[pvcrm])(?<![\w.-])(?:www\.)?(?:paypal\.me|venmo\.com(?:/u)?|"
+                         r"cash\.app/\$|revolut\.me|monzo\.me)/?([A-Za-z0-9_][\w.-]{1,39}?)"
+                         r"(?=[/?#]|\.?(?:\s|$)|[)\],;:'\"])")
+# a Cash App user's "$cashtag" ("my Cash App $JaylenB2004"), taken only where the app or
+# the cashtag is named before it on its line (`CASH_APP`): elsewhere "$" and a word is a
+# ticker ("$TSLA") or a program's variable ("$user"); a ticker in capitals stays even there
+CASHTAG = re.compile(r"\$([A-Za-z][A-Za-z0-9_-]{0,19})(?![\w$-])")
+CASH_APP = re.compile(r"(?i:cash[ \t]?app|cash[ \t]?tag).{0,60}$")
+TICKER = re.compile(r"[A-Z]{1,5}")
 NOT_PROFILES = frozenset({
     "home", "search", "explore", "login", "signup", "settings", "about", "help", "share",
     "sharer", "sharer.php", "profile.php", "intent", "hashtag", "i", "messages",

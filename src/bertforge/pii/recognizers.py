@@ -390,7 +390,9 @@ class Handles(Recognizer):
     ("u/throwaway_22", `patterns.REDDIT_USER`), a chat log's nicks ("[09:14]
     <kwame_a>", `patterns.CHAT_NICK`), the user's directory in a path ("/home/rkapoor/",
     `patterns.HOME_DIR`), the user name of a social site's profile address
-    ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`), the user of a web server's
+    ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`) or of a payment's link
+    ("paypal.me/jaylenb", `patterns.PAYMENT_URL`), a Cash App "$cashtag" where the app is
+    named before it (`patterns.CASHTAG`), the user of a web server's
     access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's
     shape ("Posted by Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
@@ -423,6 +425,12 @@ class Handles(Recognizer):
         if ".com/" in text or ".net/@" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.PROFILE_URL.finditer(text)
                     if m.group(1).lower() not in p.NOT_PROFILES]
+        if ".me/" in text or ".com/u/" in text or ".app/$" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.PAYMENT_URL.finditer(text)]
+        if "$" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.CASHTAG.finditer(text)
+                    if not p.TICKER.fullmatch(m.group(1)) and
+                    p.CASH_APP.search(text, max(0, m.start() - 80), m.start())]
         if "] <" in text or "]<" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.CHAT_NICK.finditer(text)
                     if m.group(1).lower() not in p.NOT_NICKS]
