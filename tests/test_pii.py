@@ -1062,28 +1062,33 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     ("Kite Holdings plc") and the words after an "and" ("Lanfranchi e figli"), and loses
     other words ("Google app") and an "and" alone (the firm-tails record); the words
     before a name go too, but not a particle ("ping [Rodrigo]", "via [Stripe]", "van der
-    Berg", the name-heads record), and in a sentence alone that writes a full name with
+    Berg", the name-heads record), and a well-known firm's name left is a firm's
+    ("grilled [Wells Fargo]", the cut-firms record); and in a sentence alone that writes a full name with
     capitals; in a tweet written without capitals "Bailey devise" stays whole."""
     from bertforge.pii.tidy import tidy
 
     prose = ("The editor requested that Bailey devise another story. Ann Lee esq signed it. "
              "Rosa de la Cruz agreed. Kite Holdings plc paid. We rely on Google app stores. "
              "Lanfranchi e figli paid Bull, Nolan and Wu. Ann Ortiz and friends came. "
-             "Just ping Rodrigo, paid via Stripe Payments, said van der Berg.")
+             "Just ping Rodrigo, paid via Stripe Payments, said van der Berg. They grilled "
+             "Wells Fargo.")
     values = {"Bailey devise": "PERSON", "Ann Lee esq": "PERSON", "Rosa de la Cruz": "PERSON",
               "Kite Holdings plc": "COMPANY", "Google app": "COMPANY",
               "Lanfranchi e figli": "COMPANY", "Bull, Nolan and": "COMPANY",
               "Ann Ortiz and friends": "PERSON", "ping Rodrigo": "PERSON",
-              "via Stripe Payments": "COMPANY", "van der Berg": "PERSON"}
+              "via Stripe Payments": "COMPANY", "van der Berg": "PERSON",
+              "grilled Wells Fargo": "PERSON"}
 
     def model(text):
         return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
                 for v, label in values.items() if v in text]
 
-    assert [s.text for s in tidy(prose, model(prose))] == [
-        "Bailey", "Ann Lee esq", "Rosa de la Cruz", "Kite Holdings plc", "Google",
-        "Lanfranchi e figli", "Bull, Nolan", "Ann Ortiz", "Rodrigo", "Stripe Payments",
-        "van der Berg"]
+    assert [(s.text, s.label) for s in tidy(prose, model(prose))] == [
+        ("Bailey", "PERSON"), ("Ann Lee esq", "PERSON"), ("Rosa de la Cruz", "PERSON"),
+        ("Kite Holdings plc", "COMPANY"), ("Google", "COMPANY"),
+        ("Lanfranchi e figli", "COMPANY"), ("Bull, Nolan", "COMPANY"), ("Ann Ortiz", "PERSON"),
+        ("Rodrigo", "PERSON"), ("Stripe Payments", "COMPANY"), ("van der Berg", "PERSON"),
+        ("Wells Fargo", "COMPANY")]
     tweet = "lol Bailey devise is back"
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
     # one sentence, too short to tell by its sentences, that writes a person's full name

@@ -776,7 +776,8 @@ def _name_tail(span: Span) -> Span:
     ("Acme Holdings plc") and words after an "and" ("Lanfranchi e figli"), not an "and"
     alone ("Bull, Nolan and"). Applied only in a text written with capitals, where a
     name's words have them (in tweets "Donald trump" is a name). Leading ones go too
-    ("ping [Rodrigo]"), but not a name's particles: "de la Cruz" is a surname."""
+    ("ping [Rodrigo]"), but not a name's particles: "de la Cruz" is a surname. A
+    well-known firm's name left is a firm's ("grilled [Wells Fargo]", `_known_firm`)."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return span
     ends = NAME_ENDS if span.label == "PERSON" else FORMS_FOLDED
@@ -796,7 +797,8 @@ def _name_tail(span: Span) -> Span:
     start, end = spaced[first].start(), spaced[keep - 1].end()
     while span.text[end - 1] in LOOSE_END:  # "Castellanos, age": the comma goes with "age"
         end -= 1
-    return replace(span, start=span.start + start, end=span.start + end, text=span.text[start:end])
+    return _known_firm(replace(span, start=span.start + start, end=span.start + end,
+                               text=span.text[start:end]))
 
 
 def _lower_word(word: str) -> bool:
