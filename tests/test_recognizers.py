@@ -998,7 +998,7 @@ def test_a_payment_apps_cashtag_and_link_give_their_user_name():
     assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
         "JaylenB2004", "jaylenbrooks", "marisol-v", "Kofi_A"]]
     for link, user in [("venmo.com/u/ewa-k", "ewa-k"), ("revolut.me/tomk", "tomk"),
-                       ("cash.app/$Kwame22", "Kwame22")]:
+                       ("monzo.me/ama-o", "ama-o"), ("cash.app/$Kwame22", "Kwame22")]:
         assert recognized("handles", "US", link) == [(user, "DIGITAL")]
 
 
