@@ -1982,6 +1982,12 @@ def test_a_lawmakers_party_and_state_tag_is_no_firm():
     found = tidy(text, spans_at(text, [("Kyrsten Sinema", "PERSON"), ("I-Ariz.", "PERSON"),
                                        ("Ro Khanna", "PERSON"), ("D-Calif.", "PERSON")]))
     assert [s.text for s in found] == ["Kyrsten Sinema", "Ro Khanna"]
+    # the tag's end without the party's letter (the party-states record): it goes too
+    text = "Rep. Patrick McHenry, R-N.C., defended it; Rep. Maxine Waters, D-Calif., spoke."
+    found = tidy(text, spans_at(text, [("Patrick McHenry", "PERSON"), ("-N.C.", "PERSON"),
+                                       ("Maxine Waters", "PERSON"), ("D", "PERSON"),
+                                       ("Calif", "PERSON")]))
+    assert [s.text for s in found] == ["Patrick McHenry", "Maxine Waters"]
 
 
 def test_field_labels_statement_lines_and_mail_headers_are_nobodys():

@@ -142,9 +142,10 @@ PARTY_TAG = re.compile(r"[DRI]-(?:[A-Z][a-z]{1,4}\.|(?:[A-Z]\.){2}|[A-Z]{2}|Alas
 
 def _party_tag(text: str, span: Span) -> bool:
     """Whether a span is a lawmaker's party tag (`PARTY_TAG`), its state's full stop
-    perhaps left after it ("Sen. Kyrsten Sinema, [I-Ariz]., who")."""
-    m = PARTY_TAG.match(text, span.start)
-    return m is not None and m.end() in (span.end, span.end + 1)
+    perhaps left after it ("Sen. Kyrsten Sinema, [I-Ariz]., who"), or the tag's end
+    without its party's letter ("R[-N.C.]", "D-[Calif]")."""
+    return any((m := PARTY_TAG.match(text, at)) is not None and m.end() in (span.end, span.end + 1)
+               for at in range(max(0, span.start - 2), span.start + 1))
 
 
 # a role's word after a possessive or an article ("[Su] gestor, D. Álvaro Quintana",
