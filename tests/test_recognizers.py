@@ -484,7 +484,14 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             "London, with\n"
             # and a PO box with the known places after it (the po-boxes record); not one
             # without
-            "Mail: PO Box 1234, Dubai, United Arab Emirates; P.O. Box 8830, Doha, Qatar; PO Box 12.")
+            "Mail: PO Box 1234, Dubai, United Arab Emirates; P.O. Box 8830, Doha, Qatar; PO Box 12.\n"
+            # and an address whose streets are numbered, with its zone or block and the
+            # known places after it (the numbered-streets record); not a unit alone, nor a
+            # unit and a street that a word parts
+            "Villa 14, Street 820, Zone 66, Al Waab, Doha, Qatar. Flat 21, Building 1234, Road "
+            "2819, Block 428, Seef, Bahrain. House 12, Way 4512, Al Khuwair, Muscat, Oman. "
+            "Office 1204, Building 5, Street 340, Zone 25, Doha. Building 3 on Street 12; "
+            "Office 2, Building 5.")
     found = recognized("streets", "US", text)
     assert found == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
@@ -495,7 +502,11 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "8 Low Lane", "9 Oak Lane, Texas", "5 Elm Court", "2 Elm Road, Salt Lake City, Utah",
         "23 Nkrumah Road, Osu, Accra, Ghana", "14 Admiralty Way, Lekki, Lagos",
         "6 Kings Road", "7 Park Lane, Accra", "10 Downing Street, London",
-        "PO Box 1234, Dubai, United Arab Emirates", "P.O. Box 8830, Doha, Qatar"]]
+        "PO Box 1234, Dubai, United Arab Emirates", "P.O. Box 8830, Doha, Qatar",
+        "Villa 14, Street 820, Zone 66, Al Waab, Doha, Qatar",
+        "Flat 21, Building 1234, Road 2819, Block 428, Seef, Bahrain",
+        "House 12, Way 4512, Al Khuwair, Muscat, Oman",
+        "Office 1204, Building 5, Street 340, Zone 25"]]
 
 
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():

@@ -607,6 +607,13 @@ TOWN_AND_STATE = re.compile(
 _PLACE_WORD = r"[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*(?![\w'\u2019-])"  # (no full stop)
 PLACE_RUNS = re.compile(rf"(?:,[ \t]+{_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}}){{1,3}}")
 PLACE_RUN = re.compile(rf",[ \t]+({_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}})")
+# an address whose streets are numbered, as Qatar, Bahrain and Oman write one ("Villa 14,
+# Street 820, Zone 66", "Flat 21, Building 1234, Road 2819, Block 428", "House 12, Way
+# 4512"): a unit or more with their numbers, a numbered street, perhaps its zone or
+# block; the places after it are the `streets` recognizer's (`PLACE_RUNS`)
+NUMBERED_STREET = re.compile(
+    r"(?=[VBFHO])(?:(?:Villa|Building|Flat|House|Office)[ \t]+\d{1,5},[ \t]+)+"
+    r"(?:Street|Road|Way)[ \t]+\d{1,5}(?:,[ \t]+(?:Zone|Block)[ \t]+\d{1,4})?")
 AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)

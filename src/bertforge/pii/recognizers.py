@@ -854,7 +854,9 @@ class Streets(Pattern):
     which the model reads as nothing or in pieces, with the town and the state or province
     written after it ("900 Commerce Way, Plano, Texas", `patterns.TOWN_AND_STATE`) or the
     known places after it ("23 Nkrumah Road, Osu, Accra, Ghana", `_places`), and a PO box
-    with the known places after it ("PO Box 1234, Dubai", `patterns.PO_BOX`); not a
+    with the known places after it ("PO Box 1234, Dubai", `patterns.PO_BOX`), and an
+    address whose streets are numbered ("Villa 14, Street 820, Zone 66, Al Waab, Doha,
+    Qatar", `patterns.NUMBERED_STREET`); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -877,6 +879,9 @@ class Streets(Pattern):
         if "Box" in text:
             out += [self.match(m.start(), end) for m in p.PO_BOX.finditer(text)
                     if (end := self._places(text, m.end())) > m.end()]
+        if ", Street " in text or ", Road " in text or ", Way " in text:
+            out += [self.match(m.start(), self._places(text, m.end()))
+                    for m in p.NUMBERED_STREET.finditer(text)]
         return out
 
     @staticmethod
