@@ -470,18 +470,19 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             "12 Oak Grove, 4 Marine Parade, 18 Pacific Coast Highway, 1200 Katy Hwy. and 2 "
             "Penn Plaza.\n"
             # the town-and-state record: the town, the state or province and a ZIP code
-            # after a street, or the state alone; not a town alone, nor a state's word
-            # that starts a longer one
+            # after a street, or the state alone; not a state's word that starts a
+            # longer one (a known city alone is the place-runs record's)
             "At 900 Commerce Way, Plano, Texas. 41 Elm Street, Springfield, IL, with 7 Bay "
             "Road, North Vancouver, British Columbia and 3 Hill Road, New York, NY 10001-2345; "
             "8 Low Lane, Dallas, TX-based; 9 Oak Lane, Texas; 5 Elm Court, Dallas. 2 Elm Road, "
             "Salt Lake City, Utah.\n"
             # the place-runs record: the district, town or country after a street, up to
-            # the last that is a known place; not runs that end in no known place, nor a
-            # run past a sentence's full stop
+            # the last that is a known place (a time zone's city, a country, or one of
+            # the address-cities record's: "Mumbai", "Dallas"); not runs that end in no
+            # known place, nor a run past a sentence's full stop
             "At 23 Nkrumah Road, Osu, Accra, Ghana. Business: 14 Admiralty Way, Lekki, Lagos; "
             "6 Kings Road, Chelsea, Hamlet; 7 Park Lane, Accra. Then Ghana; 10 Downing Street, "
-            "London, with\n"
+            "London, with 12 Marine Drive, Churchgate, Mumbai; 3 Elm Road, Frankfurt\n"
             # and a PO box with the known places after it (the po-boxes record); not one
             # without
             "Mail: PO Box 1234, Dubai, United Arab Emirates; P.O. Box 8830, Doha, Qatar; PO Box 12.\n"
@@ -499,14 +500,15 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "12 Oak Grove", "4 Marine Parade", "18 Pacific Coast Highway", "1200 Katy Hwy.",
         "2 Penn Plaza", "900 Commerce Way, Plano, Texas", "41 Elm Street, Springfield, IL",
         "7 Bay Road, North Vancouver, British Columbia", "3 Hill Road, New York, NY 10001-2345",
-        "8 Low Lane", "9 Oak Lane, Texas", "5 Elm Court", "2 Elm Road, Salt Lake City, Utah",
+        "8 Low Lane, Dallas", "9 Oak Lane, Texas", "5 Elm Court, Dallas", "2 Elm Road, Salt Lake City, Utah",
         "23 Nkrumah Road, Osu, Accra, Ghana", "14 Admiralty Way, Lekki, Lagos",
         "6 Kings Road", "7 Park Lane, Accra", "10 Downing Street, London",
+        "12 Marine Drive, Churchgate, Mumbai", "3 Elm Road, Frankfurt",
         "PO Box 1234, Dubai, United Arab Emirates", "P.O. Box 8830, Doha, Qatar",
         "Villa 14, Street 820, Zone 66, Al Waab, Doha, Qatar",
         "Flat 21, Building 1234, Road 2819, Block 428, Seef, Bahrain",
         "House 12, Way 4512, Al Khuwair, Muscat, Oman",
-        "Office 1204, Building 5, Street 340, Zone 25"]]
+        "Office 1204, Building 5, Street 340, Zone 25, Doha"]]
 
 
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():

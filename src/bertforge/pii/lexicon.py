@@ -188,6 +188,63 @@ def places() -> frozenset[str]:
     return frozenset(p.casefold() for p in cities | set(Provider.countries))
 
 
+# the cities an address names after its street that no time zone is named after (the
+# capitals, big cities and financial centres of the places the redactor's users write
+# from: "P.O. Box 8830, Doha", "12 Marine Drive, Mumbai", "Taunusanlage 12, Frankfurt"),
+# in lower case: with `places`, where a street address ends (`recognizers.Streets`)
+CITIES = frozenset(city.casefold() for city in (
+    "Abu Dhabi", "Sharjah", "Ajman", "Doha", "Manama", "Kuwait City", "Jeddah", "Mecca",
+    "Medina", "Dammam", "Khobar", "Salalah", "Sohar", "Sanaa", "Mumbai", "Delhi",
+    "New Delhi", "Bengaluru", "Bangalore", "Chennai", "Hyderabad", "Pune", "Ahmedabad",
+    "Surat", "Jaipur", "Lucknow", "Kanpur", "Nagpur", "Indore", "Bhopal", "Patna",
+    "Gurugram", "Gurgaon", "Noida", "Chandigarh", "Kochi", "Coimbatore", "Thane",
+    "Navi Mumbai", "Visakhapatnam", "Vadodara", "Ludhiana", "Mysuru",
+    "Thiruvananthapuram", "Lahore", "Islamabad", "Rawalpindi", "Faisalabad", "Multan",
+    "Peshawar", "Chittagong", "Sylhet", "Kandy", "Pokhara", "Abuja", "Ibadan", "Kano",
+    "Port Harcourt", "Benin City", "Enugu", "Kaduna", "Mombasa", "Kisumu", "Nakuru",
+    "Arusha", "Zanzibar", "Kumasi", "Takoradi", "Tamale", "Durban", "Pretoria",
+    "Port Elizabeth", "Gqeberha", "Bloemfontein", "Sandton", "Soweto", "Bulawayo",
+    "Ndola", "Kitwe", "Alexandria", "Giza", "Luxor", "Aswan", "Marrakesh", "Marrakech",
+    "Fes", "Rabat", "Tangier", "Sfax", "Oran", "Benghazi", "Misrata", "Omdurman",
+    "Kisangani", "Goma", "Yaounde", "Beijing", "Shenzhen", "Guangzhou", "Chengdu",
+    "Tianjin", "Wuhan", "Hangzhou", "Nanjing", "Xi'an", "Suzhou", "Qingdao", "Dalian",
+    "Xiamen", "Kowloon", "Osaka", "Yokohama", "Nagoya", "Kyoto", "Kobe", "Fukuoka",
+    "Sapporo", "Sendai", "Hiroshima", "Busan", "Incheon", "Daegu", "Daejeon", "Gwangju",
+    "Taichung", "Kaohsiung", "Tainan", "Hanoi", "Da Nang", "Haiphong", "Cebu", "Davao",
+    "Quezon City", "Makati", "Taguig", "Surabaya", "Bandung", "Medan", "Bali",
+    "Denpasar", "Penang", "George Town", "Johor Bahru", "Ipoh", "Shah Alam",
+    "Petaling Jaya", "Chiang Mai", "Phuket", "Pattaya", "Siem Reap", "Mandalay",
+    "Washington", "Ottawa", "Boston", "Houston", "Dallas", "Austin", "San Antonio",
+    "San Diego", "San Jose", "San Francisco", "Seattle", "Miami", "Atlanta",
+    "Philadelphia", "Baltimore", "Pittsburgh", "Cleveland", "Columbus", "Cincinnati",
+    "Minneapolis", "Kansas City", "Nashville", "Memphis", "Charlotte", "Raleigh",
+    "Orlando", "Tampa", "Jacksonville", "Las Vegas", "Portland", "Sacramento", "Oakland",
+    "San Juan", "Salt Lake City", "Brooklyn", "Queens", "Manhattan", "Calgary",
+    "Quebec City", "Mississauga", "Brampton", "Hamilton", "Saskatoon", "Guadalajara",
+    "Puebla", "Medellin", "Medellín", "Cali", "Barranquilla", "Cartagena", "Quito",
+    "Arequipa", "Cusco", "Córdoba", "Valparaiso", "Brasilia", "Brasília",
+    "Rio de Janeiro", "Salvador", "Curitiba", "Porto Alegre", "Belo Horizonte",
+    "Campinas", "Maracaibo", "Valencia", "Frankfurt", "Munich", "München", "Hamburg",
+    "Cologne", "Köln", "Stuttgart", "Düsseldorf", "Dusseldorf", "Leipzig", "Dresden",
+    "Hanover", "Nuremberg", "Bremen", "Bonn", "Milan", "Milano", "Turin", "Torino",
+    "Naples", "Napoli", "Florence", "Firenze", "Venice", "Venezia", "Bologna", "Genoa",
+    "Palermo", "Barcelona", "Seville", "Sevilla", "Bilbao", "Malaga", "Málaga",
+    "Zaragoza", "Porto", "Braga", "Geneva", "Genève", "Basel", "Bern", "Lausanne",
+    "Lugano", "Rotterdam", "The Hague", "Den Haag", "Utrecht", "Eindhoven", "Antwerp",
+    "Antwerpen", "Ghent", "Gent", "Liège", "Marseille", "Lyon", "Toulouse", "Nantes",
+    "Strasbourg", "Bordeaux", "Lille", "Montpellier", "Manchester", "Birmingham",
+    "Leeds", "Liverpool", "Bristol", "Sheffield", "Newcastle", "Nottingham", "Leicester",
+    "Cambridge", "Oxford", "Edinburgh", "Glasgow", "Aberdeen", "Cardiff", "Swansea",
+    "Cork", "Galway", "Limerick", "Gothenburg", "Göteborg", "Malmö", "Uppsala", "Bergen",
+    "Trondheim", "Aarhus", "Odense", "Tampere", "Turku", "Krakow", "Kraków", "Gdansk",
+    "Gdańsk", "Wroclaw", "Wrocław", "Poznan", "Poznań", "Lodz", "Łódź", "Brno",
+    "Ostrava", "Graz", "Salzburg", "Innsbruck", "Linz", "Cluj-Napoca", "Timisoara",
+    "Iasi", "Plovdiv", "Varna", "Thessaloniki", "Patras", "Izmir", "İzmir", "Ankara",
+    "Antalya", "Bursa", "Kharkiv", "Odesa", "Odessa", "Lviv", "Dnipro",
+    "Saint Petersburg", "St Petersburg", "Kazan", "Haifa", "Eilat", "Gold Coast",
+    "Wellington", "Christchurch"))
+
+
 def a_place(value: str) -> bool:
     """Whether a would-be name is a place of `places` and not a given name two of Faker's
     locales list ("Sydney", "Austin", "Victoria" stay names; "London" and "Denver",

@@ -30,8 +30,8 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import (LONE_TITLES, SOFTWARE, a_place, common_words, known_names, name_or_rare,
-                      places)
+from .lexicon import (CITIES, LONE_TITLES, SOFTWARE, a_place, common_words, known_names,
+                      name_or_rare, places)
 from .nobodys import PARTY_ROLES
 from .tidy import FIRM_ENDS
 
@@ -888,12 +888,13 @@ class Streets(Pattern):
     def _places(text: str, end: int) -> int:
         """Where a street address ends that prose follows with its district, town or
         country (`patterns.PLACE_RUNS`): at the last of the runs that is a known place
-        (`lexicon.places`, a city of the time zones or a country), else at `end`."""
+        (`lexicon.places`, a city of the time zones or a country, or one of
+        `lexicon.CITIES`), else at `end`."""
         runs = p.PLACE_RUNS.match(text, end)
         if runs is None:
             return end
         for run in reversed(list(p.PLACE_RUN.finditer(text, end, runs.end()))):
-            if run.group(1).casefold() in places():
+            if (place := run.group(1).casefold()) in places() or place in CITIES:
                 return run.end(1)
         return end
 
