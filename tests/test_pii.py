@@ -2500,13 +2500,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Consignor"), ("COMPANY", "Escrow Agent"), ("COMPANY", "Escrow Holder"),
       ("COMPANY", "Escrow", 2), ("PERSON", "Mary Holder"), ("PERSON", "Holder", 2)],
      ["Mary Holder", "Holder"]),
-    # the parties of insurance, cards and securities (the policy-roles record); a name
-    # beside one stays
+    # the parties of insurance, cards and securities (the policy-roles record) and of a
+    # sale (the plural-parties record); a name beside one stays
     ("The Insured shall notify the Insurer; Cardholder agrees; the Stockholders' rights; "
-     "Marcus Reyes, the Policyholder.",
+     "Marcus Reyes, the Policyholder. Sellers agree with Peter Sellers.",
      [("PERSON", "Insured"), ("COMPANY", "Insurer"), ("PERSON", "Cardholder"),
-      ("COMPANY", "Stockholders'"), ("PERSON", "Marcus Reyes"), ("PERSON", "Policyholder")],
-     ["Marcus Reyes"]),
+      ("COMPANY", "Stockholders'"), ("PERSON", "Marcus Reyes"), ("PERSON", "Policyholder"),
+      ("PERSON", "Sellers"), ("PERSON", "Peter Sellers")],
+     ["Marcus Reyes", "Peter Sellers"]),
     # a place greeted (the greeted-places record, `_greeted_place`); a given name
     # several locales list, and a surname that is a city's outside a greeting, stay
     ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",

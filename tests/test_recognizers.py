@@ -927,7 +927,9 @@ GREETED_PROBES = [
         "[14:02] Agent (Sipho): Good afternoon!\nSPEAKER 2 (Marcus Oyelaran): Sure.\n"
         "Agent (Tier 2): escalated\nFee (Monthly): $5\nMeeting (Zoom): at noon\n"
         "Apple (Malus) trees grow here\nPolicyholder: Grace Oyelaran\n"
-        "Dear Cardmember, your statement is ready\n",
+        "Dear Cardmember, your statement is ready\n"
+        "Borrowers: James and Linda Carter, husband and wife\n"
+        "Sellers: Rajesh and Priya Natarajan, jointly\n",
         ["Nomvula", "Eero", "Thanh", "Sipho", "Marcus Oyelaran"],
         id="chat-speakers"),
     # the role-words record: a name after a role or a relation in lower case and a

@@ -512,12 +512,22 @@ PARTY_ROLES = frozenset((
     "policyholder", "policyowner", "insured", "insurer", "reinsurer", "annuitant",
     "cardholder", "cardmember", "accountholder", "stockholder", "shareholder",
     "bondholder", "unitholder", "planholder", "subscriber", "enrollee", "homeowner",
-    "occupant", "retiree", "cosigner", "coapplicant"))
+    "occupant", "retiree", "cosigner", "coapplicant",
+    # and a sale's seller, as a form labels its parties ("Sellers: Rajesh and Priya
+    # Natarajan"; "Sellers" is also a surname, and stays one beside a given name)
+    "seller"))
 # (and the words that make a role with one: "Escrow Agent", "Escrow Holder")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
                         "agent", "holder"))
 ROLE_WORD = re.compile(r"[^\W\d_]+")
 POSSESSIVE = re.compile(r"['\u2019]s?\b")
+
+
+def party_role(word: str) -> bool:
+    """Whether a word, in any case, is a party's role (`PARTY_ROLES`), or their plural
+    ("Borrowers")."""
+    folded = word.casefold()
+    return folded in PARTY_ROLES or folded.removesuffix("s") in PARTY_ROLES
 
 
 def _party_role(span: Span) -> bool:
@@ -528,7 +538,7 @@ def _party_role(span: Span) -> bool:
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return False
     words = [w.casefold() for w in ROLE_WORD.findall(POSSESSIVE.sub("", span.text))]
-    roles = [w in PARTY_ROLES or w.removesuffix("s") in PARTY_ROLES for w in words]
+    roles = [party_role(w) for w in words]
     return any(roles) and all(r or w in ROLE_JOINS for r, w in zip(roles, words))
 
 

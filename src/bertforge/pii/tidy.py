@@ -17,7 +17,7 @@ from typing import Sequence
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, common_words,
                       given_names, known_names, name_or_rare)
-from .nobodys import PARTY_ROLES, REPLY_WORDS, eponym, nobodys
+from .nobodys import REPLY_WORDS, eponym, nobodys, party_role
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
                        trie_pattern)
@@ -1436,7 +1436,7 @@ def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
             if span.label == "PERSON" and span.source == "model" and span.text[:1].isupper() \
             else None
         if head and (not out or out[-1].end <= head.start(1)) and head.group(1)[1:].islower() \
-                and _name_before(text, span, head) and head.group(1).casefold() not in PARTY_ROLES \
+                and _name_before(text, span, head) and not party_role(head.group(1)) \
                 and _without_title(text, head.start(1), span.end) == head.start(1):
             span = replace(span, start=head.start(1), text=text[head.start(1):span.end])
         out.append(span)
