@@ -732,6 +732,13 @@ FIRM_PROBES = {
         "Yeltsin was resting. The official Xinhua news agency, citing Bernama and Reuters, "
         "said so; Michael Bloomberg told Bloomberg News. A Tassel and a Reutersville are not.",
         ["Kyodo", "Itar-Tass", "Xinhua", "Bernama", "Reuters", "Bloomberg News"]),
+    "the property firms listings and leases name": (
+        "Listing agent: Colleen Fitzpatrick, Coldwell Banker; co-listed with Keller Williams "
+        "and RE/MAX, seen on Zillow and Rightmove. Knight Frank, Savills and Cushman & "
+        "Wakefield let the offices; Century 21 sold it. A cold banker, a savill and Keller "
+        "Smith are not.",
+        ["Coldwell Banker", "Keller Williams", "RE/MAX", "Zillow", "Rightmove", "Knight Frank",
+         "Savills", "Cushman & Wakefield", "Century 21"]),
 }
 
 

@@ -481,6 +481,13 @@ KNOWN_FIRMS = (
     "Anadolu Agency", "Press Trust of India", "Deutsche Presse-Agentur", "Notimex",
     "Prensa Latina", "Bloomberg News", "Bloomberg L.P.", "Bloomberg LP", "NHK", "BBC", "CNN",
     "CNBC", "Al Jazeera",
+    # the brokers, agents and portals of property, as listings, leases and mortgage files
+    # name them (many after their founders: "Keller Williams", "Douglas Elliman")
+    "Coldwell Banker", "Keller Williams", "RE/MAX", "Century 21",
+    "Sotheby's International Realty", "Berkshire Hathaway HomeServices", "eXp Realty",
+    "Douglas Elliman", "Howard Hanna", "Redfin", "Zillow", "Realtor.com", "Opendoor",
+    "Knight Frank", "Savills", "CBRE", "JLL", "Jones Lang LaSalle", "Cushman & Wakefield",
+    "Colliers International", "Engel & Völkers", "Foxtons", "Rightmove", "Zoopla",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
