@@ -2508,6 +2508,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("COMPANY", "Stockholders'"), ("PERSON", "Marcus Reyes"), ("PERSON", "Policyholder"),
       ("PERSON", "Sellers"), ("PERSON", "Peter Sellers")],
      ["Marcus Reyes", "Peter Sellers"]),
+    # a person's home town after their name and "of", perhaps their age between (the
+    # home-towns record, `_home_town`); a surname that is a city's, and a town after no
+    # person's name, stay
+    ("Dr. and Mrs. Obinna Eze of Enugu; Margaret Hale, 84, of Nairobi; the estate of "
+     "John Smith of Houston; the Bank of Enugu.",
+     [("PERSON", "Obinna Eze"), ("PERSON", "Enugu"), ("PERSON", "Margaret Hale"),
+      ("PERSON", "Nairobi"), ("PERSON", "John Smith"), ("PERSON", "Houston"),
+      ("PERSON", "Enugu", 1)],
+     ["Obinna Eze", "Margaret Hale", "John Smith", "Houston", "Enugu"]),
     # a place greeted (the greeted-places record, `_greeted_place`); a given name
     # several locales list, and a surname that is a city's outside a greeting, stay
     ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",

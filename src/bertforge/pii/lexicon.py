@@ -191,7 +191,8 @@ def places() -> frozenset[str]:
 # the cities an address names after its street that no time zone is named after (the
 # capitals, big cities and financial centres of the places the redactor's users write
 # from: "P.O. Box 8830, Doha", "12 Marine Drive, Mumbai", "Taunusanlage 12, Frankfurt"),
-# in lower case: with `places`, where a street address ends (`recognizers.Streets`)
+# in lower case: with `places`, where a street address ends (`recognizers.Streets`) and
+# a person's home town (`nobodys._home_town`)
 CITIES = frozenset(city.casefold() for city in (
     "Abu Dhabi", "Sharjah", "Ajman", "Doha", "Manama", "Kuwait City", "Jeddah", "Mecca",
     "Medina", "Dammam", "Khobar", "Salalah", "Sohar", "Sanaa", "Mumbai", "Delhi",

@@ -18,8 +18,8 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, ROLE_DETERMINERS, ROLES,
-                      SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, places)
+from .lexicon import (CITIES, COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, ROLE_DETERMINERS,
+                      ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, places)
 from .patterns import (CA_PROVINCES, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
                        SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
 
@@ -803,8 +803,24 @@ def _civic(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a place of `lexicon.places` with what a place has
     after its possessive (`CIVIC_AFTER`: "[Chad]'s president visited Niger", "[Sydney]'s
     mayor"): a country or a city whose name is a given name too, which the model reads
-    as a person ("Chad's mother" stays)."""
-    return span.text.casefold() in places() and CIVIC_AFTER.match(text, span.end) is not None
+    as a person ("Chad's mother" stays); or a person's home town (`_home_town`)."""
+    return span.text.casefold() in places() and CIVIC_AFTER.match(text, span.end) is not None \
+        or _home_town(text, span)
+
+
+# a person's full name (perhaps with their age after a comma) and "of", before their
+# home town ("Dr. and Mrs. Obinna Eze of [Enugu]", "Margaret Hale, 84, of [Duluth]")
+HOME_TOWN_BEFORE = re.compile(r"[A-Z][\w'-]+ [A-Z][\w'-]+(?:, \d{1,3},)? of $")
+
+
+def _home_town(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a person's home town after their name
+    (`HOME_TOWN_BEFORE`), a place of `lexicon.places` or `lexicon.CITIES` that is no
+    given name or surname (`known_names`: "Estate of John Smith of Houston" keeps
+    "Houston", a surname)."""
+    place = span.text.casefold()
+    return (place in places() or place in CITIES) and place not in known_names() and \
+        HOME_TOWN_BEFORE.search(text, max(0, span.start - 60), span.start) is not None
 
 
 def _after_saint(text: str, span: Span) -> bool:
