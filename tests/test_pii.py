@@ -2508,6 +2508,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("COMPANY", "Stockholders'"), ("PERSON", "Marcus Reyes"), ("PERSON", "Policyholder"),
       ("PERSON", "Sellers"), ("PERSON", "Peter Sellers")],
      ["Marcus Reyes", "Peter Sellers"]),
+    # a deed's notary alone, and before a name (the notary-words record)
+    ("Attest: Notary Public, State of Delaware. Sworn before Notary Adaeze Obi and Notary "
+     "Public Lourdes Ibarra.",
+     [("COMPANY", "Notary"), ("PERSON", "Notary Adaeze Obi"), ("PERSON", "Notary Public Lourdes Ibarra")],
+     ["Adaeze Obi", "Lourdes Ibarra"]),
     # a person's home town after their name and "of", perhaps their age between (the
     # home-towns record, `_home_town`); a surname that is a city's, and a town after no
     # person's name, stay

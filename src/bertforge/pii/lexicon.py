@@ -42,6 +42,9 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice",
+                 # and a deed's witness to its signing, as the signature block writes
+                 # them ("before me, Lourdes Ibarra, Notary Public"; "[Notary] Public")
+                 "Notary", "Notary Public",
                  # an honorific of judges, ministers and members ("Hon. Patricia
                  # Whelan-Moss", "The Honourable Mark Dreyfus")
                  "Hon", "Honorable", "Honourable",
