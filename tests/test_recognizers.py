@@ -951,12 +951,14 @@ GREETED_PROBES = [
         id="role-words"),
     # the titled-surnames record: a surname alone after a title of office or an English
     # courtesy title, the sentence going on in lower case or ending; not a word that is
-    # no name, one that makes a title with the title, or a word before more capitals
+    # no name, one that makes a title with the title, or a word before more capitals,
+    # nor a sentence's first word after a title written out (the title-stops record)
     pytest.param(
         "Judge Park dissented. Detective Cross testified; Mr. Hope's letter came. Officer "
         "Long, at noon. Attorney General Merrick Garland said so. Judge Rules Against Bank. "
-        "Officer Training School. Captain America is a film. Judge Amy Park ruled.",
-        ["Park", "Cross", "Hope", "Long"],
+        "Officer Training School. Captain America is a film. Judge Amy Park ruled. Sen. "
+        "Byrd, too; Col. Sanders. By: /s/ Ann Cho, Vice President. Attest: Notary Public",
+        ["Park", "Cross", "Hope", "Long", "Byrd", "Sanders"],
         id="titled-surnames"),
     # the roles-abroad record: a role in French, Spanish, Portuguese, Italian or German
     # after its possessive or article, perhaps with a courtesy title after it (in English

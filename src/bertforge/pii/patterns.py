@@ -1143,9 +1143,14 @@ ROLE_LEAD = re.compile(rf"(?:(?:{trie_pattern(_DETERMINERS)})[ \t]+)?(?:{trie_pa
 # checked as after a greeting; not one that makes a title with the title ("Attorney
 # General", "Captain America")
 _SURNAME_TITLES = OFFICE_TITLES + ENGLISH_TITLES
+# (a full stop only after the titles that are abbreviated: after a title written out it
+# ends a sentence, "Patricia Okonkwo, Vice President. Attest: ...")
+_ABBREVIATED_TITLES = ("Sen", "Rep", "Gov", "Lt. Gov", "Gen", "Col", "Capt", "Lt", "Sgt",
+                       "Det", "Insp", "Rev", "Fr", "Adm", "Amb", "Hon", *ENGLISH_TITLES)
 TITLED_SURNAME = re.compile(
     rf"(?=[{''.join(sorted({t[0] for t in _SURNAME_TITLES}))}])(?<![\w.-])"
-    rf"(?:{trie_pattern(_SURNAME_TITLES)})\.?[ \t]+({_GREETED_WORD})"
+    rf"(?:{trie_pattern(_SURNAME_TITLES)}|(?:{trie_pattern(_ABBREVIATED_TITLES)})\.)"
+    rf"[ \t]+({_GREETED_WORD})"
     r"(?=['\u2019]s\b|[ \t]+[a-z]|[ \t]*[,.;:!?)]|[ \t]*$)", re.MULTILINE)
 TITLE_WORDS = frozenset(("General", "America", "Marvel", "House", "Elect", "Emeritus",
                          "Orange", "Pepper"))  # (and "Agent Orange", "Dr Pepper")
