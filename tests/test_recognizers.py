@@ -404,16 +404,19 @@ def test_us_addresses_written_inline_are_found_up_to_their_zip_code():
 def test_firms_alone_in_a_cell_or_a_list_line_are_found_by_their_legal_form():
     """The firm-cells record's probe, a filing's list of subsidiaries: each firm whole,
     with its legal form, in a tab-separated cell, before a bracket or as a bulleted line;
-    a firm named inside a sentence, a form with no name before it on its line, and a
-    cell without a form are left to the model."""
+    a firm named inside a sentence, a form with no name before it on its line, a cell
+    without a form, and a line whose heading ends a sentence before the firm (the
+    cell-headings record) are left to the model."""
     firms = ["AbbVie Biotechnology Ltd", "Allergan Holdco US, Inc.", "Pharmacyclics LLC",
              "Cerevel Therapeutics Holdings, Inc.", "Banco Bilbao S.A.", "Smith & Wesson Brands Co.",
-             "Skadden, Arps, Slate, Meagher & Flom LLP"]
+             "Skadden, Arps, Slate, Meagher & Flom LLP", "Warner Bros. Discovery, Inc."]
     text = ("Name of Subsidiary\tJurisdiction\nAbbVie Biotechnology Ltd\tBermuda\n"
             "Allergan Holdco US, Inc.\tDelaware\nPharmacyclics LLC (Delaware)\n"
             "\u2022 Cerevel Therapeutics Holdings, Inc.\n| Banco Bilbao S.A. | Spain |\n"
             "Smith & Wesson Brands Co.;\nSkadden, Arps, Slate, Meagher & Flom LLP\tcounsel\n"
-            "We paid Acme Widgets LLC\nAcme Widgets LLC is our vendor.\nLLC\nAcme Widgets\tOhio")
+            "Warner Bros. Discovery, Inc.\tDelaware\n"
+            "We paid Acme Widgets LLC\nAcme Widgets LLC is our vendor.\nLLC\nAcme Widgets\tOhio\n"
+            "Schedule 5.13 Subsidiaries. Aurelia Holdings Sub I, LLC (Delaware)")
     assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in firms]
 
 

@@ -810,14 +810,16 @@ _CELL_TITLE = (rf"(?:(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})(?:[ \
 # form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a
 # bullet, and ends at the line's end, a tab, a "|", a bracket or a semicolon. Not a
-# sentence's words: a cell holds the name and nothing before it.
+# sentence's words: a cell holds the name and nothing before it, and no word of four
+# lower-case letters or more and a full stop ("Schedule 5.13 Subsidiaries. Aurelia
+# Holdings Sub I, LLC" is a heading, then a firm; "Warner Bros. Discovery, Inc." is one).
 _CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
 # where a group's firm sits, in brackets between its name and its form ("Marlowe
 # Holdings (BVI) Ltd", "HSBC Bank (Hong Kong) Ltd", South Africa's "Vodacom (Pty) Ltd"):
 # one to three capitalised words
 FIRM_SEAT = r"(?:[ \t]\([A-Z][\w.]*(?:[ \t][A-Z][\w.]*){0,2}\))?"
 FIRM_CELL = re.compile(
-    rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
+    rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?(?<![a-z]{{4}}\.)[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
     rf"{FIRM_SEAT},?[ \t](?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
 # A firm named in running text with its abbreviated legal form ("The invoice from Sharma
 # Textiles Ltd. was paid", "da Rocha Bakery, Co."): capitalised words, a name's particles
