@@ -2193,13 +2193,20 @@ def test_a_name_read_as_an_email_or_a_secret_is_a_name():
 def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
     """The nicknames record's probe, with the model's spans as it gives them ("Robert" +
     'Bob" Kline'): one name each, the real corpora's convention; a quotation after a name
-    ('Ann "Bob Lee"'), or a nickname with nothing after it, stays apart."""
+    ('Ann "Bob Lee"'), or a nickname with nothing after it, stays apart; a nickname
+    found without the surname after its closing mark takes it in (the nickname-surnames
+    record: 'Chukwuemeka "Emeka" Obi'), and a span of the surname goes in with it; a
+    name after another in brackets, followed by a comma, does not (an alias)."""
     from bertforge.pii.tidy import tidy
 
     text = ('Robert "Bob" Kline, William (Bill) Okafor, Elizabeth \'Liz\' Warren, '
-            'Mae “Big Mama” Thornton; Ann "Bob Lee" left; Carl (Bo).')
+            'Mae “Big Mama” Thornton; Ann "Bob Lee" left; Carl (Bo). Chukwuemeka "Emeka" Obi, '
+            'Ngozi “Zee” Eze-Okafor and Tom "Tee" bought it. AL-RAWI, Ahmed (a.k.a. Rawi, Abu '
+            'Omar).')
     values = ["Robert", 'Bob" Kline', "William", "Bill) Okafor", "Elizabeth", "Liz' Warren", "Mae",
-              "Big Mama” Thornton", "Ann", "Bob Lee", "Carl", "Bo)"]
+              "Big Mama” Thornton", "Ann", "Bob Lee", "Carl", "Bo)", "Chukwuemeka", "Emeka",
+              "Ngozi", "Zee", "Eze-Okafor", "Tom", "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi",
+              "Abu Omar"]
     spans, at = [], 0
     for v in values:
         at = text.index(v, at)
@@ -2208,7 +2215,9 @@ def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
     found = tidy(text, spans)
     assert [s.text for s in found] == ['Robert "Bob" Kline', "William (Bill) Okafor",
                                        "Elizabeth 'Liz' Warren", "Mae “Big Mama” Thornton",
-                                       "Ann", "Bob Lee", "Carl", "Bo"]
+                                       "Ann", "Bob Lee", "Carl", "Bo",
+                                       'Chukwuemeka "Emeka" Obi', "Ngozi “Zee” Eze-Okafor", "Tom",
+                                       "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi", "Abu Omar"]
 
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the

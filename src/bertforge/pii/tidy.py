@@ -1404,21 +1404,33 @@ NICK_CLOSE = {'"': '"”', "“": '”"', "'": "'’", "‘": "’'", "(": ")"}
 def _nicknames(text: str, spans: list[Span]) -> list[Span]:
     """Two model PERSON spans with a nickname's opening mark between them, the second
     holding its closing mark ("Robert" + 'Bob" Kline'; a mark at a span's end is
-    already stripped), as one name ('Robert "Bob" Kline'): the gold convention of every
-    real corpus, and the decoder starts a new name after the mark."""
+    already stripped), or ending right before it with the surname after it
+    ("Chukwuemeka" + "Emeka" of 'Chukwuemeka "Emeka" Obi', `SURNAME_AFTER_MARK`), as one
+    name: the gold convention of every real corpus, and the decoder starts a new name
+    after the mark."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
+        if last is not None and last.start <= span.start and span.end <= last.end:
+            continue  # the surname a name took in after its nickname ("Obi")
         if last is not None and last.label == span.label == "PERSON" \
                 and last.source == span.source == "model":
             mark = NICK_OPEN.fullmatch(text, last.end, span.start)
             if mark:
-                close = next((k for k, c in enumerate(span.text) if c in NICK_CLOSE[mark.group(1)]), -1)
-                if close > 0:
+                closes = NICK_CLOSE[mark.group(1)]
+                joined = any(c in closes for c in span.text[1:])
+                tail = SURNAME_AFTER_MARK.match(text, span.end)
+                if not joined and tail and text[span.end] in closes:
+                    span, joined = replace(span, end=tail.end(), text=text[span.start:tail.end()]), True
+                if joined:
                     out[-1] = _joined(text, last, span, "PERSON")
                     continue
         out.append(span)
     return out
+
+
+# a nickname's closing mark, a space and a capitalised word: the surname after it
+SURNAME_AFTER_MARK = re.compile(r".[ \t]([A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?)")
 
 
 # a capitalised word one space before a span
