@@ -517,8 +517,10 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():
     """The world-addresses record's probe: an address from its flat, house number and
     street, or its building or street, through a district's number, a county or a unit,
-    to an Irish Eircode, Singapore's postcode or an Indian PIN, each whole; a number of
-    six digits after words, after no street or building, and an Eircode alone are not."""
+    to an Irish Eircode, Singapore's postcode or an Indian PIN, or a Japanese address to
+    its postcode, each whole; a number of six digits after words, after no street or
+    building, an Eircode alone, a street before a local phone number, and a Japanese
+    address before a longer number are not."""
     addresses = ["14 Fitzwilliam Square, Dublin 2, D02 X285",
                  "Ballycoolin Business Park, Dublin 15, D15 YK2W",
                  "Unit 5, Ballycoolin Business Park, Dublin 15, D15 YK2W",
@@ -533,9 +535,13 @@ def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_f
                  "Block C, Maker Chambers, Nariman Point, Mumbai - 400021",
                  "Plot 7, Prestige Tower, Residency Road, Bengaluru 560025",
                  # the plot-numbers record: the number's "No." after the unit's word
-                 "Plot No. 14, MIDC, Pune 411019"]
+                 "Plot No. 14, MIDC, Pune 411019",
+                 # the japanese-addresses record: the district's block and house numbers,
+                 # the ward and the city, the postcode
+                 "5-2-1 Ginza, Chuo-ku, Tokyo 104-0061", "3-14 Umeda, Kita-ku, Osaka 530-0001"]
     text = ("Send it to " + "; or ".join(addresses) + ". 12 Main Street shops raised 400053 "
-            "rupees; Invoice No. 12, Acme Supplies Ltd, Order 400053; Eircode D02 X285.")
+            "rupees; Invoice No. 12, Acme Supplies Ltd, Order 400053; Eircode D02 X285. 12 "
+            "Elm Street, Springfield 555-0173; 2-4 Marunouchi 100-6321-77.")
     assert recognized("world_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
 
 

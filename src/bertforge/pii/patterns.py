@@ -716,14 +716,19 @@ _NAMED_PLACE = rf"(?:{_ADDRESS_WORD} ){{0,3}}(?:{_STREET_END}|{_BUILDING_END})(?
 _WORLD_START = (rf"(?:(?:Flat|Unit|Apartment|Apt\.?|Suite|Plot|Block)[ \t]*(?:No\.[ \t]*)?"
                 rf"[\w/-]{{1,6}}"
                 rf"|(?:[A-Z]-)?{_HOUSE},?[ \t]+{_NAMED_PLACE}|{_NAMED_PLACE})")
+# (and Japan's, written in English: the district's block and house numbers and its name,
+# "5-2-1 Ginza", the ward and the city, the postcode "104-0061")
+_JP_START = rf"\d{{1,2}}-\d{{1,2}}(?:-\d{{1,3}})?[ \t]+{_ADDRESS_WORD}"
 _WORLD_RUN = rf"(?:(?:{_HOUSE} )?{_ADDRESS_RUN}(?: \d{{1,2}}W?)?|#\d{{1,3}}-\d{{1,4}})"
 # the postcodes that may end one, where the recognizer looks (an Eircode's shape, six
-# digits), their first character tried first: a lookbehind at every position was slower
-WORLD_POSTCODE = re.compile(rf"{_EIRCODE}|\d{{6}}(?![\w-])")
+# digits, Japan's "104-0061"), their first character tried first: a lookbehind at every
+# position was slower
+WORLD_POSTCODE = re.compile(rf"{_EIRCODE}|\d{{6}}(?![\w-])|\d{{3}}-\d{{4}}(?![\w-])")
 WORLD_ADDRESS = re.compile(
-    rf"(?<![\w/.,-]){_WORLD_START}(?:{_ADDRESS_SEP}{_WORLD_RUN}){{0,4}}"
+    rf"(?<![\w/.,-])(?:{_WORLD_START}(?:{_ADDRESS_SEP}{_WORLD_RUN}){{0,4}}"
     rf"(?:{_ADDRESS_SEP}{_EIRCODE}|{_ADDRESS_SEP}Singapore \d{{6}}(?!\d)"
-    rf"|[ \t]*[-\u2013]?[ \t]*[1-9]\d{{5}}(?![\w-]))")
+    rf"|[ \t]*[-\u2013]?[ \t]*[1-9]\d{{5}}(?![\w-]))"
+    rf"|{_JP_START}(?:{_ADDRESS_SEP}{_WORLD_RUN}){{0,3}}[ \t]+\d{{3}}-\d{{4}})")
 # what makes a street's match no address: the word before "Court", and the word before a year
 LAW_COURTS = frozenset({"Bankruptcy", "District", "Supreme", "Appeals", "Circuit", "Superior",
                         "County", "Family", "Tax", "Claims", "Crown", "Magistrates", "Federal",

@@ -828,11 +828,12 @@ class EuAddresses(Recognizer):
 
 
 class WorldAddresses(Recognizer):
-    """Addresses that end in an Irish Eircode, Singapore's postcode or an Indian PIN
-    (`patterns.WORLD_ADDRESS`: "14 Fitzwilliam Square, Dublin 2, D02 X285"), which the
-    model reads as nothing; looked for only before each such code (`WORLD_POSTCODE`)."""
+    """Addresses that end in an Irish Eircode, Singapore's postcode, an Indian PIN or a
+    Japanese postcode (`patterns.WORLD_ADDRESS`: "14 Fitzwilliam Square, Dublin 2, D02
+    X285", "5-2-1 Ginza, Chuo-ku, Tokyo 104-0061"), which the model reads as nothing;
+    looked for only before each such code (`WORLD_POSTCODE`)."""
     name, kinds, trust = "world_addresses", ("street_address",), "shape"
-    check = "a street or building up to an Irish, Singaporean or Indian postcode"
+    check = "a street or building up to an Irish, Singaporean, Indian or Japanese postcode"
     BEFORE = 160  # characters an address may take before its postcode
 
     def find(self, text: str) -> list[PatternMatch]:
