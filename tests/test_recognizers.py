@@ -495,7 +495,11 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             "Villa 14, Street 820, Zone 66, Al Waab, Doha, Qatar. Flat 21, Building 1234, Road "
             "2819, Block 428, Seef, Bahrain. House 12, Way 4512, Al Khuwair, Muscat, Oman. "
             "Office 1204, Building 5, Street 340, Zone 25, Doha. Building 3 on Street 12; "
-            "Office 2, Building 5.")
+            "Office 2, Building 5.\n"
+            # and a Korean road address, with the ward and city after it (the
+            # korean-roads record); not a word with "-ro" after no building's number
+            "25F, 110 Sejong-daero, Jung-gu, Seoul 04524; 25 Teheran-ro 4-gil, Gangnam-gu, "
+            "Seoul. 8 Munhyeon-ro; Hyundai-ro fans; 12 Insadong-gil, Jongno-gu, Seoul")
     found = recognized("streets", "US", text)
     assert found == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
@@ -511,7 +515,11 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "Villa 14, Street 820, Zone 66, Al Waab, Doha, Qatar",
         "Flat 21, Building 1234, Road 2819, Block 428, Seef, Bahrain",
         "House 12, Way 4512, Al Khuwair, Muscat, Oman",
-        "Office 1204, Building 5, Street 340, Zone 25, Doha"]]
+        "Office 1204, Building 5, Street 340, Zone 25, Doha",
+        "110 Sejong-daero, Jung-gu, Seoul", "25 Teheran-ro 4-gil, Gangnam-gu, Seoul",
+        "8 Munhyeon-ro", "12 Insadong-gil, Jongno-gu, Seoul"]]
+    for alone in ("110 Sejong-daero, Jung-gu, Seoul", "12 Insadong-gil, Jongno-gu, Seoul"):
+        assert recognized("streets", "US", alone) == [(alone, "ADDRESS")]
 
 
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():

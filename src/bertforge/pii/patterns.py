@@ -621,6 +621,12 @@ PLACE_RUN = re.compile(rf",[ \t]+({_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}})")
 NUMBERED_STREET = re.compile(
     r"(?=[VBFHO])(?:(?:Villa|Building|Flat|House|Office)[ \t]+\d{1,5},[ \t]+)+"
     r"(?:Street|Road|Way)[ \t]+\d{1,5}(?:,[ \t]+(?:Zone|Block)[ \t]+\d{1,4})?")
+# a Korean road address written in English ("110 Sejong-daero", "25 Teheran-ro 4-gil"):
+# the building's number, the road's name and its word joined by a hyphen (a boulevard's
+# "-daero", a road's "-ro", a street's "-gil", perhaps a numbered street of a road after
+# it); the ward, the city and the country after it are the `streets` recognizer's
+# (`PLACE_RUNS`)
+KR_STREET = re.compile(r"\d{1,4}[ \t]+[A-Z][a-z]+-(?:daero|ro|gil)(?:[ \t]+\d{1,3}-gil)?")
 AU_STATES = ("NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT")
 _AU_REGION = rf"(?:{'|'.join(AU_STATES)})[ \t]+\d{{4}}(?![\w-])"
 AU_POSTCODE = re.compile(r"(?<![\w-])" + _AU_REGION)

@@ -857,7 +857,8 @@ class Streets(Pattern):
     known places after it ("23 Nkrumah Road, Osu, Accra, Ghana", `_places`), and a PO box
     with the known places after it ("PO Box 1234, Dubai", `patterns.PO_BOX`), and an
     address whose streets are numbered ("Villa 14, Street 820, Zone 66, Al Waab, Doha,
-    Qatar", `patterns.NUMBERED_STREET`); not a
+    Qatar", `patterns.NUMBERED_STREET`) and a Korean road address ("110 Sejong-daero,
+    Jung-gu, Seoul", `patterns.KR_STREET`); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -883,6 +884,9 @@ class Streets(Pattern):
         if ", Street " in text or ", Road " in text or ", Way " in text:
             out += [self.match(m.start(), self._places(text, m.end()))
                     for m in p.NUMBERED_STREET.finditer(text)]
+        if "-ro" in text or "-gil" in text or "-daero" in text:
+            out += [self.match(m.start(), self._places(text, m.end()))
+                    for m in p.KR_STREET.finditer(text)]
         return out
 
     @staticmethod
