@@ -1063,7 +1063,9 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     other words ("Google app") and an "and" alone (the firm-tails record); the words
     before a name go too, but not a particle ("ping [Rodrigo]", "via [Stripe]", "van der
     Berg", the name-heads record), and a well-known firm's name left is a firm's
-    ("grilled [Wells Fargo]", the cut-firms record); and in a sentence alone that writes a full name with
+    ("grilled [Wells Fargo]", the cut-firms record); a firm keeps no "and" and pronouns
+    after it, and was a person's name ("Henrik Aasgaard and myself", the pronouns
+    record); and in a sentence alone that writes a full name with
     capitals; in a tweet written without capitals "Bailey devise" stays whole."""
     from bertforge.pii.tidy import tidy
 
@@ -1071,13 +1073,13 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
              "Rosa de la Cruz agreed. Kite Holdings plc paid. We rely on Google app stores. "
              "Lanfranchi e figli paid Bull, Nolan and Wu. Ann Ortiz and friends came. "
              "Just ping Rodrigo, paid via Stripe Payments, said van der Berg. They grilled "
-             "Wells Fargo.")
+             "Wells Fargo. Both owners (Henrik Aasgaard and myself) signed.")
     values = {"Bailey devise": "PERSON", "Ann Lee esq": "PERSON", "Rosa de la Cruz": "PERSON",
               "Kite Holdings plc": "COMPANY", "Google app": "COMPANY",
               "Lanfranchi e figli": "COMPANY", "Bull, Nolan and": "COMPANY",
               "Ann Ortiz and friends": "PERSON", "ping Rodrigo": "PERSON",
               "via Stripe Payments": "COMPANY", "van der Berg": "PERSON",
-              "grilled Wells Fargo": "PERSON"}
+              "grilled Wells Fargo": "PERSON", "Henrik Aasgaard and myself": "COMPANY"}
 
     def model(text):
         return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")
@@ -1088,7 +1090,7 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
         ("Kite Holdings plc", "COMPANY"), ("Google", "COMPANY"),
         ("Lanfranchi e figli", "COMPANY"), ("Bull, Nolan", "COMPANY"), ("Ann Ortiz", "PERSON"),
         ("Rodrigo", "PERSON"), ("Stripe Payments", "COMPANY"), ("van der Berg", "PERSON"),
-        ("Wells Fargo", "COMPANY")]
+        ("Wells Fargo", "COMPANY"), ("Henrik Aasgaard", "PERSON")]
     tweet = "lol Bailey devise is back"
     assert [s.text for s in tidy(tweet, model(tweet))] == ["Bailey devise"]
     # one sentence, too short to tell by its sentences, that writes a person's full name
@@ -2517,6 +2519,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("COMPANY", "Stockholders'"), ("PERSON", "Marcus Reyes"), ("PERSON", "Policyholder"),
       ("PERSON", "Sellers"), ("PERSON", "Peter Sellers")],
      ["Marcus Reyes", "Peter Sellers"]),
+    # a pronoun alone (the pronouns record)
+    ("Both directors (Tomasz Wójcik and myself) signed; ask us.",
+     [("PERSON", "Tomasz Wójcik"), ("PERSON", "myself"), ("PERSON", "us")],
+     ["Tomasz Wójcik"]),
     # a deed's notary alone, and before a name (the notary-words record)
     ("Attest: Notary Public, State of Delaware. Sworn before Notary Adaeze Obi and Notary "
      "Public Lourdes Ibarra.",

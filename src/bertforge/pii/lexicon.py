@@ -91,6 +91,10 @@ ROLES = ("server", "waiter", "waitress", "bartender", "cashier", "teller", "bank
 FUNCTION_WORDS = frozenset(("the", "a", "an", "and", "or", "of", "for", "in", "on", "at", "to",
                             "by", "with", "from", "this", "that", "my", "our", "your", "his",
                             "her", "its", "their"))
+# the personal pronouns, which a writer puts beside a name ("Henrik Aasgaard and myself")
+PRONOUNS = frozenset(("i", "me", "we", "us", "you", "he", "him", "she", "it", "they", "them",
+                      "myself", "yourself", "himself", "herself", "itself", "ourselves",
+                      "yourselves", "themselves"))
 ROLE_DETERMINERS = ("my", "our", "the", "your", "his", "her", "their", "a", "mon", "ma",
                     "notre", "votre", "le", "la", "mi", "su", "nuestro", "nuestra", "el",
                     "meu", "minha", "o", "seu", "sua", "nosso", "nossa", "il", "mio", "mia",

@@ -18,8 +18,9 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import (CITIES, COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, ROLE_DETERMINERS,
-                      ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, places)
+from .lexicon import (CITIES, COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS,
+                      ROLE_DETERMINERS, ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names,
+                      places)
 from .patterns import (CA_PROVINCES, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
                        SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
 
@@ -204,12 +205,12 @@ def _in_sign_off(text: str, span: Span) -> bool:
 
 # English's words that hold a sentence together, which no one is called in lower case
 # ("Claire Boucher, Secretary, [be] and each hereby is authorized"): the articles,
-# prepositions and possessives (`lexicon.FUNCTION_WORDS`) and these
-SENTENCE_WORDS = FUNCTION_WORDS | {
+# prepositions and possessives (`lexicon.FUNCTION_WORDS`), the pronouns
+# (`lexicon.PRONOUNS`: "Both directors (Tomasz Wójcik and [myself]) signed") and these
+SENTENCE_WORDS = FUNCTION_WORDS | PRONOUNS | {
     "be", "is", "are", "was", "were", "been", "being", "am", "has", "have", "had", "do", "does",
     "did", "shall", "should", "would", "could", "must", "not", "but", "if", "so", "as", "than",
-    "then", "these", "those", "it", "we", "you", "they", "he", "she", "i", "me", "him", "them",
-    "each", "hereby"}
+    "then", "these", "those", "each", "hereby"}
 
 
 def _function_words(value: str) -> bool:

@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, common_words,
-                      given_names, known_names, name_or_rare)
+from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
+                      common_words, given_names, known_names, name_or_rare)
 from .nobodys import REPLY_WORDS, eponym, nobodys, party_role
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
@@ -786,7 +786,8 @@ def _name_tail(span: Span) -> Span:
     keep = len(words)
     while keep > 1 and _lower_word(words[keep - 1]) and words[keep - 1] not in ends:
         keep -= 1
-    if span.label == "COMPANY" and len(words) - keep > 1 and words[keep] in AND:
+    if span.label == "COMPANY" and len(words) - keep > 1 and words[keep] in AND and \
+            not all(w in PRONOUNS for w in words[keep + 1:]):
         keep = len(words)
     first = 0
     while first < keep - 1 and _lower_word(words[first]) and \
@@ -797,8 +798,10 @@ def _name_tail(span: Span) -> Span:
     start, end = spaced[first].start(), spaced[keep - 1].end()
     while span.text[end - 1] in LOOSE_END:  # "Castellanos, age": the comma goes with "age"
         end -= 1
+    label = "PERSON" if span.label == "COMPANY" and keep < len(words) - 1 and words[keep] in AND \
+        else span.label  # a name and a pronoun were read as a firm: "Henrik Aasgaard and myself"
     return _known_firm(replace(span, start=span.start + start, end=span.start + end,
-                               text=span.text[start:end]))
+                               text=span.text[start:end], label=label))
 
 
 def _lower_word(word: str) -> bool:
