@@ -2621,6 +2621,19 @@ def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     assert [s.text for s in tidy(text, spans_at(text, values))] == kept
 
 
+def test_the_events_a_filings_risk_factors_name_are_nobodys():
+    """The risk-events record's probe, with the model's spans as it gave them: "Brexit"
+    and "COVID" (of "COVID-19") read as firms, and a variant's name, go; the firms listed
+    beside them stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Competition from Amazon, Walmart and regional grocers may reduce margins. Brexit, "
+            "COVID-19 and the war in Ukraine created uncertainty; Omicron too.")
+    values = [("Amazon, Walmart", "COMPANY"), ("Brexit", "COMPANY"), ("COVID", "COMPANY"),
+              ("Omicron", "PERSON")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == ["Amazon, Walmart"]
+
+
 def test_a_docket_numbers_office_and_year_are_no_time():
     from bertforge.pii.recognizers import DatesAndTimes
 

@@ -980,7 +980,8 @@ def without_scheme(text: str, a: int, b: int) -> int:
 
 
 # a contract's other terms that read like names to an uncased model: statutes and
-# regulations known by their acronym or short title, accounting standards and measures;
+# regulations known by their acronym or short title, accounting standards and measures,
+# events;
 # and the words that go with one ("the USA PATRIOT Act"). Regulators (OFAC, the SEC) are
 # bodies, not terms, and stay the model's to read.
 CONTRACT_TERMS = RATE_BENCHMARKS | {
@@ -991,7 +992,10 @@ CONTRACT_TERMS = RATE_BENCHMARKS | {
     "Dodd-Frank", "Sarbanes-Oxley", "Gramm-Leach-Bliley", "Hart-Scott-Rodino",
     "Glass-Steagall", "GAAP", "IFRS", "EBITDA",
     # a bank's account at another bank, and the other's at it
-    "Nostro", "Vostro", "NOSTRO", "VOSTRO"} | ID_SCHEMES
+    "Nostro", "Vostro", "NOSTRO", "VOSTRO",
+    # and the events a filing's risk factors name ("Brexit, COVID-19 and the war in
+    # Ukraine created uncertainty")
+    "Brexit", "COVID", "COVID-19", "Covid", "Covid-19", "Coronavirus", "Omicron"} | ID_SCHEMES
 TERM_WORDS = RATE_QUALIFIERS | {"Act", "Regulation", "Rule", "USA", "U.S.", "the", "of"}
 # where a model span lists several things: a comma, or "and", "or", "&" between words;
 # and all that may stand between the things of a list (`merge._lists`)
