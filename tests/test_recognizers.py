@@ -1105,7 +1105,10 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     # French number after its card's name)
     ("IRD number 49-091-850 for Aroha Ngata.", "49-091-850"),
     ("IRD no. 136-410-132", "136-410-132"),
-    ("Carte Vitale: 1 85 05 78 006 084 91.", "1 85 05 78 006 084 91")]
+    ("Carte Vitale: 1 85 05 78 006 084 91.", "1 85 05 78 006 084 91"),
+    # (the nhs-numbers record: the UK's NHS number, mod 11)
+    ("Patient NHS: 943 476 5919, GP Dr Ahmed.", "943 476 5919"),
+    ("her nhs no: 401-023-2137", "401-023-2137")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)

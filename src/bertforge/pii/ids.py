@@ -74,6 +74,14 @@ def bsn(value: str) -> bool:
     return len(d) == 9 and (sum(x * (9 - i) for i, x in enumerate(d[:8])) - d[8]) % 11 == 0
 
 
+def nhs(value: str) -> bool:
+    """The UK's NHS number: ten digits, the first nine weighted 10 down to 2, 11 minus
+    their sum mod 11 the last (11 read as 0; 10 is no valid number)."""
+    d = [int(c) for c in _digits(value)]
+    check = 11 - sum(x * (10 - i) for i, x in enumerate(d[:9])) % 11
+    return len(d) == 10 and check % 11 == d[9]
+
+
 def nif_pt(value: str) -> bool:
     """Portugal's NIF: nine digits, the last 11 minus the first eight weighted 9 down to
     2, mod 11 (10 and 11 read as 0)."""
@@ -190,6 +198,8 @@ KINDS = (
     _kind("German tax ID", r"(?<![\w-])\d{2} ?\d{3} ?\d{3} ?\d{3}", steuer_id,
           "steuer-id|steuerid|steuer-idnr|steueridentifikationsnummer|identifikationsnummer",
           "IdNr"),
+    _kind("UK NHS number", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{4}}", nhs,
+          "nhs number|nhs no", "NHS"),
     _kind("Australian TFN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{2,3}}", tfn,
           "tax file number", "TFN"),
     _kind("New Zealand IRD number", rf"(?<![\w-])\d{{2,3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", ird,
