@@ -324,7 +324,9 @@ def test_numbers_dates_and_emails_said_in_words_are_found():
     """The spoken record's probe: a call transcript's numbers in words, each by the
     nearest keyword before it (the last four of a social, a card even after "number is",
     a member number after "Call"), else by its length (sixteen digits a card), a date of birth and an email address said aloud; a count ("one,
-    two, three, four"), three digits, and numbers of things in prose are no number."""
+    two, three, four"), three digits, and numbers of things in prose are no number. An
+    address disguised with "[at]" or "(at)" is an email (the bracketed-emails record);
+    "(at) noon" is not."""
     from bertforge.pii.patterns import spoken_digits
 
     text = ("AGENT: Last four of your social? CUSTOMER: four four seven one. AGENT: Date of "
@@ -333,14 +335,18 @@ def test_numbers_dates_and_emails_said_in_words_are_found():
             "two one two, nine eight seven six, or dwayne dot pettigrew at gmail dot com. "
             "Call about my member number double seven oh nine. One, two, three, four: go! Room "
             "nine oh one. She bought two three-bedroom houses and one four-door car. Read back: "
-            "five five five five four four four four three three three three two two two two.")
+            "five five five five four four four four three three three three two two two two. "
+            "Write to marisol[at]vegalaw[dot]com or j.okafor (AT) mail.ng; meet (at) noon.")
     assert recognized("spoken", "US", text) == [
         ("four four seven one", "GOV_ID"), ("March third, nineteen eighty-two", "DATE"),
         ("four one one one, one one one one, one one one one, one one one one", "CARD"),
         ("five five five, two one two, nine eight seven six", "PHONE"),
         ("dwayne dot pettigrew at gmail dot com", "EMAIL"), ("double seven oh nine", "ACCOUNT"),
-        ("five five five five four four four four three three three three two two two two", "CARD")]
+        ("five five five five four four four four three three three three two two two two", "CARD"),
+        ("marisol[at]vegalaw[dot]com", "EMAIL"), ("j.okafor (AT) mail.ng", "EMAIL")]
     assert spoken_digits("double seven oh nine") == "7709"
+    for email in ("ewa_k[at]poczta.pl", "j.okafor(at)mail.ng"):  # alone, no spoken word
+        assert recognized("spoken", "US", f"write to {email}") == [(email, "EMAIL")]
 
 
 def test_a_chat_logs_nicks_are_found_as_user_names():

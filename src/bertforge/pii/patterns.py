@@ -1500,6 +1500,10 @@ SPOKEN_DATE = re.compile(
 SPOKEN_EMAIL = re.compile(r"(?i)(?=[a-z0-9_])(?<![\w.])[a-z0-9_]+(?:[ \t]+(?:dot|underscore)[ \t]+[a-z0-9_]+)*"
                           r"[ \t]+at[ \t]+[a-z0-9-]+(?:[ \t]+dot[ \t]+[a-z0-9-]+)*[ \t]+dot[ \t]+"
                           r"(?:com|org|net|edu|gov|io|co|uk|us|ca|au|de|fr|in|info|biz|me)\b")
+# an email address disguised from scrapers, its "@" written "[at]" or "(at)" in brackets
+# and its dots perhaps "[dot]" ("marisol[at]vegalaw[dot]com", "j.okafor (at) mail.ng")
+BRACKETED_EMAIL = re.compile(r"(?i)[\w.+-]+[ \t]*[\[(]at[\])][ \t]*[\w-]+"
+                             r"(?:(?:[ \t]*[\[(]dot[\])][ \t]*|\.)[\w-]+)+")
 # what a spoken number is, by the words before it
 SPOKEN_KINDS = (
     ("credit_card_number", re.compile(r"(?i)\b(?:card|visa|mastercard|amex|discover)\b")),

@@ -216,7 +216,8 @@ class Bic(Recognizer):
 
 class Spoken(Recognizer):
     """Numbers, dates and email addresses said in words, as call transcripts write them
-    (`patterns.SPOKEN_DIGITS`, `SPOKEN_DATE`, `SPOKEN_EMAIL`): a run of at least four
+    (`patterns.SPOKEN_DIGITS`, `SPOKEN_DATE`, `SPOKEN_EMAIL`), and an email address
+    disguised with "[at]" (`patterns.BRACKETED_EMAIL`): a run of at least four
     spoken digits is a card, SSN, routing, PIN, account or phone number by the keyword
     before it (`patterns.spoken_kind`); no checksum backs them, so the model decides where
     it found something."""
@@ -231,9 +232,11 @@ class Spoken(Recognizer):
         "|".join(p.SPOKEN_DIGIT), p.MONTH_NAME.lower()))
 
     def find(self, text: str) -> list[PatternMatch]:
-        if not self.NEEDS.search(text.lower()):
-            return []
-        out = []
+        lower = text.lower()
+        out = [self.match(m.start(), m.end(), "email") for m in p.BRACKETED_EMAIL.finditer(text)] \
+            if "at]" in lower or "at)" in lower else []
+        if not self.NEEDS.search(lower):
+            return out
         for m in p.SPOKEN_DIGITS.finditer(text):
             digits = p.spoken_digits(m.group())
             # four digits at least; "one, two, three, four" is a count, not a number
