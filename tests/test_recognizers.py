@@ -1114,7 +1114,10 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("Carte Vitale: 1 85 05 78 006 084 91.", "1 85 05 78 006 084 91"),
     # (the nhs-numbers record: the UK's NHS number, mod 11)
     ("Patient NHS: 943 476 5919, GP Dr Ahmed.", "943 476 5919"),
-    ("her nhs no: 401-023-2137", "401-023-2137")]
+    ("her nhs no: 401-023-2137", "401-023-2137"),
+    # (the gstins record: India's GST registration, base 36)
+    ("GSTIN: 27AAPFU0939F1ZV, PAN on file", "27AAPFU0939F1ZV"),
+    ("Supplier gst no. 29AAGCB7383J1Z4.", "29AAGCB7383J1Z4")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)

@@ -74,6 +74,16 @@ def bsn(value: str) -> bool:
     return len(d) == 9 and (sum(x * (9 - i) for i, x in enumerate(d[:8])) - d[8]) % 11 == 0
 
 
+def gstin(value: str) -> bool:
+    """India's GSTIN: fifteen characters (the state's two digits, the holder's PAN, the
+    registration's number, "Z"), the last a check character: each of the first fourteen
+    read in base 36, weighted 1 and 2 in turn, the products' base-36 digits summed; the
+    check is what brings the sum to a multiple of 36."""
+    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    total = sum(sum(divmod(digits.index(c) * (1 + i % 2), 36)) for i, c in enumerate(value[:14]))
+    return digits[-total % 36] == value[14]
+
+
 def nhs(value: str) -> bool:
     """The UK's NHS number: ten digits, the first nine weighted 10 down to 2, 11 minus
     their sum mod 11 the last (11 read as 0; 10 is no valid number)."""
@@ -190,6 +200,8 @@ KINDS = (
           lambda v: verhoeff(_digits(v)), "aadhaar|aadhar", "UID|UIDAI"),
     _kind("Indian PAN", r"(?<![\w-])[A-Z]{3}[ABCFGHLJPT][A-Z]\d{4}[A-Z]", None,
           "permanent account number", "PAN"),
+    _kind("Indian GSTIN", r"(?<![\w-])\d{2}[A-Z]{5}\d{4}[A-Z][0-9A-Z]{3}", gstin, "gst no",
+          "GSTIN|GST"),
     _kind("UK National Insurance number",
           r"(?<![\w-])(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]",
           None, "national insurance|ni number|ni no", "NINO"),
