@@ -1049,6 +1049,28 @@ def test_a_payment_apps_cashtag_and_link_give_their_user_name():
         assert recognized("handles", "US", link) == [(user, "DIGITAL")]
 
 
+def test_an_indian_ifsc_after_its_keyword_is_a_banks_code():
+    """The ifsc-codes record's probe: a branch's IFSC after "IFSC" (in capitals, or
+    written as a word) is bank details; the same shape without the keyword, or a longer
+    code, is not."""
+    text = ("IFSC: HDFC0001234, A/c No. 50100234567891. Ifsc code SBIN0005943. Ref "
+            "ICIC0000104 paid; IFSC UTIB0000123X.")
+    assert recognized("bic", "US", text) == [("HDFC0001234", "BANK"), ("SBIN0005943", "BANK")]
+    for alone in ("ifsc: KKBK0000958", "IFSC KKBK0000958", "Ifsc KKBK0000958"):
+        assert recognized("bic", "US", alone) == [("KKBK0000958", "BANK")]
+
+
+def test_an_indian_upi_payment_address_is_a_user_name():
+    """The upi-ids record's probe: a UPI payment address with an app's handle anywhere,
+    and with any handle after "UPI" or "VPA" on its line, is a user name; an email
+    address, a handle elsewhere that is no app's, and one glued to more are not."""
+    text = ("Pay via Google Pay to ramesh.kumar@okhdfcbank or 9876543210@paytm.\n"
+            "UPI ID: sunita.agarwal@kotak\nEmail ramesh@example.com; ops@corp team; "
+            "a.b@ybl.co.in; sam@kotak; ram@paytm2pay")
+    assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
+        "ramesh.kumar@okhdfcbank", "9876543210@paytm", "sunita.agarwal@kotak"]]
+
+
 def test_an_access_logs_user_is_a_user_name():
     """The access-log-users record's probe: the user field of a web server's access log
     line (Common and Combined Log Formats) is a user name; "-" is none, and a line

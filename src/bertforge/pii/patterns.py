@@ -1259,6 +1259,14 @@ PAYMENT_URL = re.compile(r"(?=[pvcrm])(?<![\w.-])(?:www\.)?(?:paypal\.me|venmo\.
 CASHTAG = re.compile(r"\$([A-Za-z][A-Za-z0-9_-]{0,19})(?![\w$-])")
 CASH_APP = re.compile(r"(?i:cash[ \t]?app|cash[ \t]?tag).{0,60}$")
 TICKER = re.compile(r"[A-Z]{1,5}")
+# an Indian UPI payment address ("ramesh.kumar@okhdfcbank", "9876543210@paytm"): a name or
+# a phone number, "@" and the payment app's or bank's handle, with no dot after it (an
+# email address has its domain's); where "UPI" or "VPA" is written before it on its line
+# (`UPI_BEFORE`), any handle; elsewhere one of the apps' own (`UPI_HANDLES`)
+UPI_ID = re.compile(r"([\w.-]{2,64}@([a-z]{2,20}))(?![\w@-]|\.\w)")
+UPI_BEFORE = re.compile(r"\b(?:UPI|VPA|upi|vpa)\b.{0,60}$")
+UPI_HANDLES = frozenset(("okhdfcbank", "okaxis", "okicici", "oksbi", "ybl", "ibl", "axl",
+                         "paytm", "apl", "upi", "ptyes", "ptaxis", "pthdfc", "ptsbi"))
 NOT_PROFILES = frozenset({
     "home", "search", "explore", "login", "signup", "settings", "about", "help", "share",
     "sharer", "sharer.php", "profile.php", "intent", "hashtag", "i", "messages",
@@ -1348,6 +1356,10 @@ SSN_CONTEXT = re.compile(r"(?i)\b(?:ssn|social security|soc\.? sec|taxpayer id|t
 ROUTING_CONTEXT = re.compile(r"(?i)\b(?:routing|aba|rtn|transit)\b|⑆")  # ⑆: MICR's transit symbol
 BIC = re.compile(r"(?=[A-Z])\b[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?\b")
 BIC_CONTEXT = re.compile(r"(?i)\b(?:swift|bic)\b")
+# India's IFSC, a bank branch's code (the bank's four letters, "0", the branch's six),
+# after its keyword ("IFSC: HDFC0001234")
+IFSC = re.compile(r"[A-Z]{4}0[A-Z0-9]{6}(?![\w-])")
+IFSC_CONTEXT = re.compile(r"\b(?:IFSC|ifsc|Ifsc)\b")
 LATLNG = re.compile(r"(?=[-\d(l])(?<![\w.-])(?:lat(?:itude)?:? ?)?\(?(-?\d{1,2}\.\d{3,8}),? ?(?:lon(?:g|gitude)?:? ?)?"
                     r"(-?\d{1,3}\.\d{3,8})\)?(?![\w.])")
 IPV4 = re.compile(r"(?=\d)(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")

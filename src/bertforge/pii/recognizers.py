@@ -200,9 +200,10 @@ class NationalIds(Recognizer):
 
 class Bic(Recognizer):
     """BIC codes (structure and country): checked after "SWIFT"/"BIC"; without that
-    keyword only one that holds a digit, and then as a shape."""
+    keyword only one that holds a digit, and then as a shape. And India's IFSC, a bank
+    branch's code, after "IFSC" (`patterns.IFSC`), checked."""
     name, kinds, trust = "bic", ("swift_bic_code",), "checksum"
-    check = "a BIC's structure and country"
+    check = "a BIC's structure and country, or an IFSC's structure after its keyword"
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
@@ -211,6 +212,9 @@ class Bic(Recognizer):
             named = p.context(text, m.start(), p.BIC_CONTEXT)
             if p.valid_bic(value) and (named or any(c.isdigit() for c in value)):
                 out.append(self.match(m.start(), m.end(), checked=named))
+        if "IFSC" in text or "fsc" in text:
+            out += [self.match(m.start(), m.end()) for m in p.IFSC.finditer(text)
+                    if p.context(text, m.start(), p.IFSC_CONTEXT, before=20)]
         return out
 
 
@@ -395,7 +399,8 @@ class Handles(Recognizer):
     `patterns.HOME_DIR`), the user name of a social site's profile address
     ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`) or of a payment's link
     ("paypal.me/jaylenb", `patterns.PAYMENT_URL`), a Cash App "$cashtag" where the app is
-    named before it (`patterns.CASHTAG`), the user of a web server's
+    named before it (`patterns.CASHTAG`), an Indian UPI payment address
+    ("ramesh.kumar@okhdfcbank", `patterns.UPI_ID`), the user of a web server's
     access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's
     shape ("Posted by Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
@@ -443,6 +448,9 @@ class Handles(Recognizer):
                 and p.POSTED_VERB.search(text, max(0, m.start() - 16), m.start(1))]
         if "@" not in text:
             return out
+        out += [self.match(m.start(1), m.end(1)) for m in p.UPI_ID.finditer(text)
+                if m.group(2) in p.UPI_HANDLES or p.UPI_BEFORE.search(text, max(0, m.start() - 70),
+                                                                     m.start())]
         for m in p.HANDLE.finditer(text):
             if m.group(1).lower() in p.NOT_HANDLES:
                 continue
