@@ -1139,7 +1139,13 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("her nhs no: 401-023-2137", "401-023-2137"),
     # (the gstins record: India's GST registration, base 36)
     ("GSTIN: 27AAPFU0939F1ZV, PAN on file", "27AAPFU0939F1ZV"),
-    ("Supplier gst no. 29AAGCB7383J1Z4.", "29AAGCB7383J1Z4")]
+    ("Supplier gst no. 29AAGCB7383J1Z4.", "29AAGCB7383J1Z4"),
+    # (the african-ids record: Nigeria's BVN and NIN, Kenya's KRA PIN, none with a
+    # published check)
+    ("BVN: 22123456789, account 0123456789", "22123456789"),
+    ("NIN 12345678901 (NIMC slip)", "12345678901"),
+    ("Her bank verification number is 22298765432.", "22298765432"),
+    ("KRA PIN A012345678Z on the invoice", "A012345678Z")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -1151,7 +1157,8 @@ def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number
     last = number.rstrip()[-1]
     wrong = number[:-1] + ("0" if last.isalpha() and last != "0" else
                            "X" if last.isalpha() else str((int(last) + 1) % 10))
-    if number not in ("AB 12 34 56 C", "ABCPD1234E"):  # no check digit published
+    if number not in ("AB 12 34 56 C", "ABCPD1234E", "22123456789", "12345678901", "22298765432",
+                      "A012345678Z"):  # no check digit published
         assert recognized("national_ids", "US", line.replace(number, wrong)) == []
     assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
 
