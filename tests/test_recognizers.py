@@ -1145,7 +1145,21 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("BVN: 22123456789, account 0123456789", "22123456789"),
     ("NIN 12345678901 (NIMC slip)", "12345678901"),
     ("Her bank verification number is 22298765432.", "22298765432"),
-    ("KRA PIN A012345678Z on the invoice", "A012345678Z")]
+    ("KRA PIN A012345678Z on the invoice", "A012345678Z"),
+    # (the ids-abroad record: Poland, Sweden, Finland, Chile, Turkey, China, Hong Kong)
+    ("Klient: Jan Nowak, PESEL 44051401359.", "44051401359"),
+    ("PESEL: 90090515836", "90090515836"),
+    ("Personnummer: 811218-9876", "811218-9876"),
+    ("personnr 19811218-9876 (Anna Lind)", "19811218-9876"),
+    ("Henkilötunnus 131052-308T", "131052-308T"),
+    ("Asiakas, HETU: 131052-308T", "131052-308T"),
+    ("RUT: 12.345.678-5, Santiago", "12.345.678-5"),
+    ("RUN 30.686.957-4", "30.686.957-4"),
+    ("T.C. Kimlik No: 10000000146", "10000000146"),
+    ("TCKN 10000000146 ile", "10000000146"),
+    ("Resident identity card no. 11010519491231002X", "11010519491231002X"),
+    ("身份证: 11010519491231002x", "11010519491231002x"),
+    ("HKID: A1234563, tel 9123 4567", "A1234563")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -1161,6 +1175,23 @@ def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number
                       "A012345678Z"):  # no check digit published
         assert recognized("national_ids", "US", line.replace(number, wrong)) == []
     assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
+
+
+def test_a_hong_kong_id_is_found_with_its_check_in_brackets():
+    """The ids-abroad record: Hong Kong writes its identity card's check in brackets,
+    a two-letter prefix counts in the check, and 11 is read as "0"."""
+    for number in ("A123456(3)", "XA123456(8)"):
+        assert recognized("national_ids", "US", f"HKID {number}.") == [(number, "GOV_ID")]
+    assert recognized("national_ids", "US", "HKID A123456(4).") == []
+    assert recognized("national_ids", "US", "HKID B123459(0).") == [("B123459(0)", "GOV_ID")]
+
+
+def test_a_check_digit_that_is_a_letter_or_a_zero_is_read_so():
+    """The ids-abroad record: Chile's check is "K" for 10 and "0" for 11, and Turkey's
+    number has a tenth digit checked before its eleventh."""
+    for number in ("10.000.013-K", "10.000.004-0"):
+        assert recognized("national_ids", "US", f"RUT {number}") == [(number, "GOV_ID")]
+    assert recognized("national_ids", "US", "TCKN 10000000157") == []
 
 
 def test_an_ird_number_is_in_its_range():

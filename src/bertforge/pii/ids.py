@@ -92,6 +92,58 @@ def nhs(value: str) -> bool:
     return len(d) == 10 and check % 11 == d[9]
 
 
+def pesel(value: str) -> bool:
+    """Poland's PESEL: eleven digits, the first ten weighted 1, 3, 7, 9 in turn; the last
+    makes their sum a multiple of ten."""
+    d = [int(c) for c in _digits(value)]
+    return len(d) == 11 and (-sum(x * (1, 3, 7, 9)[i % 4] for i, x in enumerate(d[:10]))) % 10 == d[10]
+
+
+def personnummer(value: str) -> bool:
+    """Sweden's personnummer: the date (YYMMDD, perhaps with its century) and four
+    digits, the ten without the century passing Luhn's check."""
+    return luhn(_digits(value)[-10:])
+
+
+def hetu(value: str) -> bool:
+    """Finland's henkilötunnus: DDMMYY, the century's sign, three digits and a check
+    character, the nine digits as one number mod 31 in "0123456789ABCDEFHJKLMNPRSTUVWXY"."""
+    return "0123456789ABCDEFHJKLMNPRSTUVWXY"[int(value[:6] + value[7:10]) % 31] == value[10]
+
+
+def rut(value: str) -> bool:
+    """Chile's RUT and RUN: the digits weighted 2 to 7 in turn from the right, 11 minus
+    their sum mod 11 the check (11 read as 0, 10 as "K")."""
+    body, check = _digits(value[:-1]), value[-1].upper()
+    total = sum(int(c) * (2 + i % 6) for i, c in enumerate(reversed(body)))
+    return "0123456789K0"[11 - total % 11] == check
+
+
+def tckn(value: str) -> bool:
+    """Turkey's T.C. Kimlik number: eleven digits, the first not 0; the tenth is seven
+    times the odd places' sum less the even places' (of the first nine) mod 10, the
+    eleventh the first ten's sum mod 10."""
+    d = [int(c) for c in value]
+    return d[9] == (7 * sum(d[0:9:2]) - sum(d[1:8:2])) % 10 and d[10] == sum(d[:10]) % 10
+
+
+def prc_id(value: str) -> bool:
+    """China's resident identity card: seventeen digits weighted 7, 9, 10, 5, 8, 4, 2, 1,
+    6, 3 (and again), their sum mod 11 naming the check in "10X98765432"."""
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    return "10X98765432"[sum(int(c) * w for c, w in zip(value, weights)) % 11] == value[17].upper()
+
+
+def hkid(value: str) -> bool:
+    """Hong Kong's identity card: one or two letters, six digits, a check in brackets;
+    the letters (A=10 ... Z=35, a space 36 before a single one) and digits weighted 9
+    down to 2, 11 minus their sum mod 11 the check (10 read as "A")."""
+    chars = re.sub(r"[()]", "", value.upper())
+    body = chars[:-1].rjust(8)
+    total = sum((36 if c == " " else int(c, 36)) * (9 - i) for i, c in enumerate(body))
+    return "0123456789A0"[11 - total % 11] == chars[-1]
+
+
 def nif_pt(value: str) -> bool:
     """Portugal's NIF: nine digits, the last 11 minus the first eight weighted 9 down to
     2, mod 11 (10 and 11 read as 0)."""
@@ -215,6 +267,16 @@ KINDS = (
     _kind("Nigerian BVN", r"(?<![\w-])\d{11}", None, "bank verification number", "BVN"),
     _kind("Nigerian NIN", r"(?<![\w-])\d{11}", None, "", "NIN"),
     _kind("Kenyan KRA PIN", r"(?<![\w-])[AP]\d{9}[A-Z]", None, "", "KRA"),
+    _kind("Polish PESEL", r"(?<![\w-])\d{11}", pesel, "", "PESEL"),
+    _kind("Swedish personnummer", r"(?<![\w-])(?:\d{2})?\d{6}[-+]?\d{4}", personnummer,
+          "personnummer|personnr"),
+    _kind("Finnish henkilötunnus", r"(?<![\w-])\d{6}[-+A-FU-Y]\d{3}[0-9A-Y]", hetu,
+          "henkilötunnus|hetu"),
+    _kind("Chilean RUT or RUN", r"(?<![\w.-])\d{1,2}\.?\d{3}\.?\d{3}-[\dkK]", rut, "", "RUT|RUN"),
+    _kind("Turkish T.C. Kimlik number", r"(?<![\w-])[1-9]\d{10}", tckn, "kimlik", "TCKN"),
+    _kind("Chinese resident ID", r"(?<![\w-])\d{17}[\dXx]", prc_id,
+          "resident identity card|身份证"),
+    _kind("Hong Kong ID", r"(?<![\w-])[A-Z]{1,2}\d{6}\(?[\dA]\)?", hkid, "", "HKID"),
     _kind("Australian TFN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{2,3}}", tfn,
           "tax file number", "TFN"),
     _kind("New Zealand IRD number", rf"(?<![\w-])\d{{2,3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", ird,
