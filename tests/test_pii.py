@@ -2496,6 +2496,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Jürgen Havemann"), ("PERSON", "Né le"), ("PERSON", "Titular"),
       ("PERSON", "Lucía"), ("PERSON", "Nome Marco Rossi"), ("PERSON", "Morada")],
      ["Havemann", "Jürgen Havemann", "Lucía", "Nome Marco Rossi"]),
+    # (and the labels heading a customer's record in Dutch, Polish, Swedish, Finnish and
+    # Turkish, the customer-labels record)
+    ("Klient: Jan Nowak\nKund: Anna Lind\nMüşteri: Ayşe Yılmaz\nAsiakas: Matti Virtanen\n"
+     "Klant: Sanne de Vries",
+     [("PERSON", "Klient"), ("PERSON", "Jan Nowak"), ("PERSON", "Kund"), ("PERSON", "Anna Lind"),
+      ("PERSON", "Müşteri"), ("PERSON", "Ayşe Yılmaz"), ("PERSON", "Asiakas"),
+      ("PERSON", "Matti Virtanen"), ("PERSON", "Klant"), ("PERSON", "Sanne de Vries")],
+     ["Jan Nowak", "Anna Lind", "Ayşe Yılmaz", "Matti Virtanen", "Sanne de Vries"]),
     # a party's role (the party-roles record, `_party_role`), plural, possessive and
     # joined; a name beside a role, and a name that is a joining word, stay
     ("MARCUS T. DELGADO, Defendant-Appellee. Movant's motion; the Plaintiffs; the "

@@ -314,7 +314,11 @@ FORM_LABELS = frozenset(w.casefold() for w in (
     "Dirección", "Teléfono", "Correo", "Nacionalidad", "Nom", "Prénom", "Né", "Née",
     "Titulaire", "Adresse", "Téléphone", "Courriel", "Nationalité", "Nome", "Cognome",
     "Intestatario", "Indirizzo", "Sobrenome", "Endereço", "Naturalidade", "Morada",
-    "Localidade", "Contribuinte", "Telemóvel", "Cliente"))
+    "Localidade", "Contribuinte", "Telemóvel", "Cliente",
+    # and in Dutch, Polish, Swedish, Finnish and Turkish ("[Kund]: Anna Lind", "[Müşteri]:
+    # Ayşe Yılmaz"), where the same words head a customer's record
+    "Klant", "Voornaam", "Achternaam", "Klient", "Imię", "Nazwisko", "Kund", "Förnamn",
+    "Efternamn", "Asiakas", "Etunimi", "Sukunimi", "Müşteri", "Soyadı"))
 # what follows a form's label: up to three lower-case words ("le", "de la cuenta"), a colon
 LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 
