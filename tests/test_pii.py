@@ -2642,6 +2642,20 @@ def test_the_events_a_filings_risk_factors_name_are_nobodys():
     assert [s.text for s in tidy(text, spans_at(text, values))] == ["Amazon, Walmart"]
 
 
+def test_a_british_honour_before_a_name_is_no_part_of_it():
+    """The honours record's probe, with the model's spans as it gave them: "Dame",
+    "Baroness", "Sir" and "Viscount" before a name are left out, as a courtesy title is;
+    "Lady" and "Lord", a given name and a surname too, stay ("Lady Gaga")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Chair Dame Alison Rose; Sir Anthony Feltham and Baroness Lane-Fox signed; "
+            "Viscount Rothermere owns it. Lady Gaga sang; Lord Sugar declined.")
+    values = ["Dame Alison Rose", "Sir Anthony Feltham", "Baroness Lane-Fox",
+              "Viscount Rothermere", "Lady Gaga", "Lord Sugar"]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Alison Rose", "Anthony Feltham", "Lane-Fox", "Rothermere", "Lady Gaga", "Lord Sugar"]
+
+
 def test_a_docket_numbers_office_and_year_are_no_time():
     from bertforge.pii.recognizers import DatesAndTimes
 

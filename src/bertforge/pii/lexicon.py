@@ -28,7 +28,13 @@ COURTESY_TITLES = ENGLISH_TITLES + ("Messrs", "Mmes", "Mses", "Drs",
                    # and India's and northern Nigeria's ("Shri Ramesh Iyer", "Smt. Lakshmi
                    # Narayanan", "Alhaji Aliko Dangote"; not "Sri", a given name and a
                    # country's first word too)
-                   "Shri", "Smt", "Shrimati", "Alhaji", "Alhaja", "Mallam")
+                   "Shri", "Smt", "Shrimati", "Alhaji", "Alhaja", "Mallam",
+                   # and Britain's honours and peerages, before the name as news writes
+                   # them ("Dame Alison Rose", "Baroness Lane-Fox"); not those that are a
+                   # given name or a surname too ("Lady", "Lord", "Baron", "Earl", "Duke":
+                   # "Lady Gaga")
+                   "Sir", "Dame", "Baroness", "Viscount", "Viscountess", "Countess",
+                   "Marquess")
 OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", "Congressman",
                  "Congresswoman", "Governor", "Gov", "Lt. Gov", "Mayor", "President",
                  "Vice President", "Chancellor", "Secretary", "Gen", "Colonel", "Col",
