@@ -505,7 +505,12 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             # and a Korean road address, with the ward and city after it (the
             # korean-roads record); not a word with "-ro" after no building's number
             "25F, 110 Sejong-daero, Jung-gu, Seoul 04524; 25 Teheran-ro 4-gil, Gangnam-gu, "
-            "Seoul. 8 Munhyeon-ro; Hyundai-ro fans; 12 Insadong-gil, Jongno-gu, Seoul")
+            "Seoul. 8 Munhyeon-ro; Hyundai-ro fans; 12 Insadong-gil, Jongno-gu, Seoul\n"
+            # and a street written before its number, with known places after it, their
+            # accents or not (the street-first record); not one with no place after it,
+            # nor a street's word that ends another ("journal.")
+            "Av. Providencia 1234, Santiago; Calle de Alcalá 45, Madrid; Rua Augusta 1500, "
+            "São Paulo. Plaza 2 closed; Via Roma 12 was shut; the journal. Roma 12, Milano")
     found = recognized("streets", "US", text)
     assert found == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
@@ -523,7 +528,9 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "House 12, Way 4512, Al Khuwair, Muscat, Oman",
         "Office 1204, Building 5, Street 340, Zone 25, Doha",
         "110 Sejong-daero, Jung-gu, Seoul", "25 Teheran-ro 4-gil, Gangnam-gu, Seoul",
-        "8 Munhyeon-ro", "12 Insadong-gil, Jongno-gu, Seoul"]]
+        "8 Munhyeon-ro", "12 Insadong-gil, Jongno-gu, Seoul",
+        "Av. Providencia 1234, Santiago", "Calle de Alcalá 45, Madrid",
+        "Rua Augusta 1500, São Paulo"]]
     for alone in ("110 Sejong-daero, Jung-gu, Seoul", "12 Insadong-gil, Jongno-gu, Seoul"):
         assert recognized("streets", "US", alone) == [(alone, "ADDRESS")]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+import unicodedata
 from pathlib import Path
 
 from ..optional import require
@@ -204,8 +205,7 @@ def places() -> frozenset[str]:
 # the cities an address names after its street that no time zone is named after (the
 # capitals, big cities and financial centres of the places the redactor's users write
 # from: "P.O. Box 8830, Doha", "12 Marine Drive, Mumbai", "Taunusanlage 12, Frankfurt"),
-# in lower case: with `places`, where a street address ends (`recognizers.Streets`) and
-# a person's home town (`nobodys._home_town`)
+# in lower case: with `places`, the known places (`known_place`)
 CITIES = frozenset(city.casefold() for city in (
     "Abu Dhabi", "Sharjah", "Ajman", "Doha", "Manama", "Kuwait City", "Jeddah", "Mecca",
     "Medina", "Dammam", "Khobar", "Salalah", "Sohar", "Sanaa", "Mumbai", "Delhi",
@@ -257,6 +257,14 @@ CITIES = frozenset(city.casefold() for city in (
     "Antalya", "Bursa", "Kharkiv", "Odesa", "Odessa", "Lviv", "Dnipro",
     "Saint Petersburg", "St Petersburg", "Kazan", "Haifa", "Eilat", "Gold Coast",
     "Wellington", "Christchurch"))
+
+
+def known_place(value: str) -> bool:
+    """Whether a run of words is a place of `places` or a city of `CITIES`, in any case and
+    with or without its accents ("São Paulo", "Bogotá": the time zones write "Sao_Paulo")."""
+    folded = value.casefold()
+    plain = unicodedata.normalize("NFKD", folded).encode("ascii", "ignore").decode()
+    return any(v in places() or v in CITIES for v in (folded, plain))
 
 
 def a_place(value: str) -> bool:

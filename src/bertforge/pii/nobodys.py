@@ -18,8 +18,8 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import (CITIES, COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS,
-                      ROLE_DETERMINERS, ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names,
+from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
+                      ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, known_place,
                       places)
 from .patterns import (CA_PROVINCES, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
                        SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
@@ -820,11 +820,10 @@ HOME_TOWN_BEFORE = re.compile(r"[A-Z][\w'-]+ [A-Z][\w'-]+(?:, \d{1,3},)? of $")
 
 def _home_town(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a person's home town after their name
-    (`HOME_TOWN_BEFORE`), a place of `lexicon.places` or `lexicon.CITIES` that is no
-    given name or surname (`known_names`: "Estate of John Smith of Houston" keeps
+    (`HOME_TOWN_BEFORE`), a known place (`lexicon.known_place`) that is no given name or
+    surname (`known_names`: "Estate of John Smith of Houston" keeps
     "Houston", a surname)."""
-    place = span.text.casefold()
-    return (place in places() or place in CITIES) and place not in known_names() and \
+    return known_place(span.text) and span.text.casefold() not in known_names() and \
         HOME_TOWN_BEFORE.search(text, max(0, span.start - 60), span.start) is not None
 
 

@@ -680,6 +680,13 @@ EU_ADDRESS = re.compile(
     rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{trie_pattern(_NUMBER_FIRST_STREETS)})"
     rf"(?: {_EU_PARTICLE})? ?{_EU_WORD}(?: (?:{_EU_PARTICLE} )?{_EU_WORD}){{0,3}})"
     rf"{_EU_UNIT}(?:,[ \t]*|,?[ \t]*\n[ \t]*|{_FIELD_SEP}){_EU_POSTCODE}[ \t]+{_EU_TOWN}(?![\w'\u2019-])")
+# the same street written first, its number after it, without a postcode ("Av.
+# Providencia 1234", "Calle de Alcalá 45", "Rua Augusta 1500"): the `streets` recognizer
+# takes it where known places follow (`PLACE_RUNS`: "..., Santiago")
+STREET_FIRST = re.compile(
+    rf"(?=[{''.join(sorted({w[0] for w in EU_STREET_STARTS}))}])(?<![\w.-])"
+    rf"(?:{trie_pattern(EU_STREET_STARTS)})(?: {_EU_PARTICLE})?"
+    rf"(?: {_EU_WORD}){{1,3}} {_EU_NUMBER}")
 # A Brazilian address: a street's word and its name, the number, perhaps a flat or block
 # and a district, then the town, its state's two capitals and the CEP ("Rua Augusta 1500,
 # apto 32, São Paulo - SP, 01304-001"): the town and state come before the postcode there.

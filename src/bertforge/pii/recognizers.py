@@ -30,8 +30,8 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import (CITIES, LONE_TITLES, SOFTWARE, a_place, common_words, known_names,
-                      name_or_rare, places)
+from .lexicon import (LONE_TITLES, SOFTWARE, a_place, common_words, known_names, known_place,
+                      name_or_rare)
 from .nobodys import party_role
 from .tidy import FIRM_ENDS
 
@@ -868,8 +868,9 @@ class Streets(Pattern):
     known places after it ("23 Nkrumah Road, Osu, Accra, Ghana", `_places`), and a PO box
     with the known places after it ("PO Box 1234, Dubai", `patterns.PO_BOX`), and an
     address whose streets are numbered ("Villa 14, Street 820, Zone 66, Al Waab, Doha,
-    Qatar", `patterns.NUMBERED_STREET`) and a Korean road address ("110 Sejong-daero,
-    Jung-gu, Seoul", `patterns.KR_STREET`); not a
+    Qatar", `patterns.NUMBERED_STREET`), a Korean road address ("110 Sejong-daero,
+    Jung-gu, Seoul", `patterns.KR_STREET`), and a street written before its number with the
+    known places after it ("Av. Providencia 1234, Santiago", `patterns.STREET_FIRST`); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -895,6 +896,8 @@ class Streets(Pattern):
         if ", Street " in text or ", Road " in text or ", Way " in text:
             out += [self.match(m.start(), self._places(text, m.end()))
                     for m in p.NUMBERED_STREET.finditer(text)]
+        out += [self.match(m.start(), end) for m in p.STREET_FIRST.finditer(text)
+                if (end := self._places(text, m.end())) > m.end()]
         if "-ro" in text or "-gil" in text or "-daero" in text:
             out += [self.match(m.start(), self._places(text, m.end()))
                     for m in p.KR_STREET.finditer(text)]
@@ -904,13 +907,13 @@ class Streets(Pattern):
     def _places(text: str, end: int) -> int:
         """Where a street address ends that prose follows with its district, town or
         country (`patterns.PLACE_RUNS`): at the last of the runs that is a known place
-        (`lexicon.places`, a city of the time zones or a country, or one of
+        (`lexicon.known_place`: a city of the time zones, a country, or one of
         `lexicon.CITIES`), else at `end`."""
         runs = p.PLACE_RUNS.match(text, end)
         if runs is None:
             return end
         for run in reversed(list(p.PLACE_RUN.finditer(text, end, runs.end()))):
-            if (place := run.group(1).casefold()) in places() or place in CITIES:
+            if known_place(run.group(1)):
                 return run.end(1)
         return end
 
