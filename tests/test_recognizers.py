@@ -772,6 +772,14 @@ FIRM_PROBES = {
 }
 
 
+def test_the_well_known_firms_are_each_listed_once():
+    """A firm listed twice (three were, under two headings) makes the count the manual
+    gives wrong and the pattern longer, and says nothing more."""
+    from bertforge.pii.patterns import KNOWN_FIRMS
+
+    assert len(KNOWN_FIRMS) == len(set(KNOWN_FIRMS))
+
+
 @pytest.mark.parametrize("probe", FIRM_PROBES)
 def test_listed_firms_are_found_and_their_words_are_not(probe):
     """Each listed firm whole, with the firm words and forms after it; the words it

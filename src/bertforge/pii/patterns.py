@@ -475,11 +475,11 @@ KNOWN_FIRMS = (
     "UMB Bank", "Delaware Trust Company",
     # news agencies and broadcasters that news quotes (a surname, "Bloomberg", only with
     # its firm's word)
-    "Reuters", "Thomson Reuters", "Associated Press", "Agence France-Presse",
+    "Reuters", "Associated Press", "Agence France-Presse",
     "Agence France Presse", "AFP", "Xinhua", "Interfax", "Kyodo", "Jiji Press", "Itar-Tass",
     "ITAR-TASS", "TASS", "Tass", "RIA Novosti", "Bernama", "Yonhap", "ANSA", "IRNA",
     "Anadolu Agency", "Press Trust of India", "Deutsche Presse-Agentur", "Notimex",
-    "Prensa Latina", "Bloomberg News", "Bloomberg L.P.", "Bloomberg LP", "NHK", "BBC", "CNN",
+    "Prensa Latina", "Bloomberg News", "NHK", "BBC", "CNN",
     "CNBC", "Al Jazeera",
     # the brokers, agents and portals of property, as listings, leases and mortgage files
     # name them (many after their founders: "Keller Williams", "Douglas Elliman")

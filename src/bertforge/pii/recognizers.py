@@ -539,9 +539,9 @@ def _greeted_person(value: str) -> bool:
     none a program's or a salutation's word ("Hi Team", "Thanks Again" and "Cheers Mate"
     stay) nor a speaker's role ("Interviewer: ...", `patterns.NOT_GREETED`, and a party's,
     perhaps plural: "Respondent: ...", "Borrowers: ...", `nobodys.party_role`), and each
-    word (or each part of a hyphenated one) a name or a rare word (`lexicon.name_or_rare`: "Thanh", "Xochitl"), or a given
-    name written in syllables ("Ji-woo", whose syllables are words of the vocabulary:
-    `patterns.SYLLABLE_NAME`)."""
+    word (or each part of a hyphenated one) a name or a rare word (`lexicon.name_or_rare`:
+    "Thanh", "Xochitl"), or a given name written in syllables ("Ji-woo", whose syllables
+    are words of the vocabulary: `patterns.SYLLABLE_NAME`)."""
     words = value.split()
     if _no_one(value) or a_place(value) or \
             any(w in SOFTWARE or w.casefold() in p.NOT_GREETED or party_role(w)
@@ -891,17 +891,21 @@ class Streets(Pattern):
             town = p.TOWN_AND_STATE.match(text, m.end())
             out.append(self.match(m.start(), town.end() if town else self._places(text, m.end())))
         if "Box" in text:
-            out += [self.match(m.start(), end) for m in p.PO_BOX.finditer(text)
-                    if (end := self._places(text, m.end())) > m.end()]
+            out += self._with_places(text, p.PO_BOX, needs_place=True)
         if ", Street " in text or ", Road " in text or ", Way " in text:
-            out += [self.match(m.start(), self._places(text, m.end()))
-                    for m in p.NUMBERED_STREET.finditer(text)]
-        out += [self.match(m.start(), end) for m in p.STREET_FIRST.finditer(text)
-                if (end := self._places(text, m.end())) > m.end()]
+            out += self._with_places(text, p.NUMBERED_STREET)
+        out += self._with_places(text, p.STREET_FIRST, needs_place=True)
         if "-ro" in text or "-gil" in text or "-daero" in text:
-            out += [self.match(m.start(), self._places(text, m.end()))
-                    for m in p.KR_STREET.finditer(text)]
+            out += self._with_places(text, p.KR_STREET)
         return out
+
+    def _with_places(self, text: str, pattern: re.Pattern,
+                     needs_place: bool = False) -> list[PatternMatch]:
+        """Each match of `pattern` up to the known places after it (`_places`); where
+        `needs_place`, only those that a known place follows (a PO box, a street's word
+        before a number, alone, are too often something else)."""
+        return [self.match(m.start(), end) for m in pattern.finditer(text)
+                if (end := self._places(text, m.end())) > m.end() or not needs_place]
 
     @staticmethod
     def _places(text: str, end: int) -> int:
