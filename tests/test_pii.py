@@ -2528,6 +2528,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("COMPANY", "Stockholders'"), ("PERSON", "Marcus Reyes"), ("PERSON", "Policyholder"),
       ("PERSON", "Sellers"), ("PERSON", "Peter Sellers")],
      ["Marcus Reyes", "Peter Sellers"]),
+    # a firm's department alone, in a signature (the department-words record); a name
+    # with a department's word in it stays
+    ("Sabine Krause, Kundenservice, Rheinland Direktbank AG. Customer Service | Acme; "
+     "Mary Treasury called.",
+     [("PERSON", "Sabine Krause"), ("PERSON", "Kundenservice"),
+      ("COMPANY", "Rheinland Direktbank AG"), ("COMPANY", "Customer Service"),
+      ("PERSON", "Mary Treasury")],
+     ["Sabine Krause", "Rheinland Direktbank AG", "Mary Treasury"]),
     # a pronoun alone (the pronouns record)
     ("Both directors (Tomasz Wójcik and myself) signed; ask us.",
      [("PERSON", "Tomasz Wójcik"), ("PERSON", "myself"), ("PERSON", "us")],

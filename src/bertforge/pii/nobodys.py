@@ -21,8 +21,9 @@ from . import ids
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
                       ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, known_place,
                       places)
-from .patterns import (CA_PROVINCES, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
-                       SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
+from .patterns import (CA_PROVINCES, DEPARTMENTS, GREETING_BEFORE, LISTING, MONTH,
+                       PRODUCT_VERSION, SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title,
+                       trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -303,7 +304,9 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
                                 # and of a bank statement's lines ("TRANSFER TO [SAV]
                                 # XXXX4821", "WIRE TYPE:[INTL] OUT")
                                 "sav", "chk", "intl", "xfer", "trn", "bnf", "orig", "wdl"))
-LONE_WORDS = LONE_TITLES | FIELD_LABELS  # what no name is, alone
+# what no name is, alone: a title, a field's label, a firm's department ("Sabine Krause,
+# [Kundenservice], Rheinland Direktbank AG")
+LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS}
 # a form's field labels in German, Spanish, French, Italian and Portuguese, which the
 # model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
 # "[Né] le : 03/07/1985")
