@@ -510,7 +510,11 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             # accents or not (the street-first record); not one with no place after it,
             # nor a street's word that ends another ("journal.")
             "Av. Providencia 1234, Santiago; Calle de Alcalá 45, Madrid; Rua Augusta 1500, "
-            "São Paulo. Plaza 2 closed; Via Roma 12 was shut; the journal. Roma 12, Milano")
+            "São Paulo. Plaza 2 closed; Via Roma 12 was shut; the journal. Roma 12, Milano\n"
+            # and a Colombian one, by its cross street and distance (the
+            # colombian-streets record); not a street's number alone
+            "Carrera 7 # 71-21, Bogotá, Colombia; Calle 100 No. 8A-55, Chapinero, Bogotá; "
+            "Cra. 15 # 93-47. Calle 5 was closed; Calle 10 # 3.")
     found = recognized("streets", "US", text)
     assert found == [(a, "ADDRESS") for a in [
         "118 Juniper Court", "9 Ferncliff Lane", "2019 Main Street", "231 West Eighth Street",
@@ -530,8 +534,10 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "110 Sejong-daero, Jung-gu, Seoul", "25 Teheran-ro 4-gil, Gangnam-gu, Seoul",
         "8 Munhyeon-ro", "12 Insadong-gil, Jongno-gu, Seoul",
         "Av. Providencia 1234, Santiago", "Calle de Alcalá 45, Madrid",
-        "Rua Augusta 1500, São Paulo"]]
-    for alone in ("110 Sejong-daero, Jung-gu, Seoul", "12 Insadong-gil, Jongno-gu, Seoul"):
+        "Rua Augusta 1500, São Paulo", "Carrera 7 # 71-21, Bogotá, Colombia",
+        "Calle 100 No. 8A-55, Chapinero, Bogotá", "Cra. 15 # 93-47"]]
+    for alone in ("110 Sejong-daero, Jung-gu, Seoul", "12 Insadong-gil, Jongno-gu, Seoul",
+                  "Carrera 7 # 71-21", "Calle 100 No. 8A-55"):
         assert recognized("streets", "US", alone) == [(alone, "ADDRESS")]
 
 

@@ -687,6 +687,11 @@ STREET_FIRST = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in EU_STREET_STARTS}))}])(?<![\w.-])"
     rf"(?:{trie_pattern(EU_STREET_STARTS)})(?: {_EU_PARTICLE})?"
     rf"(?: {_EU_WORD}){{1,3}} {_EU_NUMBER}")
+# a Colombian address, its streets numbered and the house's number the cross street's
+# and the distance ("Carrera 7 # 71-21", "Calle 100 No. 8A-55", "Cra. 15 # 93-47"); the
+# places after it are the `streets` recognizer's (`PLACE_RUNS`)
+CO_STREET = re.compile(r"(?=[CKDT])(?:Calle|Carrera|Cra\.|Cl\.|Kr\.|Diagonal|Transversal)"
+                       r"[ \t]+\d{1,3}[A-Z]?[ \t]*(?:#|No\.)[ \t]*\d{1,3}[A-Z]?[ \t]*-[ \t]*\d{1,3}")
 # A Brazilian address: a street's word and its name, the number, perhaps a flat or block
 # and a district, then the town, its state's two capitals and the CEP ("Rua Augusta 1500,
 # apto 32, São Paulo - SP, 01304-001"): the town and state come before the postcode there.

@@ -869,8 +869,9 @@ class Streets(Pattern):
     with the known places after it ("PO Box 1234, Dubai", `patterns.PO_BOX`), and an
     address whose streets are numbered ("Villa 14, Street 820, Zone 66, Al Waab, Doha,
     Qatar", `patterns.NUMBERED_STREET`), a Korean road address ("110 Sejong-daero,
-    Jung-gu, Seoul", `patterns.KR_STREET`), and a street written before its number with the
-    known places after it ("Av. Providencia 1234, Santiago", `patterns.STREET_FIRST`); not a
+    Jung-gu, Seoul", `patterns.KR_STREET`), a Colombian one ("Carrera 7 # 71-21, Bogotá",
+    `patterns.CO_STREET`), and a street written before its number with the known places
+    after it ("Av. Providencia 1234, Santiago", `patterns.STREET_FIRST`); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -895,6 +896,8 @@ class Streets(Pattern):
         if ", Street " in text or ", Road " in text or ", Way " in text:
             out += self._with_places(text, p.NUMBERED_STREET)
         out += self._with_places(text, p.STREET_FIRST, needs_place=True)
+        if "#" in text or "No." in text:
+            out += self._with_places(text, p.CO_STREET)
         if "-ro" in text or "-gil" in text or "-daero" in text:
             out += self._with_places(text, p.KR_STREET)
         return out
