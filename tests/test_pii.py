@@ -2031,7 +2031,8 @@ def test_field_labels_statement_lines_and_mail_headers_are_nobodys():
 def test_a_datelines_place_is_nobodys():
     """The datelines record's probe, with the model's spans as it gave them: the place
     of a dateline read as a person goes ("HARARE 1996-12-06", "HILVERSUM , Netherlands
-    1996-08-30", "KABUL, Dec 3 (Reuters)"); a headline's name stays ("CUTTITTA BACK"),
+    1996-08-30", "KABUL, Dec 3 (Reuters)", "ABUJA — President", the dateline-dashes
+    record); a headline's name stays ("CUTTITTA BACK"),
     and so do a known surname and two words in capitals before a date (a list of names
     and birth dates), and a place in the middle of a sentence."""
     from bertforge.pii.tidy import tidy
@@ -2040,12 +2041,15 @@ def test_a_datelines_place_is_nobodys():
             "Netherlands 1996-08-30 Ian Woosnam led .\nKABUL, Dec 3 (Reuters) - Talks .\n"
             "RUGBY - CUTTITTA BACK FOR ITALY .\nSMITH 1990-05-01\nJOHN KOWALSKI 1990-05-01\n"
             "KINSHASA (Reuters) - Rebels attacked .\nKasongo 1996-12-06\n"
-            "He met OKONJO 1996-12-06 .")
+            "He met OKONJO 1996-12-06 .\nABUJA — President Bola Tinubu spoke.\n"
+            "ADEYEMI — the defendant — spoke.\nNAIROBI – Kenya's central bank held.")
     values = ["HARARE", "Robert Mugabe", "HILVERSUM", "Ian Woosnam", "KABUL", "CUTTITTA", "SMITH",
-              "JOHN KOWALSKI", "KINSHASA", "Kasongo", "OKONJO"]
+              "JOHN KOWALSKI", "KINSHASA", "Kasongo", "OKONJO", "ABUJA", "Bola Tinubu", "ADEYEMI",
+              "NAIROBI"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Robert Mugabe", "Ian Woosnam", "CUTTITTA", "SMITH",
-                                       "JOHN KOWALSKI", "Kasongo", "OKONJO"]
+                                       "JOHN KOWALSKI", "Kasongo", "OKONJO", "Bola Tinubu",
+                                       "ADEYEMI"]
 
 
 def test_a_club_in_brackets_after_a_name_is_nobodys():
