@@ -495,6 +495,8 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
             # and a PO box with the known places after it (the po-boxes record); not one
             # without
             "Mail: PO Box 1234, Dubai, United Arab Emirates; P.O. Box 8830, Doha, Qatar; PO Box 12.\n"
+            # (and Kenya's, its postcode after a hyphen: the kenyan-boxes record)
+            "Or P.O. Box 30301-00100, Nairobi.\n"
             # and an address whose streets are numbered, with its zone or block and the
             # known places after it (the numbered-streets record); not a unit alone, nor a
             # unit and a street that a word parts
@@ -527,6 +529,7 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         "6 Kings Road", "7 Park Lane, Accra", "10 Downing Street, London",
         "12 Marine Drive, Churchgate, Mumbai", "3 Elm Road, Frankfurt",
         "PO Box 1234, Dubai, United Arab Emirates", "P.O. Box 8830, Doha, Qatar",
+        "P.O. Box 30301-00100, Nairobi",
         "Villa 14, Street 820, Zone 66, Al Waab, Doha, Qatar",
         "Flat 21, Building 1234, Road 2819, Block 428, Seef, Bahrain",
         "House 12, Way 4512, Al Khuwair, Muscat, Oman",

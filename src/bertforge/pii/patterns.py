@@ -570,10 +570,11 @@ _SPELT_NUMBER = r"(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten)"
 # a flat, suite or floor written before the house number, as Canada and Australia write
 # it ("Apt 12, 88 Wellington St W", "Level 9, 120 Edward Street")
 _UNIT_FIRST = r"(?:(?:Apt\.?|Apartment|Suite|Unit|Flat|Level)[ \t]*\w{1,5},?[ \t]+)?"
-_PO_BOX = r"(?:P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{1,6}|PO Box[ \t]+\d{1,6})"
+_PO_BOX = r"(?:P\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{1,6}|PO Box[ \t]+\d{1,6})(?:-\d{5})?"
 # a PO box where a street's number would stand, as the Gulf and East Africa write an
-# address, without a postcode ("PO Box 1234, Dubai, United Arab Emirates"): the places
-# after it are the `streets` recognizer's (`PLACE_RUNS`)
+# address, without a postcode ("PO Box 1234, Dubai, United Arab Emirates") or with
+# Kenya's after a hyphen ("P.O. Box 30301-00100, Nairobi"): the places after it are the
+# `streets` recognizer's (`PLACE_RUNS`)
 PO_BOX = re.compile(rf"(?<![\w/.,-]){_PO_BOX}")
 
 
