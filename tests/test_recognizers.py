@@ -1183,7 +1183,12 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("TCKN 10000000146 ile", "10000000146"),
     ("Resident identity card no. 11010519491231002X", "11010519491231002X"),
     ("身份证: 11010519491231002x", "11010519491231002x"),
-    ("HKID: A1234563, tel 9123 4567", "A1234563")]
+    ("HKID: A1234563, tel 9123 4567", "A1234563"),
+    # (the sea-ids record: Vietnam's, Indonesia's and Malaysia's, none with a check)
+    ("Customer: Nguyễn Thị Mai, CCCD 001190012345", "001190012345"),
+    ("Nasabah: Budi Santoso, NIK 3171234567890001", "3171234567890001"),
+    ("Pelanggan: Siti binti Abdullah, No. K/P 850101-14-5678", "850101-14-5678"),
+    ("MyKad 900215-10-1234 (Selangor)", "900215-10-1234")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -1196,7 +1201,8 @@ def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number
     wrong = number[:-1] + ("0" if last.isalpha() and last != "0" else
                            "X" if last.isalpha() else str((int(last) + 1) % 10))
     if number not in ("AB 12 34 56 C", "ABCPD1234E", "22123456789", "12345678901", "22298765432",
-                      "A012345678Z"):  # no check digit published
+                      "A012345678Z", "001190012345", "3171234567890001", "850101-14-5678",
+                      "900215-10-1234"):  # no check digit published
         assert recognized("national_ids", "US", line.replace(number, wrong)) == []
     assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
 
