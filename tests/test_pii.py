@@ -2669,6 +2669,18 @@ def test_a_british_honour_before_a_name_is_no_part_of_it():
         "Alison Rose", "Anthony Feltham", "Lane-Fox", "Rothermere", "Lady Gaga", "Lord Sugar"]
 
 
+def test_a_name_widened_at_its_hyphen_to_a_listed_firm_is_a_firm():
+    """The payment-apps record's probe, with the model's spans as it gave them: "Pesa"
+    widened to "M-Pesa" is the listed firm; a double-barrelled surname widened stays a
+    person."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Hi, my M-Pesa number is on file; Fatima Al-Sayed called."
+    found = tidy(text, spans_at(text, ["Pesa", "Fatima Al"]))
+    assert [(s.text, s.label) for s in found] == [("M-Pesa", "COMPANY"),
+                                                   ("Fatima Al-Sayed", "PERSON")]
+
+
 def test_a_docket_numbers_office_and_year_are_no_time():
     from bertforge.pii.recognizers import DatesAndTimes
 

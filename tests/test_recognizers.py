@@ -778,6 +778,10 @@ FIRM_PROBES = {
         "Smith are not.",
         ["Coldwell Banker", "Keller Williams", "RE/MAX", "Zillow", "Rightmove", "Knight Frank",
          "Savills", "Cushman & Wakefield", "Century 21"]),
+    "the payment apps of other markets": (
+        "My M-Pesa number is on file; I paid via GCash, then PhonePe and Alipay. Paystack "
+        "and Flutterwave settle it; MTN MoMo failed. Maya said a pesa is a coin.",
+        ["M-Pesa", "GCash", "PhonePe", "Alipay", "Paystack", "Flutterwave", "MTN MoMo"]),
 }
 
 

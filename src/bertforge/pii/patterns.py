@@ -488,6 +488,13 @@ KNOWN_FIRMS = (
     "Douglas Elliman", "Howard Hanna", "Redfin", "Zillow", "Realtor.com", "Opendoor",
     "Knight Frank", "Savills", "CBRE", "JLL", "Jones Lang LaSalle", "Cushman & Wakefield",
     "Colliers International", "Engel & Völkers", "Foxtons", "Rightmove", "Zoopla",
+    # the mobile money and payment apps of Africa, Asia and Latin America, as complaints and
+    # KYC notes there name them ("my M-Pesa number", "paid via GCash"; not "Maya" or
+    # "Toss", a name and a word)
+    "M-Pesa", "M-PESA", "MTN MoMo", "Airtel Money", "Safaricom", "Paystack", "Flutterwave",
+    "OPay", "Opay", "Kuda", "Moniepoint", "PalmPay", "GCash", "GrabPay", "Paytm", "PhonePe",
+    "Razorpay", "Alipay", "WeChat Pay", "Mercado Pago", "Kakao Pay", "LINE Pay", "PayPay",
+    "Ant Group",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"

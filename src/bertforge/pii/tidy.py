@@ -1381,7 +1381,8 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
     "jin Choi": a romanised Korean given name's second syllable, which no name starts
     with), or a full name to one word, a double-barrelled surname's second part
     ("Ngozi Adebayo" + "Hart"), or to a single letter, a spelled name's ("K-O-W-A-L-C-Z-Y"
-    + "K")."""
+    + "K"). A widened span that is a well-known firm's name is a firm's ("M-Pesa",
+    `_known_firm`)."""
     out: list[Span] = []
     for k, span in enumerate(spans):
         if out and span.label == out[-1].label == "PERSON" and \
@@ -1399,6 +1400,7 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
             head = HYPHEN_HEAD.search(text, max(0, span.start - 40), span.start)
             if head and (not out or out[-1].end <= head.start()):
                 span = replace(span, start=head.start(), text=text[head.start():span.end])
+            span = _known_firm(span)  # widened, a listed firm's name: "Pesa" of "M-Pesa"
         out.append(span)
     return out
 
