@@ -79,9 +79,8 @@ def gstin(value: str) -> bool:
     registration's number, "Z"), the last a check character: each of the first fourteen
     read in base 36, weighted 1 and 2 in turn, the products' base-36 digits summed; the
     check is what brings the sum to a multiple of 36."""
-    digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    total = sum(sum(divmod(digits.index(c) * (1 + i % 2), 36)) for i, c in enumerate(value[:14]))
-    return digits[-total % 36] == value[14]
+    total = sum(sum(divmod(int(c, 36) * (1 + i % 2), 36)) for i, c in enumerate(value[:14]))
+    return int(value[14], 36) == -total % 36
 
 
 def nhs(value: str) -> bool:

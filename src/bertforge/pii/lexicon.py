@@ -263,8 +263,10 @@ def known_place(value: str) -> bool:
     """Whether a run of words is a place of `places` or a city of `CITIES`, in any case and
     with or without its accents ("São Paulo", "Bogotá": the time zones write "Sao_Paulo")."""
     folded = value.casefold()
+    if folded in places() or folded in CITIES:
+        return True
     plain = unicodedata.normalize("NFKD", folded).encode("ascii", "ignore").decode()
-    return any(v in places() or v in CITIES for v in (folded, plain))
+    return plain != folded and (plain in places() or plain in CITIES)
 
 
 def a_place(value: str) -> bool:

@@ -620,8 +620,9 @@ TOWN_AND_STATE = re.compile(
 # where prose writes the district, the town and the country ("23 Nkrumah Road[, Osu,
 # Accra, Ghana]"): which of them end at a known place is the `streets` recognizer's check
 _PLACE_WORD = r"[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*(?![\w'\u2019-])"  # (no full stop)
-PLACE_RUNS = re.compile(rf"(?:,[ \t]+{_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}}){{1,3}}")
-PLACE_RUN = re.compile(rf",[ \t]+({_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}})")
+_PLACE_RUN = rf"{_PLACE_WORD}(?: {_PLACE_WORD}){{0,2}}"
+PLACE_RUNS = re.compile(rf"(?:,[ \t]+{_PLACE_RUN}){{1,3}}")
+PLACE_RUN = re.compile(rf",[ \t]+({_PLACE_RUN})")
 # an address whose streets are numbered, as Qatar, Bahrain and Oman write one ("Villa 14,
 # Street 820, Zone 66", "Flat 21, Building 1234, Road 2819, Block 428", "House 12, Way
 # 4512"): a unit or more with their numbers, a numbered street, perhaps its zone or
@@ -643,8 +644,9 @@ AU_ADDRESS = _postal_address(_AU_REGION)
 # the street first and its number after it ("Bahnhofstraße 14, 8001 Zürich", "Calle Mayor
 # 12, 3º B, 28013 Madrid", "ul. Marszałkowska 84/92, 00-514 Warszawa", "Keizersgracht 123,
 # 1015 CJ Amsterdam"), or the number first as French writes it ("12 rue de Rivoli, 75001
-# Paris", "14 Rue de la Paix, 75002 Paris"). The street is a word that ends in a street's word ("-straße", "-gracht",
-# "-gatan"; in capitals too, as a payment message writes it: "FRIEDRICHSTRASSE") or a
+# Paris", "14 Rue de la Paix, 75002 Paris"). The street is a word that ends in a street's
+# word ("-straße", "-gracht", "-gatan"; in capitals too, as a payment message writes it:
+# "FRIEDRICHSTRASSE") or a
 # street's word and the name after it ("Via Roma", "Rua Augusta"); the postcode, after a
 # comma or a line break, is its country's shape (five digits, four, "1015 CJ", "111 43",
 # "00-514", "4050-262"), perhaps after a country letter ("D-10117"), and the town one to three
