@@ -296,7 +296,8 @@ RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 # (a spaced dash parts a name from what follows it, as a call's list of participants
 # writes "Jonathan Feld - Morgan Stanley"; a name's own hyphen has no spaces)
 JOINED = {"DATE": re.compile(r"\s+and\s+"),
-          "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+|[ \t]+[-\u2013\u2014][ \t]+")}
+          "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+|[ \t]+[-\u2013\u2014][ \t]+"),
+          "EMAIL": re.compile(r"\s+(?=@)")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 # a title for several people ("Messrs. Thornbury, Vasquez and Lindqvist"): after it a
 # comma parts surnames, where elsewhere it may part a surname from a given name
@@ -495,8 +496,9 @@ def _apart(text: str, span: Span) -> list[Span]:
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
     lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
-    person's full name parts the two (`_possessed`); a spaced dash parts names too.
-    Other labels pass unchanged."""
+    person's full name parts the two (`_possessed`); a spaced dash parts names too, and
+    a space before an "@" an email's span (no address holds a space: "cc @mkowalczyk
+    @dana-whitlock" lists two handles). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
         _case_parties(span) or _possessed(span)
     if pair is not None:
@@ -516,6 +518,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     sides = [(span.start, found.start()), (found.end(), span.end)]
     if span.label == "DATE":
         whole = all(worth_masking(text[a:b], "DATE") for a, b in sides)
+    elif span.label == "EMAIL":  # handles listed: "cc [@mkowalczyk @dana-whitlock]"
+        whole = all(any(map(str.isalnum, text[a:b])) for a, b in sides)
     else:
         whole = all(NAME_WORD.search(text, a, b) for a, b in sides)
     if not whole:
