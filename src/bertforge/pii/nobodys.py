@@ -55,7 +55,8 @@ def nobodys(text: str, span: Span) -> bool:
     language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
     ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]
     and each hereby is", `_function_words`), a German number's word ("[Kontonummer]
-    1234567890"); or code's (`_code`: "[AWS_ACCESS_KEY_ID]=", "[okhttp/4.12.0]")."""
+    1234567890"); or code's (`_code`: "[AWS_ACCESS_KEY_ID]=", "[okhttp/4.12.0]"), or a
+    web address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -84,7 +85,7 @@ def nobodys(text: str, span: Span) -> bool:
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
-        _code(text, span)
+        _code(text, span) or _web_address(span)
 
 
 def _code(text: str, span: Span) -> bool:
@@ -93,6 +94,14 @@ def _code(text: str, span: Span) -> bool:
     method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`)."""
     return _setting_key(text, span) or PRODUCT_VERSION.fullmatch(span.text) is not None or \
         span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None
+
+
+def _web_address(span: Span) -> bool:
+    """Whether a model EMAIL span is a web address's domain, cut off from the site's
+    name before it ("www[.atwoodcpa.com]", "linkedin[.com]/in/gregatwood"): no address
+    starts with a full stop, and a site is nobody's (a profile's user name is masked by
+    `handles`)."""
+    return span.label == "EMAIL" and span.text.startswith(".")
 
 
 # a setting's key, first on its line (perhaps after "export") and before its "=" and a
