@@ -2584,6 +2584,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Sehr geehrte Damen"), ("PERSON", "Herren"), ("PERSON", "Grüßen"),
       ("PERSON", "Jürgen Havemann"), ("PERSON", "Sehr geehrte Damen und Herren", 1)],
      ["Jürgen Havemann"]),
+    # ... read as firms too (the german-sign-offs record); the firm under them stays
+    ("Mit freundlichen Grüßen\nComdirect Bank AG\nHallo Team,\nMed vänlig hälsning",
+     [("COMPANY", "Grüßen"), ("COMPANY", "Comdirect Bank AG"), ("COMPANY", "Hallo"),
+      ("COMPANY", "Med vänlig")],
+     ["Comdirect Bank AG"]),
     # a greeting alone (the introductions record); "Ola", a given name too, stays
     ("Olá, my card was charged twice. Hola! Bonjour, Ola here.",
      [("PERSON", "Olá"), ("PERSON", "Hola"), ("PERSON", "Bonjour"), ("PERSON", "Ola")],

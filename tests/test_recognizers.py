@@ -955,6 +955,13 @@ GREETED_PROBES = [
         ["Pilar Echeverría", "Schäfer", "Katharina Brandstätter", "Chiara Esposito",
          "Maria das Graças Oliveira", "Tadeusz", "Okonjo", "Inês Carvalho"],
         id="foreign-letters"),
+    # the german-sign-offs record: who signs for a German firm, after "i. A.", "i.V." or
+    # "ppa."; not a firm after them
+    pytest.param(
+        "Comdirect Bank AG\ni. A. Markus Feldhaus\nppa. Sabine Lorenz\ni.V. Jörg Brandt\n"
+        "i. A. Allianz",
+        ["Markus Feldhaus", "Sabine Lorenz", "Jörg Brandt"],
+        id="german-sign-offs"),
     # the sign-offs-abroad record: a name after "soy", "je suis", "Mein Name ist" or
     # "Ich heiße", and after the short sign-offs ("Att", "MfG"); not a word that is no
     # name ("Soy Sauce"), nor lower-case words after them

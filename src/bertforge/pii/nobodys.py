@@ -81,6 +81,8 @@ def nobodys(text: str, span: Span) -> bool:
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
                                        _unknown_parties(text, span)) or \
+        span.label == "COMPANY" and (span.text.capitalize() in GREETING_WORDS or
+                                     _in_sign_off(text, span)) or \
         _party_tag(text, span) or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \

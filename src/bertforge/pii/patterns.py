@@ -1114,7 +1114,9 @@ AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`reco
 # finds the name itself.
 _FOREIGN_TITLES = ("Sr.", "Sra.", "Srta.", "Doña", "Dña.", "Señor", "Señora", "Señorita",
                    "Senhor", "Senhora", "Herr", "Frau", "Sig.", "Sig.ra", "Sig.na", "Mme",
-                   "Mme.", "Mlle", "Mlle.", "Monsieur", "Madame", "Dott.", "Dott.ssa", "Dra.")
+                   "Mme.", "Mlle", "Mlle.", "Monsieur", "Madame", "Dott.", "Dott.ssa", "Dra.",
+                   # and who signs for a German firm ("i. A. Markus Feldhaus", "ppa.")
+                   "i. A.", "i.A.", "i. V.", "i.V.", "ppa.")
 _PARTICLES = r"(?:d[aeo]s?|del|della|di|van|von|der|den|la|le|du)"
 TITLED_NAME = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in _FOREIGN_TITLES}))}])(?<![\w.])"
