@@ -2739,6 +2739,17 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
         ("ADDRESS", "14 Admiralty Way"), ("COMPANY", "Ralph Lauren")]
 
 
+def test_an_amount_written_as_europe_writes_it_is_no_place():
+    """The european-amounts record's probe, with the model's spans as it gave them: the
+    "18.240" of "18.240,55 EUR" read as a coordinate is money; a coordinate's degrees
+    ("52.520" of "52.520, 13.405", and of a pair written without a space) stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Das Guthaben von 18.240,55 EUR; Standort 52.520, 13.405 oder 48.858,22.294"
+    values = [("18.240", "LOCATION"), ("52.520", "LOCATION"), ("48.858", "LOCATION")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == ["52.520", "48.858"]
+
+
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm; and a trade's word (the

@@ -710,16 +710,20 @@ def _degree(text: str, span: Span) -> bool:
     return not any(w.casefold() in known_names() for w in text[first.end():span.end].split())
 
 
-# an amount written with thousands separators, perhaps with cents ("640,000", "2,901,337.50")
-AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\d)")
+# an amount written with thousands separators, perhaps with cents ("640,000", "2,901,337.50"),
+# or as most of Europe writes it, with its cents ("18.240,55"; without them "52.520" may be
+# a coordinate's degrees)
+AMOUNT = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\d)|"
+                    r"\d{1,3}(?:\.\d{3})+,\d{2}(?![\w.,]))")
 
 
 def _amount_piece(text: str, span: Span) -> bool:
-    """Whether a model number span, or an address, lies inside an amount (`AMOUNT`):
-    "640" of a compensation table's "640,000" is money, not a government ID, and an
-    ownership table's "4,512,330" shares no address."""
-    if span.label not in NUMBER_GROUPS + ("ADDRESS",) or span.source != "model" or "," not in \
-            text[max(0, span.start - 4):span.end + 4]:
+    """Whether a model number span, an address or a coordinate lies inside an amount
+    (`AMOUNT`): "640" of a compensation table's "640,000" is money, not a government ID,
+    an ownership table's "4,512,330" shares no address, and a German letter's
+    "18.240,55 EUR" is no place."""
+    if span.label not in NUMBER_GROUPS + ("ADDRESS", "LOCATION") or span.source != "model" or \
+            "," not in text[max(0, span.start - 4):span.end + 4]:
         return False
     return any(m.start() <= span.start and span.end <= m.end() for m in
                AMOUNT.finditer(text, max(0, span.start - 12), min(len(text), span.end + 16)))
