@@ -2750,6 +2750,29 @@ def test_an_amount_written_as_europe_writes_it_is_no_place():
     assert [s.text for s in tidy(text, spans_at(text, values))] == ["52.520", "48.858"]
 
 
+def test_a_post_office_boxs_letters_are_its_addresss_not_the_firms():
+    """The po-boxes record's probe, with the model's spans as it gave them: "Experian,
+    P.O." and "Box 2002, Allen, TX 75013" are the firm and the whole box; a firm's "PO"
+    with no box after it stays (before an address or a firm of another start), and so
+    does a span far from the box."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Experian, P.O. Box 2002, Allen, TX 75013. Equifax PO\nBOX 740241, Atlanta, "
+            "GA 30374. Acme PO 12 Main St. Initech PO\nBox Hill Capital. TransUnion, P. O.  "
+            "Box 1000")
+    values = [("Experian, P.O.", "COMPANY"), ("Box 2002, Allen, TX 75013", "ADDRESS"),
+              ("Equifax PO", "COMPANY"), ("BOX 740241, Atlanta, GA 30374", "ADDRESS"),
+              ("Acme PO", "COMPANY"), ("12 Main St", "ADDRESS"), ("Initech PO", "COMPANY"),
+              ("Box Hill Capital", "COMPANY"), ("TransUnion, P. O.", "COMPANY"),
+              ("Box 1000", "ADDRESS")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("COMPANY", "Experian"), ("ADDRESS", "P.O. Box 2002, Allen, TX 75013"),
+        ("COMPANY", "Equifax"), ("ADDRESS", "PO\nBOX 740241, Atlanta, GA 30374"),
+        ("COMPANY", "Acme PO"), ("ADDRESS", "12 Main St"), ("COMPANY", "Initech PO"),
+        ("COMPANY", "Box Hill Capital"), ("COMPANY", "TransUnion, P. O."),
+        ("ADDRESS", "Box 1000")]
+
+
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm; and a trade's word (the

@@ -625,7 +625,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
     month read as a date with its day (`_month_day`), a firm without a comma and the
     lower-case words after it (`_firm_comma`), a firm with its legal forms
-    (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`);
+    (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`), a
+    post office box's "P.O." with its address, not the firm before it (`_po_boxes`);
     relabelled where the model took a judge or a titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
@@ -664,6 +665,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s)))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
+    out = _po_boxes(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -1440,6 +1442,30 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
                     continue
         out.append(span)
     return out
+
+
+# a post office box's first letters at a span's end ("Experian, P.O."), and its word at the
+# next span's start ("Box 2002, Allen, TX 75013")
+PO_END = re.compile(r"[ \t]*,?[ \t]*(P\.[ \t]?O\.|PO)$")
+BOX_START = re.compile(r"Box\b|BOX\b")
+
+
+def _po_boxes(text: str, spans: list[Span]) -> list[Span]:
+    """A span that ends in a post office box's "P.O." and the ADDRESS after it that
+    starts with its "Box", one space or line between them, as a span without the "P.O."
+    and an address with it: the model read "Experian, P.O." as the firm and "Box 2002,
+    Allen, TX 75013" as its address, where the box is the address's."""
+    out = list(spans)
+    for i in range(len(out) - 1):
+        first, address = out[i], out[i + 1]
+        tail = PO_END.search(first.text)
+        if tail is None or address.label != "ADDRESS" or not BOX_START.match(address.text) \
+                or text[first.end:address.start] not in (" ", "\n"):
+            continue
+        start = first.start + tail.start(1)
+        out[i + 1] = replace(address, start=start, text=text[start:address.end])
+        out[i] = _cut(first, tail.start())
+    return [s for s in out if s.end > s.start]
 
 
 # a nickname's closing mark, a space and a capitalised word: the surname after it
