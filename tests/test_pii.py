@@ -2739,6 +2739,24 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
         ("ADDRESS", "14 Admiralty Way"), ("COMPANY", "Ralph Lauren")]
 
 
+def test_a_place_alone_in_a_tables_cell_is_nobodys():
+    """The place-cells record's probe, with the model's spans as it gave them: the cities
+    of a CSV's last column, and of a "|" table's cell, are no one's names; a widely given
+    name in a cell ("Sydney"), the names in the other cells and a city in running text
+    stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("name,phone,city\nAna Lucía Ferreira,+55 11 98765-4321,São Paulo\n"
+            "Dmitri Volkov,+7 916 555-12-34,,Moscow\nSydney,Berlin\nNairobi,Wanjiru\n"
+            "| Chen Jie | Shenzhen | Lagos 2026 |\nI moved, to Lagos, then Moscow.")
+    values = ["Ana Lucía Ferreira", "São Paulo", "Dmitri Volkov", "Moscow", "Sydney", "Berlin",
+              "Nairobi", "Wanjiru", "Chen Jie", "Shenzhen", "Lagos", ("Lagos", "PERSON", 1),
+              ("Moscow", "PERSON", 1)]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Ana Lucía Ferreira", "Dmitri Volkov", "Sydney", "Wanjiru", "Chen Jie", "Lagos", "Lagos",
+        "Moscow"]
+
+
 def test_an_amount_written_as_europe_writes_it_is_no_place():
     """The european-amounts record's probe, with the model's spans as it gave them: the
     "18.240" of "18.240,55 EUR" read as a coordinate is money; a coordinate's degrees

@@ -270,11 +270,11 @@ def known_place(value: str) -> bool:
 
 
 def a_place(value: str) -> bool:
-    """Whether a would-be name is a place of `places` and not a given name two of Faker's
-    locales list ("Sydney", "Austin", "Victoria" stay names; "London" and "Denver",
-    surnames and given names in one long list only, and "Santo Domingo" are places)."""
-    folded = value.casefold()
-    return folded in places() and folded not in _widely_given()
+    """Whether a would-be name is a known place (`known_place`) and not a given name two
+    of Faker's locales list ("Sydney", "Austin", "Victoria" stay names; "London" and
+    "Denver", surnames and given names in one long list only, "Santo Domingo" and "São
+    Paulo" are places)."""
+    return known_place(value) and value.casefold() not in _widely_given()
 
 
 @functools.lru_cache(maxsize=2)

@@ -72,6 +72,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _numbered(text, span) or _form_label(text, span) or
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
+                                       _place_cell(text, span) or
                                        span.text.capitalize() in GREETING_WORDS or
                                        span.text.rstrip(".,").casefold() in REPLY_WORDS or
                                        _salutation(span.text) or _in_sign_off(text, span) or
@@ -810,6 +811,21 @@ def _greeted_place(text: str, span: Span) -> bool:
     argued") is the person."""
     return a_place(span.text) and GREETING_BEFORE.search(
         text, max(0, span.start - 30), span.start) is not None
+
+
+# a cell's edges in a table written as text: a line's start, a comma, a semicolon, a tab
+# or a "|" before it (spaces after them), and one of them or the line's end after it
+CELL_START = re.compile(r"(?:^|[,;\t|])[ \t]*$", re.MULTILINE)
+CELL_END = re.compile(r"[ \t]*(?:[,;\t|]|$)", re.MULTILINE)
+
+
+def _place_cell(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is a place (`lexicon.a_place`) alone in a table's cell
+    (`CELL_START`, `CELL_END`: a CSV's "city" column, "...,+7 916 555-12-34,,[Moscow]"),
+    where the model reads it as it reads the names in the cells beside it. In running
+    text a city's name after "in" or "to" is left to the model ("Darwin argued")."""
+    return a_place(span.text) and CELL_END.match(text, span.end) is not None and \
+        CELL_START.search(text, max(0, span.start - 8), span.start) is not None
 
 
 # what a country or a city has and a person has not, after its possessive ("Chad's
