@@ -133,11 +133,32 @@ def _document_code(text: str, span: Span) -> bool:
     program's version (`_version`), a contract's numbered part (`_section`), a
     reference's piece (`_reference_piece`), an address's scheme ("[postgres]://"), a
     fiscal period (`FISCAL_PERIOD`), a security's identifier after its keyword ("CUSIP
-    [037833100]", `_security_id`) or a parcel's tracking number (`_tracking`)."""
+    [037833100]", `_security_id`), a parcel's tracking number (`_tracking`) or a tax
+    form's name (`_tax_form`: "the revised [1040-X]", "[W-9]")."""
     return _file_number(text, span) or _docket(text, span) or _version(text, span) or \
         _section(text, span) or _reference_piece(text, span) or \
         text.startswith("://", span.end) or FISCAL_PERIOD.fullmatch(span.text) is not None or \
-        _security_id(text, span) or _tracking(text, span)
+        _security_id(text, span) or _tracking(text, span) or _tax_form(text, span)
+
+
+# the US tax forms' names whose letters say what they are ("1040-X", "1099-INT", "W-9",
+# "W-8BEN-E", "K-1", "SS-4", "4506-T"), and the bare numbers of the common ones, which are
+# a form's only after "Form" or "IRS" ("Form 1040", "IRS 941"; "card ending 1099" is not)
+TAX_FORM = re.compile(r"(?:1040|1040A|1040EZ)-?(?:X|SR|ES|NR|V)|10(?:99|98)-[A-Z]{1,4}|"
+                      r"W-?(?:2G?|3|4|7|9|8(?:BEN|BEN-E|ECI|IMY|EXP))|K-1|SS-[458]|I-9|"
+                      r"(?:4506|1120|8821|2848)-[A-Z]{1,2}")
+TAX_FORM_NUMBER = re.compile(r"1040|1099|1098|941|940|944|1065|1120|8949|5498|4868|990|8821|"
+                             r"2848|4506|706|709")
+TAX_FORM_BEFORE = re.compile(r"(?:Forms?|FORMS?|IRS|form)[ \t]+(?:No\.[ \t]*)?$")
+
+
+def _tax_form(text: str, span: Span) -> bool:
+    """Whether a span is, whole, a US tax form's name (`TAX_FORM`, or a bare number of
+    `TAX_FORM_NUMBER` after "Form" or "IRS"): the model reads "1040-X" as an ID number,
+    and a form's name is nobody's."""
+    return TAX_FORM.fullmatch(span.text) is not None or \
+        TAX_FORM_NUMBER.fullmatch(span.text) is not None and \
+        TAX_FORM_BEFORE.search(text, max(0, span.start - 12), span.start) is not None
 
 
 def _auth_code(text: str, span: Span) -> bool:
