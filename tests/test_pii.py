@@ -2739,6 +2739,22 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
         ("ADDRESS", "14 Admiralty Way"), ("COMPANY", "Ralph Lauren")]
 
 
+def test_an_account_number_in_groups_is_whole():
+    """The grouped-numbers record's probe, with the model's spans as it gave them: an
+    account's number ended at its first group of four digits ("BSB / Account: 062-000 /
+    [1234] 5678") is the whole number, over every group one space apart; not past an
+    amount's decimals, a hyphenated code, nor for a group of other length than four at
+    the span's end or a label that is no account's, bank's or card's."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("BSB / Account: 062-000 / 1234 5678\nCard 4111 1111 1111 1111 exp\n"
+            "Acct 5521 640.50 due; IBAN ending 0042 2026-B; ref 98765 4321; SSN 1234 5678")
+    values = [("1234", "ACCOUNT"), ("4111 1111", "CARD"), ("5521", "ACCOUNT"),
+              ("0042", "BANK"), ("98765", "ACCOUNT"), ("1234", "GOV_ID", 1)]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "1234 5678", "4111 1111 1111 1111", "5521", "0042", "98765", "1234"]
+
+
 def test_a_tax_forms_name_is_nobodys():
     """The tax-forms record's probe, with the model's spans as it gave them: a tax form's
     name read as an ID number ("1040-X", "1099-INT", "W-8BEN-E", "K-1"), and a bare form

@@ -121,6 +121,22 @@ def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, i
     return a, b
 
 
+# a number's last group of four digits, and the groups of three or four after it one
+# space apart, up to where a word, a slash, a hyphen or an amount's decimals would go on
+LAST_GROUP = re.compile(r"(?<![\d.,])\d{4}$")
+GROUPS_AFTER = re.compile(r"(?: \d{3,4})+(?![\w/-]|[.,]\d)")
+
+
+def _grouped_end(text: str, a: int, b: int, label: str) -> int:
+    """The end of an account's, a bank's or a card's number that the model ended at a
+    group of four digits with more groups after it, one space apart ("Account: [1234]
+    5678"), at the last of them: the rest of the number is as much the person's."""
+    if label not in ("ACCOUNT", "BANK", "CARD") or not LAST_GROUP.search(text, a, b):
+        return b
+    more = GROUPS_AFTER.match(text, b)
+    return more.end() if more else b
+
+
 def _in_markup(text: str, a: int, b: int) -> bool:
     """Whether a span is a tag or attribute name inside "<...>" (not a quoted value):
     XML and HTML names such as "PstlAdr" or "td" are never personal data. Looks no
@@ -645,6 +661,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
         a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
+        b = _grouped_end(text, a, b, span.label)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
         if span.label == "DIGITAL" and b > a:
