@@ -1179,6 +1179,15 @@ def test_a_firms_legal_form_is_masked_with_its_name():
         ("Keel", "COMPANY"), ("Kite Motors", "COMPANY"), ("Banco Santander, S.A.", "COMPANY"),
         ("Basic", "COMPANY")]
     assert all(text[s.start:s.end] == s.text for s in found)
+    # and the forms of professional firms and partnerships (the professional-forms record)
+    text = ("Plante & Moran, PLLC, Ann Arbor; Luse Gorman, PC served; Castellan Partners III, "
+            "L.P. and Oakmont Ventures LP and Ridge ULC; Dykema Gossett P.L.L.C. billed.")
+    values = [("Plante & Moran", "COMPANY"), ("PLLC", "COMPANY"), ("Luse Gorman", "COMPANY"),
+              ("Castellan Partners III", "COMPANY"), ("Oakmont Ventures", "COMPANY"),
+              ("Ridge", "COMPANY"), ("Dykema Gossett", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Plante & Moran, PLLC", "Luse Gorman, PC", "Castellan Partners III, L.P.",
+        "Oakmont Ventures LP", "Ridge ULC", "Dykema Gossett P.L.L.C."]
     # and where a group's firm sits, in brackets before its form, with the model's span of
     # the seat (the firm-seats record); a bracket with no form after it stays out
     text = "Tata Steel (UK) Limited and Marlowe Holdings (BVI) Ltd paid Kite Motors (Ohio) today."

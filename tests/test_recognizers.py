@@ -462,6 +462,10 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
         "van der Horst Capital Ltd.",
         "Grupo Ferretero del Norte S.A. de C.V.", "Sasol Mining (Pty) Ltd",
         "HSBC Bank (Hong Kong) Ltd", "Acme Corp", "Halden Capital Ltd"]]
+    # and the forms of professional firms (the professional-forms record)
+    text = "Audited by Plante Moran, PLLC and Dykema Gossett P.L.L.C. with Hogan Reyes P.C. today."
+    assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
+        "Plante Moran, PLLC", "Dykema Gossett P.L.L.C.", "Hogan Reyes P.C."]]
     # a legal form says where a firm ends; where the model read the start, the model's stands
     assert REGISTRY["firm_forms"]("US").trust == "end"
     assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))

@@ -770,7 +770,8 @@ BEFORE_YEAR = re.compile(r"(?:\b(?:in|since|by|of|until|from|during|before|after
 # AB", "Reno, NV"), a form only alone in a cell. (`tidy.LEGAL_FORMS` are the forms a
 # model's firm takes in after it, long ones included.)
 ABBREVIATED_FORMS = (
-    "Inc.", "Inc", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "LP", "LLLP", "Ltd.", "Ltd", "PLC",
+    "Inc.", "Inc", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "LP", "LLLP", "PLLC", "P.L.L.C.",
+    "P.C.", "Ltd.", "Ltd", "PLC",
     "plc", "Plc", "ULC", "Corp.", "Corp", "Co.", "GmbH & Co. KG", "GmbH & Co. OHG", "AG & Co. KG",
     "AG & Co. OHG", "& Co. KG", "& Co. OHG", "GmbH", "AG", "KGaA", "KG", "OHG", "S.A. de C.V.",
     "S.A.", "S.A.S.", "S.à r.l.", "S.a r.l.", "SARL", "S.p.A.", "SpA", "S.r.l.", "Srl", "S.L.U.",

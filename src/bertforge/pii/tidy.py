@@ -835,7 +835,8 @@ def _lower_word(word: str) -> bool:
 # compass points ("8812 SE Lambert St"); each also in capitals, as filings write their
 # parties ("WELLS FARGO BANK, NATIONAL ASSOCIATION")
 _FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "Co.", "Ltd.",
-          "Ltd", "Limited", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "PLC", "plc", "Plc",
+          "Ltd", "Limited", "LLC", "L.L.C.", "LLP", "L.L.P.", "L.P.", "LP", "LLLP", "PLLC",
+          "P.L.L.C.", "P.C.", "PC", "ULC", "PLC", "plc", "Plc",
           "GmbH", "AG", "KG", "KGaA", "S.A.", "SA", "S.A.S.", "SAS", "SARL", "S.A.R.L.",
           "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
           "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
