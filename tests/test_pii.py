@@ -1397,6 +1397,17 @@ def test_a_name_split_into_a_firm_and_a_person_is_one_person():
         ("Pompeo Pelli", "PERSON"), ("Boix Anacleto", "PERSON"), ("Acme", "COMPANY"),
         ("Ann", "PERSON"), ("Kite Motors", "COMPANY"), ("Lee", "PERSON"),
         ("Merrill Lynch", "COMPANY")]
+    # two counsel's names read as a firm up to the second's given name, the rest as a
+    # person, are the two (the counsel-pairs record); a firm "and" a person stays so
+    text = ("counsel, Laura Davis Jones and Timothy P. Cairns of Pachulski; Bull Nolan and "
+            "Bailey Ross; Carter Freight and Lena Ortiz.")
+    values = [("Laura Davis Jones and Timothy", "COMPANY"), ("P. Cairns", "PERSON"),
+              ("Bull Nolan and Bailey", "COMPANY"), ("Ross", "PERSON"),
+              ("Carter Freight and Lena", "COMPANY"), ("Ortiz", "PERSON")]
+    assert [(s.text, s.label) for s in tidy(text, spans_at(text, values))] == [
+        ("Laura Davis Jones", "PERSON"), ("Timothy P. Cairns", "PERSON"),
+        ("Bull Nolan", "PERSON"), ("Bailey Ross", "PERSON"),
+        ("Carter Freight and Lena", "COMPANY"), ("Ortiz", "PERSON")]
 
 
 def test_a_name_written_surname_first_is_a_person_not_a_firm():

@@ -1333,7 +1333,9 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
     """A model COMPANY span and a model PERSON span one space apart, the COMPANY one a
     single word that is a given name or surname (`known_names`), as one PERSON span:
     "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli"; unless the
-    two are a listed firm's name ("Merrill" + "Lynch", `_known_firm`)."""
+    two are a listed firm's name ("Merrill" + "Lynch", `_known_firm`). And two people's
+    names that the model read as a firm up to the second's given name, the rest of it as
+    a person, as the two (`_name_pair`: "Laura Davis Jones and Timothy" + "P. Cairns")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
@@ -1343,6 +1345,10 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
             firm = last if last.label == "COMPANY" else span
             if " " not in firm.text and firm.text.casefold() in known_names():
                 out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
+                continue
+            pair = _name_pair(_joined(text, last, span, "COMPANY"))
+            if pair is not None:
+                out[-1:] = pair
                 continue
         out.append(span)
     return out
