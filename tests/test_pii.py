@@ -1410,6 +1410,21 @@ def test_a_name_split_into_a_firm_and_a_person_is_one_person():
         ("Carter Freight and Lena", "COMPANY"), ("Ortiz", "PERSON")]
 
 
+def test_a_partys_role_before_a_firm_is_no_part_of_it():
+    """The party-leads record's probe, with the model's spans as it gave them: the
+    "Appellee" of "Defendant-Appellee Meridian Capital Partners LLC" and a debtor's role
+    are left out of the firm; a firm whose first word is no role, and a role alone, stay
+    as they were."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("against Defendant-Appellee Meridian Capital Partners LLC; Debtor Harborview "
+            "Holdings, Inc. and Summit Lending Corp filed.")
+    values = [("Appellee Meridian Capital Partners LLC", "COMPANY"),
+              ("Debtor Harborview Holdings, Inc.", "COMPANY"), ("Summit Lending Corp", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Meridian Capital Partners LLC", "Harborview Holdings, Inc.", "Summit Lending Corp"]
+
+
 def test_a_name_written_surname_first_is_a_person_not_a_firm():
     """"Miller, Brandon" and "Hermansen, Ib" are people; "Bull, Nolan and Bailey" and
     "Skadden, Arps" (no given name second) are firms."""

@@ -660,6 +660,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             a = _glued_initials(text, _without_title(text, a, b))
         if span.label in FIELDED:
             a, b = _without_field_labels(text, a, b)
+        if span.label == "COMPANY":
+            a = _without_party_role(text, a, b)
         a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
         b = _grouped_end(text, a, b, span.label)
         if span.label in TITLED:
@@ -785,6 +787,19 @@ def _without_title(text: str, a: int, b: int) -> int:
     a = m.end() if (m := ROLE_LEAD.match(text, a, b)) else a
     m = TITLE.match(text, a, b)
     return m.end() if m else a
+
+
+# a word and the space after it, before a capital: a party's role, perhaps, before a
+# firm's name
+PARTY_LEAD = re.compile(r"([^\W\d_]+)[ \t]+(?=[A-Z])")
+
+
+def _without_party_role(text: str, a: int, b: int) -> int:
+    """Where a COMPANY span starts once a party's role before the firm's name is left out
+    (`nobodys.party_role`: "Defendant-[Appellee] Meridian Capital Partners LLC", "Debtor
+    Harborview Holdings"): the role is the lawsuit's word, not the firm's."""
+    m = PARTY_LEAD.match(text, a, b)
+    return m.end() if m and party_role(m.group(1)) else a
 
 
 # "and" in the languages whose firms end in "and sons" ("Lanfranchi e figli", "Ortega y
