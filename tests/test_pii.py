@@ -1410,6 +1410,24 @@ def test_a_name_split_into_a_firm_and_a_person_is_one_person():
         ("Carter Freight and Lena", "COMPANY"), ("Ortiz", "PERSON")]
 
 
+def test_a_filers_name_in_capitals_surname_first_is_a_person():
+    """The filer-names record's probe, with the model's spans as it gave them: a Form 4's
+    "FENWICK GRAHAM R" read as a firm is a person; firms in capitals with a last letter
+    whose second word is no given name ("ACME HOLDINGS B"), or without an initial (the
+    estate agents "BRIGHTON JAMES"), stay firms; and "Miller, Brandon" is a person."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Reporting Person: FENWICK GRAHAM R; Issuer: ACME HOLDINGS B; BRIGHTON JAMES; "
+            "Miller, Brandon; Kite, Motors; Zentrix, Grace")
+    values = [("FENWICK GRAHAM R", "COMPANY"), ("ACME HOLDINGS B", "COMPANY"),
+              ("BRIGHTON JAMES", "COMPANY"), ("Miller, Brandon", "COMPANY"),
+              ("Kite, Motors", "COMPANY"), ("Zentrix, Grace", "COMPANY")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "FENWICK GRAHAM R"), ("COMPANY", "ACME HOLDINGS B"),
+        ("COMPANY", "BRIGHTON JAMES"), ("PERSON", "Miller, Brandon"),
+        ("COMPANY", "Kite, Motors"), ("COMPANY", "Zentrix, Grace")]
+
+
 def test_a_partys_role_before_a_firm_is_no_part_of_it():
     """The party-leads record's probe, with the model's spans as it gave them: the
     "Appellee" of "Defendant-Appellee Meridian Capital Partners LLC" and a debtor's role

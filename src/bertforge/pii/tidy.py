@@ -958,12 +958,23 @@ def _listed_name(span: Span) -> Span:
 INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)")
 
 
+# a filer's name as the securities regulator's forms print it: surname, given name and
+# middle initial in capitals, no comma ("FENWICK GRAHAM R")
+FILER_NAME = re.compile(r"([A-Z][A-Z'-]+) ([A-Z][A-Z'-]+) [A-Z]\.?")
+
+
 def _inverted_name(span: Span) -> Span:
     """A model COMPANY span "Surname, Given" ("Miller, Brandon") as PERSON: the second
-    word a given name, the first a name (`given_names`, `known_names`)."""
-    found = INVERTED.fullmatch(span.text) if span.label == "COMPANY" else None
-    if found and span.source == "model" and found.group(2).casefold() in given_names() \
-            and found.group(1).casefold() in known_names():
+    word a given name, the first a name (`given_names`, `known_names`); or a filer's
+    name written surname first in capitals with a middle initial (`FILER_NAME`: "FENWICK
+    GRAHAM R"), whose initial says enough of the surname, if the second is a given name."""
+    if span.label != "COMPANY" or span.source != "model":
+        return span
+    found = INVERTED.fullmatch(span.text)
+    filer = FILER_NAME.fullmatch(span.text)
+    if found and found.group(2).casefold() in given_names() and \
+            found.group(1).casefold() in known_names() or \
+            filer and filer.group(2).casefold() in given_names():
         return replace(span, label="PERSON")
     return span
 
