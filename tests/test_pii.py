@@ -2792,6 +2792,22 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
         ("ADDRESS", "14 Admiralty Way"), ("COMPANY", "Ralph Lauren")]
 
 
+def test_a_word_or_a_keyword_before_a_number_is_no_part_of_it():
+    """The number-leads record's probes, with the model's spans as it gave them: a
+    French preposition and a number's keyword at the start of a number's span are left
+    out ("au 01 42 68 55 00", "EIN 84-1234567", "tel: +44 20 7946 0958"); a number glued to
+    its letters ("acct12345") and a bank code of letters ("SWIFT BOFAUS3N") stay whole."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Joignable au 01 42 68 55 00. W-9 lists EIN 84-1234567; tel: +44 20 7946 0958; "
+            "ref acct12345; SWIFT BOFAUS3N.")
+    values = [("au 01 42 68 55 00", "BANK"), ("EIN 84-1234567", "ACCOUNT"),
+              ("tel: +44 20 7946 0958", "PHONE"), ("acct12345", "ACCOUNT"),
+              ("SWIFT BOFAUS3N", "BANK")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "01 42 68 55 00", "84-1234567", "+44 20 7946 0958", "acct12345", "SWIFT BOFAUS3N"]
+
+
 def test_an_account_number_in_groups_is_whole():
     """The grouped-numbers record's probe, with the model's spans as it gave them: an
     account's number ended at its first group of four digits ("BSB / Account: 062-000 /

@@ -662,6 +662,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             a, b = _without_field_labels(text, a, b)
         if span.label == "COMPANY":
             a = _without_party_role(text, a, b)
+        if span.label in NUMBER_LABELS and (m := NUMBER_LEAD.match(text, a, b)):
+            a = m.end()  # "[au] 01 42 68 55 00", "[EIN] 84-1234567"
         a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
         b = _grouped_end(text, a, b, span.label)
         if span.label in TITLED:
@@ -1021,6 +1023,13 @@ ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN"
 # a scheme's name at the end of what a checked value left of a model span: it labels
 # the value ("Standard Bank of South Africa, [SWIFT] SBZAZAJJ"), no part of a name
 SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % trie_pattern(ID_SCHEMES))
+
+
+# a lower-case word or a scheme's name that a model's number span starts with, before the
+# number's first digit or sign: a preposition of another language ("joignable [au] 01 42
+# 68 55 00") or the number's keyword ("[EIN] 84-1234567"), neither part of the number
+NUMBER_LABELS = ("ACCOUNT", "GOV_ID", "BANK", "PHONE", "CARD")
+NUMBER_LEAD = re.compile(r"(?:[a-z]+|%s)[ \t:#.]+(?=[\d+(])" % trie_pattern(ID_SCHEMES))
 
 
 def without_scheme(text: str, a: int, b: int) -> int:
