@@ -1071,6 +1071,7 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     Berg", the name-heads record), and a well-known firm's name left is a firm's
     ("grilled [Wells Fargo]", the cut-firms record); a firm keeps no "and" and pronouns
     after it, and was a person's name ("Henrik Aasgaard and myself", the pronouns
+    record); what is left too short to be a firm goes ("chase [AP]", the cut-scraps
     record); and in a sentence alone that writes a full name with
     capitals; in a tweet written without capitals "Bailey devise" stays whole."""
     from bertforge.pii.tidy import tidy
@@ -1079,13 +1080,14 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
              "Rosa de la Cruz agreed. Kite Holdings plc paid. We rely on Google app stores. "
              "Lanfranchi e figli paid Bull, Nolan and Wu. Ann Ortiz and friends came. "
              "Just ping Rodrigo, paid via Stripe Payments, said van der Berg. They grilled "
-             "Wells Fargo. Both owners (Henrik Aasgaard and myself) signed.")
+             "Wells Fargo. Both owners (Henrik Aasgaard and myself) signed. Ines to chase AP.")
     values = {"Bailey devise": "PERSON", "Ann Lee esq": "PERSON", "Rosa de la Cruz": "PERSON",
               "Kite Holdings plc": "COMPANY", "Google app": "COMPANY",
               "Lanfranchi e figli": "COMPANY", "Bull, Nolan and": "COMPANY",
               "Ann Ortiz and friends": "PERSON", "ping Rodrigo": "PERSON",
               "via Stripe Payments": "COMPANY", "van der Berg": "PERSON",
-              "grilled Wells Fargo": "PERSON", "Henrik Aasgaard and myself": "COMPANY"}
+              "grilled Wells Fargo": "PERSON", "Henrik Aasgaard and myself": "COMPANY",
+              "chase AP": "COMPANY"}
 
     def model(text):
         return [Span(text.index(v), text.index(v) + len(v), label, v, 0.9, "model")

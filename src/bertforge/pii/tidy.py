@@ -1682,6 +1682,7 @@ def _as_capitalised(text: str, spans: list[Span]) -> list[Span]:
     cut = [_name_tail(s) for s in spans]  # a span with nothing to cut comes back as it was
     if not any(c is not s for c, s in zip(cut, spans)) and not any(map(_lower_case, spans)):
         return spans
+    cut = [c for c in cut if worth_masking(c.text, c.label)]  # "chase [AP]": a scrap once cut
     if written_with_capitals(text):
         return [s for s in cut if not _lower_case(s) or
                 (s.label == "PERSON" and _could_be_a_name(s.text))]
