@@ -872,6 +872,12 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     found = tidy(text, [span(".275", "LOCATION"), span("28.3828, -136.4150", "LOCATION"),
                         span("52,5200 13,4050", "LOCATION")])
     assert [s.text for s in found] == ["28.3828, -136.4150", "52,5200 13,4050"]
+    # ... and more than an amount's two decimals (the statement-amounts record); a
+    # coordinate written with three stays
+    text = "TFL TRAVEL CH 6.80 1,204.15; FEE -10,5; seen at 51.507 only"
+    found = tidy(text, [span("6.80", "LOCATION"), span("-10,5", "LOCATION"),
+                        span("51.507", "LOCATION")])
+    assert [s.text for s in found] == ["51.507"]
     # an account's number has a digit, or a key's "_" (the account-digits record)
     text = "Whitmore (CRD No. 4812377), customer cus_yGVbPrlx, account AC-0048812."
     found = tidy(text, [span("CRD", "ACCOUNT"), span("4812377", "ACCOUNT"),

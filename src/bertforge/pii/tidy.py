@@ -586,6 +586,9 @@ WEEKDAY = re.compile(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|(?
 
 
 DECIMAL = re.compile(r"\d[.,]\d")  # (Europe writes "52,5200")
+# a number with one or two decimals alone: an amount ("6.80" of a statement's line), not a
+# coordinate, which is written with more and in pairs
+PRICE = re.compile(r"[-+]?\d+[.,]\d{1,2}")
 
 
 def _plausible(value: str, label: str) -> bool:
@@ -593,7 +596,8 @@ def _plausible(value: str, label: str) -> bool:
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
     one, an account's number a digit or a key's "_" ("[CRD] No. 4812377" is none), a
     bank's number a digit or a BIC's capitals ("Ihre IBAN [lautet] DE89 ..." is none), a
-    coordinate a decimal point between digits (".275" of a price "41.275" is none), and
+    coordinate a decimal point between digits (".275" of a price "41.275" is none) and
+    more than a number with one or two decimals (an amount, "6.80", `PRICE`), and
     a date a digit or a month or day name ("minutes" is no date), but not a
     weekday alone (the generator and the hand-written sets never mark one), and a name
     or a firm a letter ("-400" of a statement's line is none)."""
@@ -601,7 +605,7 @@ def _plausible(value: str, label: str) -> bool:
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
     if label == "LOCATION":
-        return DECIMAL.search(value) is not None
+        return DECIMAL.search(value) is not None and PRICE.fullmatch(value) is None
     if label == "ACCOUNT":  # a customer's key may have no digit ("cus_yGVbPrlx"), not a word
         return digits > 0 or "_" in value
     if label in ("GOV_ID", "CARD"):
