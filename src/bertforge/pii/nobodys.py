@@ -47,7 +47,7 @@ def nobodys(text: str, span: Span) -> bool:
     alone ("[Olá], my card ...", `GREETING_WORDS`) or a reply ("[No]. Emeka never said",
     `REPLY_WORDS`), a team's or a project's name ("Team [Falcon]", `TEAM_NAME`),
     a national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a
-    sign-off's words at its line's start ("[Med] vänlig hälsning", `_in_sign_off`), a
+    sign-off's words at its line's start ("[Med] vänlig hälsning", `_letters_words`), a
     judge's title after the surname (`_judges_title`), a function's name in CamelCase
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
@@ -72,18 +72,15 @@ def nobodys(text: str, span: Span) -> bool:
                                        _numbered(text, span) or _form_label(text, span) or
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
-                                       _place_cell(text, span) or
-                                       span.text.capitalize() in GREETING_WORDS or
                                        span.text.rstrip(".,").casefold() in REPLY_WORDS or
-                                       _salutation(span.text) or _in_sign_off(text, span) or
+                                       _salutation(span.text) or
                                        " " not in span.text and TEAM_NAME.search(
                                            text, max(0, span.start - 12), span.start) is not None or
                                        _judges_title(text, span) or
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
                                        _unknown_parties(text, span)) or \
-        span.label == "COMPANY" and (span.text.capitalize() in GREETING_WORDS or
-                                     _in_sign_off(text, span)) or \
+        span.label in ("PERSON", "COMPANY") and _letters_words(text, span) or \
         _party_tag(text, span) or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
@@ -228,6 +225,13 @@ def _salutation(value: str) -> bool:
     return len(words) > 1 and all(
         w.rstrip(".,").capitalize() in SALUTATION_WORDS or w.casefold() in ("sehr", "und")
         for w in words)
+
+
+def _letters_words(text: str, span: Span) -> bool:
+    """Whether a span is, whole, a greeting's or a salutation's word (`GREETING_WORDS`:
+    "Grüßen", "Hallo"), or lies in a sign-off at its line's start (`_in_sign_off`),
+    which the model reads as a name or a firm."""
+    return span.text.capitalize() in GREETING_WORDS or _in_sign_off(text, span)
 
 
 def _in_sign_off(text: str, span: Span) -> bool:
@@ -577,9 +581,14 @@ def _party_role(span: Span) -> bool:
     DELGADO, [Defendant-Appellee]", "[Movant] requests relief"): its words (apart at
     spaces and hyphens, in any case, perhaps plural or possessive) all roles
     (`PARTY_ROLES`) or words that join them, one a role at least."""
-    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
-        return False
-    words = [w.casefold() for w in ROLE_WORD.findall(POSSESSIVE.sub("", span.text))]
+    return span.label in ("PERSON", "COMPANY") and span.source == "model" and \
+        party_roles(span.text)
+
+
+def party_roles(value: str) -> bool:
+    """Whether words are, all of them, parties' roles or words that join them, one a
+    role at least ("Defendant-Appellee", "Escrow Holder")."""
+    words = [w.casefold() for w in ROLE_WORD.findall(POSSESSIVE.sub("", value))]
     roles = [party_role(w) for w in words]
     return any(roles) and all(r or w in ROLE_JOINS for r, w in zip(roles, words))
 
@@ -834,10 +843,11 @@ def _greeted_place(text: str, span: Span) -> bool:
         text, max(0, span.start - 30), span.start) is not None
 
 
-# a cell's edges in a table written as text: a line's start, a comma, a semicolon, a tab
-# or a "|" before it (spaces after them), and one of them or the line's end after it
-CELL_START = re.compile(r"(?:^|[,;\t|])[ \t]*$", re.MULTILINE)
-CELL_END = re.compile(r"[ \t]*(?:[,;\t|]|$)", re.MULTILINE)
+# a cell's edges in a table written as text: a line's start, a comma, a semicolon or a
+# tab right before it, or a "|" and spaces; one of them or the line's end after it (in
+# prose a space follows a comma or a semicolon: "2026; Dallas, Texas, said")
+CELL_START = re.compile(r"(?:^[ \t]*|[,;\t]|\|[ \t]*)$", re.MULTILINE)
+CELL_END = re.compile(r"(?:[,;\t]|[ \t]*\||[ \t]*$)", re.MULTILINE)
 
 
 def _place_cell(text: str, span: Span) -> bool:
@@ -864,9 +874,10 @@ def _civic(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a place of `lexicon.places` with what a place has
     after its possessive (`CIVIC_AFTER`: "[Chad]'s president visited Niger", "[Sydney]'s
     mayor"): a country or a city whose name is a given name too, which the model reads
-    as a person ("Chad's mother" stays); or a person's home town (`_home_town`)."""
+    as a person ("Chad's mother" stays); or a person's home town (`_home_town`), or a
+    place alone in a table's cell (`_place_cell`)."""
     return span.text.casefold() in places() and CIVIC_AFTER.match(text, span.end) is not None \
-        or _home_town(text, span)
+        or _home_town(text, span) or _place_cell(text, span)
 
 
 # a person's full name (perhaps with their age after a comma) and "of", before their

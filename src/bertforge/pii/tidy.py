@@ -17,7 +17,7 @@ from typing import Sequence
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       common_words, given_names, known_names, name_or_rare)
-from .nobodys import REPLY_WORDS, eponym, nobodys, party_role
+from .nobodys import REPLY_WORDS, eponym, nobodys, party_role, party_roles
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
                        trie_pattern)
@@ -636,8 +636,9 @@ def _enough(value: str, label: str) -> bool:
 
 def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     """Model spans without the spaces and punctuation a widened token can bring along,
-    widened to whole words ("svc_" of "svc_payments" is the user name, not half of it;
-    an identifier's letters either side of its hyphen, `_whole_id`),
+    (`_without_leads`), widened to whole words ("svc_" of "svc_payments" is the user
+    name, not half of it; an identifier's letters either side of its hyphen, `_whole_id`;
+    a number's groups after the first, `_grouped_end`),
     joined with a span they touch (the model's "12-345678" and "-90" are one value,
     masked whole), and without scraps too short to be personal data (`_enough`), markup
     names and values of the wrong shape (`_plausible`), names without digits, a
@@ -656,18 +657,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     (`_as_capitalised`)."""
     out: list[Span] = []
     for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
-        a, b = strip(text, span.start, span.end)
-        if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
-            while a < b and text[a] in ". ":
-                a += 1
-        if span.label == "PERSON":
-            a = _glued_initials(text, _without_title(text, a, b))
-        if span.label in FIELDED:
-            a, b = _without_field_labels(text, a, b)
-        if span.label == "COMPANY":
-            a = _without_party_role(text, a, b)
-        if span.label in NUMBER_LABELS and (m := NUMBER_LEAD.match(text, a, b)):
-            a = m.end()  # "[au] 01 42 68 55 00", "[EIN] 84-1234567"
+        a, b = _without_leads(text, span)
         a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
         b = _grouped_end(text, a, b, span.label)
         if span.label in TITLED:
@@ -696,6 +686,27 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
            not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
+
+
+def _without_leads(text: str, span: Span) -> tuple[int, int]:
+    """Where a model span starts and ends without the spaces and punctuation around it
+    (`strip`), a title's full stop, a courtesy title or a role before a name
+    (`_without_title`), a field's label (`_without_field_labels`), a party's role
+    before a firm (`_without_party_role`), or a word or a keyword before a number
+    (`NUMBER_LEAD`: "[au] 01 42 68 55 00", "[EIN] 84-1234567")."""
+    a, b = strip(text, span.start, span.end)
+    if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
+        while a < b and text[a] in ". ":
+            a += 1
+    if span.label == "PERSON":
+        a = _glued_initials(text, _without_title(text, a, b))
+    if span.label in FIELDED:
+        a, b = _without_field_labels(text, a, b)
+    if span.label == "COMPANY":
+        a = _without_party_role(text, a, b)
+    if span.label in NUMBER_LABELS and (m := NUMBER_LEAD.match(text, a, b)):
+        a = m.end()
+    return a, b
 
 
 # the nouns for where a person is from, written before the name as sports news writes
@@ -803,9 +814,10 @@ PARTY_LEAD = re.compile(r"([^\W\d_]+)[ \t]+(?=[A-Z])")
 def _without_party_role(text: str, a: int, b: int) -> int:
     """Where a COMPANY span starts once a party's role before the firm's name is left out
     (`nobodys.party_role`: "Defendant-[Appellee] Meridian Capital Partners LLC", "Debtor
-    Harborview Holdings"): the role is the lawsuit's word, not the firm's."""
+    Harborview Holdings"): the role is the lawsuit's word, not the firm's. Not where the
+    span is all roles ("Escrow Holder" is one, `nobodys.party_roles`)."""
     m = PARTY_LEAD.match(text, a, b)
-    return m.end() if m and party_role(m.group(1)) else a
+    return m.end() if m and party_role(m.group(1)) and not party_roles(text[a:b]) else a
 
 
 # "and" in the languages whose firms end in "and sons" ("Lanfranchi e figli", "Ortega y
