@@ -2698,6 +2698,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Claire Boucher"), ("PERSON", "be"), ("PERSON", "jake"), ("PERSON", "and each"),
       ("PERSON", "Be Nguyen")],
      ["Claire Boucher", "jake", "Be Nguyen"]),
+    # ... and a family's nouns in lower case (the kin-nouns record); "Son", a surname, stays
+    ("Primary beneficiary: Diego Gutiérrez (son), 25%; Rosa Gutiérrez (spouse); Masayoshi Son",
+     [("PERSON", "Diego Gutiérrez"), ("PERSON", "son"), ("PERSON", "Rosa Gutiérrez"),
+      ("PERSON", "spouse"), ("PERSON", "Masayoshi Son")],
+     ["Diego Gutiérrez", "Rosa Gutiérrez", "Masayoshi Son"]),
     # a German number's word (the accounts-abroad record); a name stays
     ("Kontonummer 1234567890, Inhaber Jürgen Nummer", [("PERSON", "Kontonummer"),
      ("PERSON", "Jürgen Nummer")], ["Jürgen Nummer"]),

@@ -248,12 +248,17 @@ def _in_sign_off(text: str, span: Span) -> bool:
 SENTENCE_WORDS = FUNCTION_WORDS | PRONOUNS | {
     "be", "is", "are", "was", "were", "been", "being", "am", "has", "have", "had", "do", "does",
     "did", "shall", "should", "would", "could", "must", "not", "but", "if", "so", "as", "than",
-    "then", "these", "those", "each", "hereby"}
+    "then", "these", "those", "each", "hereby",
+    # and the nouns of a family, as a form writes them after a name ("Diego Gutiérrez
+    # ([son])", "Rosa (spouse)"), none a name in lower case
+    "son", "daughter", "wife", "husband", "spouse", "mother", "father", "sister", "brother",
+    "child", "children", "stepson", "stepdaughter", "grandson", "granddaughter", "nephew",
+    "niece", "fiancé", "fiancée", "widow", "widower"}
 
 
 def _function_words(value: str) -> bool:
-    """Whether a span is, whole, English's function words in lower case
-    (`SENTENCE_WORDS`): in any text, however short, where whether the writer uses
+    """Whether a span is, whole, English's function words or a family's nouns in lower
+    case (`SENTENCE_WORDS`): in any text, however short, where whether the writer uses
     capitals cannot be told."""
     words = value.split()
     return bool(words) and all(w in SENTENCE_WORDS for w in words)
