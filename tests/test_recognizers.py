@@ -1002,14 +1002,16 @@ GREETED_PROBES = [
         ["Nomvula", "Eero", "Thanh", "Sipho", "Marcus Oyelaran"],
         id="chat-speakers"),
     # the role-words record: a name after a role or a relation in lower case and a
-    # possessive or "the", one word before the role and "named" after it allowed, the
+    # possessive or "the" (a bracket after the role, and "CPA", the bracketed-roles
+    # record), one word before the role and "named" after it allowed, the
     # second word only where it is a name too; not a program, a firm or a word after a
     # role, nor a name after a role without "my", "our" or "the"
     pytest.param(
         "Our server Brianna was great. My financial advisor Kevin Oyelaran called; my wife "
         "Keisha Thinks so; a supervisor named Adaeze fixed it; the teller Window 3; restart "
-        "the server Apache; our advisor Vanguard; server Thandiwe did.",
-        ["Brianna", "Kevin Oyelaran", "Keisha", "Adaeze"],
+        "the server Apache; our advisor Vanguard; server Thandiwe did. My CPA (Linda at H&R "
+        "Block) agreed; my wife (Aisha) too; my advisor (Vanguard) did not.",
+        ["Brianna", "Kevin Oyelaran", "Keisha", "Adaeze", "Linda", "Aisha"],
         id="role-words"),
     # the titled-surnames record: a surname alone after a title of office or an English
     # courtesy title, the sentence going on in lower case or ending; not a word that is

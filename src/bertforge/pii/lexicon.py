@@ -77,7 +77,7 @@ ROLES = ("server", "waiter", "waitress", "bartender", "cashier", "teller", "bank
          "sister", "mother", "father", "mom", "mum", "dad", "uncle", "aunt", "cousin",
          "nephew", "niece", "grandson", "granddaughter", "grandmother", "grandfather",
          "grandma", "grandpa", "boyfriend", "girlfriend", "fiancé", "fiancée", "fiance",
-         "fiancee",
+         "fiancee", "CPA",
          # and in French, Spanish, Portuguese, Italian and German, as written ("ma femme
          # Élodie", "mi gestor Carlos", "a atendente Fernanda", "Ihr Mitarbeiter Herr
          # Özdemir"); not German's "Mann", a surname as often, nor "Frau", a title too

@@ -1164,13 +1164,13 @@ DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?({_
 # a name after a person's role or relation, after "my", "our", "the" or another
 # possessive or article, perhaps with one word before the role and "named" or a
 # courtesy title after it ("Our server Brianna was amazing", "my financial advisor
-# Kevin", "a supervisor named Adaeze", "Ihr Mitarbeiter Herr Özdemir"): one or two
-# words, checked as after a greeting
+# Kevin", "a supervisor named Adaeze", "Ihr Mitarbeiter Herr Özdemir"), or a bracket
+# ("My CPA (Linda at H&R Block)"): one or two words, checked as after a greeting
 _DETERMINERS = _cases(ROLE_DETERMINERS, False)
 ROLE_NAME = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in _DETERMINERS}))}])(?<![\w-])"
     rf"(?:{trie_pattern(_DETERMINERS)})[ \t]+(?:[a-z]+[ \t]+)?(?:{trie_pattern(ROLES)})[ \t]+"
-    rf"(?:(?:named|called)[ \t]+|(?:{trie_pattern(COURTESY_TITLES)})\.?[ \t]+)?"
+    rf"(?:(?:named|called)[ \t]+|(?:{trie_pattern(COURTESY_TITLES)})\.?[ \t]+|\()?"
     rf"({_GREETED})(?![\w-])")
 # the same role at a name's start, which is no part of it ("teller [Ashley Nguyen]")
 ROLE_LEAD = re.compile(rf"(?:(?:{trie_pattern(_DETERMINERS)})[ \t]+)?(?:{trie_pattern(ROLES)})"
