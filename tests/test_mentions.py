@@ -79,30 +79,6 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
         "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON"]
 
 
-def test_a_persons_surname_alone_is_the_person_where_the_document_names_them_in_full():
-    """The surname-firms record's probe: a one-word COMPANY span that is the last word of
-    a person's full name in the same document is the person; not the first word of a firm
-    named in full, not a well-known firm's name ("Jefferies"), and not where no person of
-    two words or more has it for a surname (a one-word name is too often a word)."""
-    text = ("Customer Viktor Hrabovsky deposited cash. Hrabovsky's business is Sunrise Auto "
-            "Export LLC. Alastair Pembroke founded Pembroke Advisors; Pembroke grew. Thomas "
-            "Jefferies spoke; Jefferies shares rose. Dear Vexley, Vexley paid.")
-
-    def span(value, label, at=0):
-        start = text.index(value, at)
-        return Span(start, start + len(value), label, value, 0.9, "model")
-
-    named = [span("Viktor Hrabovsky", "PERSON"), span("Sunrise Auto Export LLC", "COMPANY"),
-             span("Alastair Pembroke", "PERSON"), span("Pembroke Advisors", "COMPANY"),
-             span("Thomas Jefferies", "PERSON"), span("Vexley", "PERSON")]
-    lone = [span("Hrabovsky", "COMPANY", text.index("Hrabovsky's")),
-            span("Pembroke", "COMPANY", text.index("Pembroke grew")),
-            span("Jefferies", "COMPANY", text.index("Jefferies shares")),
-            span("Vexley", "COMPANY", text.index("Vexley paid"))]
-    out = {(s.text, s.start): s.label for s in every_mention(text, named + lone)}
-    assert [out[s.text, s.start] for s in lone] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]
-
-
 def test_the_name_again_in_full_with_other_spacing():
     text = "Payee: Ann Lee.\nSigned,\nAnn\n  Lee"
     assert _added(text, [_name(text, "Ann Lee")]) == ["Ann\n  Lee"]

@@ -25,9 +25,7 @@ firm wherever it stands, and is looked for as a COMPANY
 (docs/experiments/2026-12-04-defined-names.md). And a firm's first word alone that the
 model read as a person, where the document names the firm in full ("About Halcyon
 Payments: [Halcyon] is ...", "said [Quillon] CEO Maya Brandt"), is the firm
-(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md); and a person's
-surname alone that the model read as a firm is the person (`people_last_words`,
-docs/experiments/2026-12-05-surname-firms.md).
+(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md).
 """
 
 from __future__ import annotations
@@ -39,7 +37,7 @@ from typing import Callable, Sequence
 
 from ..spans import Span
 from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, given_names
-from .tidy import FIRM_ENDS, FIRMS_FOLDED
+from .tidy import FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -141,7 +139,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     its short name defined after its full name (`_defined_name`); `allowed(value)` true
     keeps a value in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = people_last_words(firms_first_words(sorted(spans)))
+    spans = firms_first_words(sorted(spans))
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -212,23 +210,6 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; the first word of a firm the document names in full")
             if id(s) in firms else s for s in spans]
-
-
-def people_last_words(spans: Sequence[Span]) -> list[Span]:
-    """The spans, a one-word model COMPANY span made PERSON where it is the last word of a
-    person's name of two words or more in the same document ("Viktor Hrabovsky" ...
-    "[Hrabovsky]'s business"): a filing or a story names a person in full once and then
-    by the surname, which the model may read as a firm; unless the word is the first of
-    a firm named in full ("Alastair Pembroke" founded "Pembroke Advisors") or a
-    well-known firm's name ("Jefferies")."""
-    surnames = {s.text.split()[-1] for s in spans
-                if s.label == "PERSON" and s.source == "model" and " " in s.text}
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
-    return [replace(s, label="PERSON", explanation=s.explanation and
-                    f"{s.explanation}; the surname of a person the document names in full")
-            if s.label == "COMPANY" and s.source == "model" and s.text in surnames and
-            s.text not in heads and s.text.casefold() not in FIRMS_FOLDED else s
-            for s in spans]
 
 
 def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:
