@@ -2884,7 +2884,7 @@ def test_an_amount_written_as_europe_writes_it_is_no_place():
 
 
 def test_a_post_office_boxs_letters_are_its_addresss_not_the_firms():
-    """The po-boxes record's probe, with the model's spans as it gave them: "Experian,
+    """The po-box-letters record's probe, with the model's spans as it gave them: "Experian,
     P.O." and "Box 2002, Allen, TX 75013" are the firm and the whole box; a firm's "PO"
     with no box after it stays (before an address or a firm of another start), and so
     does a span far from the box."""
