@@ -878,6 +878,12 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     found = tidy(text, [span("6.80", "LOCATION"), span("-10,5", "LOCATION"),
                         span("51.507", "LOCATION")])
     assert [s.text for s in found] == ["51.507"]
+    # a secret or a user name is no such amount either (the rate-digits record): a pay
+    # stub's rates go, a password with a decimal point and an IP address stay
+    text = "Regular 80.00 31.25 2,500.00; Overtime 4.50 46.88; pw 7.25x!; host 10.0.0.12"
+    found = tidy(text, [span("31.25", "DIGITAL"), span("4.50", "DIGITAL"),
+                        span("7.25x!", "DIGITAL"), span("10.0.0.12", "DIGITAL")])
+    assert [s.text for s in found] == ["7.25x!", "10.0.0.12"]
     # an account's number has a digit, or a key's "_" (the account-digits record)
     text = "Whitmore (CRD No. 4812377), customer cus_yGVbPrlx, account AC-0048812."
     found = tidy(text, [span("CRD", "ACCOUNT"), span("4812377", "ACCOUNT"),

@@ -597,7 +597,8 @@ def _plausible(value: str, label: str) -> bool:
     one, an account's number a digit or a key's "_" ("[CRD] No. 4812377" is none), a
     bank's number a digit or a BIC's capitals ("Ihre IBAN [lautet] DE89 ..." is none), a
     coordinate a decimal point between digits (".275" of a price "41.275" is none) and
-    more than a number with one or two decimals (an amount, "6.80", `PRICE`), and
+    more than a number with one or two decimals (an amount, "6.80", `PRICE`), a secret
+    or a user name other than such an amount ("31.25" of a pay stub's rate), and
     a date a digit or a month or day name ("minutes" is no date), but not a
     weekday alone (the generator and the hand-written sets never mark one), and a name
     or a firm a letter ("-400" of a statement's line is none)."""
@@ -606,6 +607,8 @@ def _plausible(value: str, label: str) -> bool:
         return digits >= 7 and "@" not in value
     if label == "LOCATION":
         return DECIMAL.search(value) is not None and PRICE.fullmatch(value) is None
+    if label == "DIGITAL":  # a pay stub's rate "31.25" is no secret
+        return PRICE.fullmatch(value) is None
     if label == "ACCOUNT":  # a customer's key may have no digit ("cus_yGVbPrlx"), not a word
         return digits > 0 or "_" in value
     if label in ("GOV_ID", "CARD"):
