@@ -147,15 +147,20 @@ TAX_FORM = re.compile(r"(?:1040|1040A|1040EZ)-?(?:X|SR|ES|NR|V)|10(?:99|98)-[A-Z
 TAX_FORM_NUMBER = re.compile(r"1040|1099|1098|941|940|944|1065|1120|8949|5498|4868|990|8821|"
                              r"2848|4506|706|709")
 TAX_FORM_BEFORE = re.compile(r"(?:Forms?|FORMS?|IRS|form)[ \t]+(?:No\.[ \t]*)?$")
+# a retirement plan named after its section of the tax code ("401(k)", "403(b)", "457(b)")
+PLAN_NUMBER = re.compile(r"40[13]|457")
+PLAN_AFTER = re.compile(r"\([a-z]\)")
 
 
 def _tax_form(text: str, span: Span) -> bool:
     """Whether a span is, whole, a US tax form's name (`TAX_FORM`, or a bare number of
-    `TAX_FORM_NUMBER` after "Form" or "IRS"): the model reads "1040-X" as an ID number,
-    and a form's name is nobody's."""
+    `TAX_FORM_NUMBER` after "Form" or "IRS"), or the number of a retirement plan's
+    section before its letter (`PLAN_NUMBER`: "[401](k)"): the model reads "1040-X" and
+    "401" as ID numbers, and neither names anyone."""
     return TAX_FORM.fullmatch(span.text) is not None or \
         TAX_FORM_NUMBER.fullmatch(span.text) is not None and \
-        TAX_FORM_BEFORE.search(text, max(0, span.start - 12), span.start) is not None
+        TAX_FORM_BEFORE.search(text, max(0, span.start - 12), span.start) is not None or \
+        PLAN_NUMBER.fullmatch(span.text) is not None and PLAN_AFTER.match(text, span.end) is not None
 
 
 def _auth_code(text: str, span: Span) -> bool:
