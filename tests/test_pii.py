@@ -1359,7 +1359,8 @@ def test_statutes_and_standards_are_nobodys_name():
             "accrues at Daily Simple SONIA, EURIBOR or LIBOR. Dodd-Frank, Sarbanes-Oxley or "
             "FINRA rules apply. Payee: SONIA RUBACHA; name: SONIA; auditor: GAAP Advisors LLC. "
             "Bank: Vietcombank, SWIFT BFTVVNVX; Loan Officer: Ann Coles, NMLS #1893220; "
-            "Ticket holder: Taylor Swift.")
+            "Ticket holder: Taylor Swift. Card ending 3318, ARN 74027656279000123456789; Arn "
+            "Lindqvist signed.")
 
     def at(value, label, nth=0):
         start = -1
@@ -1375,10 +1376,12 @@ def test_statutes_and_standards_are_nobodys_name():
                         at("SONIA RUBACHA", "PERSON"), at("SONIA", "PERSON", 2),
                         at("GAAP Advisors LLC", "COMPANY"), at("SWIFT", "PERSON"),
                         at("Ann Coles", "PERSON"), at("NMLS", "PERSON"),
-                        at("Taylor Swift", "PERSON")])
+                        at("Taylor Swift", "PERSON"), at("ARN", "PERSON"),
+                        at("Arn Lindqvist", "PERSON")])
     assert [(s.text, s.label) for s in found] == [
         ("FINRA", "COMPANY"), ("SONIA RUBACHA", "PERSON"), ("SONIA", "PERSON"),
-        ("GAAP Advisors LLC", "COMPANY"), ("Ann Coles", "PERSON"), ("Taylor Swift", "PERSON")]
+        ("GAAP Advisors LLC", "COMPANY"), ("Ann Coles", "PERSON"), ("Taylor Swift", "PERSON"),
+        ("Arn Lindqvist", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
 
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():

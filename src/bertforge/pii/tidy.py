@@ -1038,7 +1038,9 @@ RATE_QUALIFIERS = {"Term", "Daily", "Simple", "Compounded", "Adjusted", "Rate", 
 # capitals ("Taylor Swift", "Edd Kimber" are names)
 ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN", "FEIN",
               "CUSIP", "ISIN", "LEI", "SEDOL", "NPI", "KYC", "AML", "CIP", "PEP", "EDD", "CDD",
-              "UBO", "MLRO", "ACH", "SEPA", "BACS", "CHAPS", "Fedwire", "FedNow"}
+              "UBO", "MLRO", "ACH", "SEPA", "BACS", "CHAPS", "Fedwire", "FedNow",
+              # and a card payment's reference numbers ("ARN 7402765...", a chargeback's)
+              "ARN", "RRN"}
 # a scheme's name at the end of what a checked value left of a model span: it labels
 # the value ("Standard Bank of South Africa, [SWIFT] SBZAZAJJ"), no part of a name
 SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % trie_pattern(ID_SCHEMES))
