@@ -2601,6 +2601,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Consignor"), ("COMPANY", "Escrow Agent"), ("COMPANY", "Escrow Holder"),
       ("COMPANY", "Escrow", 2), ("PERSON", "Mary Holder"), ("PERSON", "Holder", 2)],
      ["Mary Holder", "Holder"]),
+    # the banks of a wire's instructions (the wire-parties record); the banks named stay
+    ("Beneficiary Bank: Bank of America, N.A.\nIntermediary Bank (for foreign wires): "
+     "Citibank N.A.; Correspondent Bank: Banco Itaú; Remitter: Ana Souza",
+     [("COMPANY", "Beneficiary Bank"), ("COMPANY", "Bank of America, N.A."),
+      ("COMPANY", "Intermediary Bank"), ("COMPANY", "Citibank N.A."),
+      ("COMPANY", "Correspondent Bank"), ("COMPANY", "Banco Itaú"), ("PERSON", "Remitter"),
+      ("PERSON", "Ana Souza")],
+     ["Bank of America, N.A.", "Citibank N.A.", "Banco Itaú", "Ana Souza"]),
     # the parties of insurance, cards and securities (the policy-roles record) and of a
     # sale (the plural-parties record); a name beside one stays
     ("The Insured shall notify the Insurer; Cardholder agrees; the Stockholders' rights; "

@@ -571,10 +571,14 @@ PARTY_ROLES = frozenset((
     "occupant", "retiree", "cosigner", "coapplicant",
     # and a sale's seller, as a form labels its parties ("Sellers: Rajesh and Priya
     # Natarajan"; "Sellers" is also a surname, and stays one beside a given name)
-    "seller"))
-# (and the words that make a role with one: "Escrow Agent", "Escrow Holder")
+    "seller",
+    # and the banks and parties of a wire, as its instructions label them
+    # ("[Intermediary Bank] (for foreign wires): Citibank N.A.")
+    "intermediary", "correspondent", "remitter"))
+# (and the words that make a role with one: "Escrow Agent", "Escrow Holder",
+# "Beneficiary Bank")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
-                        "agent", "holder"))
+                        "agent", "holder", "bank"))
 ROLE_WORD = re.compile(r"[^\W\d_]+")
 POSSESSIVE = re.compile(r"['\u2019]s?\b")
 
