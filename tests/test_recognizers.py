@@ -548,6 +548,18 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         assert recognized("streets", "US", alone) == [(alone, "ADDRESS")]
 
 
+def test_a_street_written_in_lower_case_is_found():
+    """The lower-case-streets record's probe: a house number, one or two lower-case words
+    and a street word that is no ordinary word, with a flat's number after it; not a
+    drive or a court in lower case ("a 5 min drive"), a number glued to a comma, nor a
+    street's word inside another."""
+    text = ("my landlord lives at 44 maple st apt 2 and charges fees. old place was 1309 "
+            "sansom st, then 7 elm ave. #3, near 12 w main road. a 5 min drive; 3 food court; "
+            "1,200 main st shops; 9 oak streets")
+    assert recognized("streets", "US", text) == [(a, "ADDRESS") for a in [
+        "44 maple st apt 2", "1309 sansom st", "7 elm ave. #3", "12 w main road"]]
+
+
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():
     """The world-addresses record's probe: an address from its flat, house number and
     street, or its building or street, through a district's number, a county or a unit,

@@ -729,6 +729,13 @@ _STREET_END = (r"(?:Street|St\.?|Road|Rd\.?|Lane|Ln\.?|Avenue|Ave\.?|Court|Ct\.?
 STREET = re.compile(r"(?<![\w,.$£€-])(\d{1,5})[A-Za-z]?(?:-\d{1,4})?[ \t]+"
                     r"(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?"
                     rf"((?:[A-Z][a-z'\u2019-]+[ \t]+){{1,3}}){_STREET_END}(?![\w-])")
+# the same in lower case, as a post or a chat writes it ("my landlord lives at 44 maple st
+# apt 2"): a house number, one or two lower-case words and a street word that is no
+# ordinary word ("st", "ave", "rd", "blvd", "street", "avenue", "road", "lane"; not
+# "drive" or "court": "a 5 min drive"), perhaps a flat's number after it
+LOWER_STREET = re.compile(r"(?<![\w,.$£€-])\d{1,5}[ \t]+(?:[a-z]+[ \t]+){1,2}"
+                          r"(?:st|ave|rd|blvd|street|avenue|road|lane)(?![\w-])"
+                          r"(?:\.?,?[ \t]+(?:apt|unit|suite|#)\.?[ \t]*#?\d{1,5}[a-z]?(?![\w-]))?")
 # An address of the markets that end one with a postcode written neither the UK's nor the
 # US's way: Ireland's Eircode ("14 Fitzwilliam Square, Dublin 2, D02 X285"), Singapore's
 # six digits after its name ("1 Raffles Place, #44-01, Singapore 048616") and India's PIN

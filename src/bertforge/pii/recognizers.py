@@ -871,7 +871,8 @@ class Streets(Pattern):
     Qatar", `patterns.NUMBERED_STREET`), a Korean road address ("110 Sejong-daero,
     Jung-gu, Seoul", `patterns.KR_STREET`), a Colombian one ("Carrera 7 # 71-21, Bogotá",
     `patterns.CO_STREET`), and a street written before its number with the known places
-    after it ("Av. Providencia 1234, Santiago", `patterns.STREET_FIRST`); not a
+    after it ("Av. Providencia 1234, Santiago", `patterns.STREET_FIRST`), and a street
+    written in lower case ("44 maple st apt 2", `patterns.LOWER_STREET`); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -900,6 +901,7 @@ class Streets(Pattern):
             out += self._with_places(text, p.CO_STREET)
         if "-ro" in text or "-gil" in text or "-daero" in text:
             out += self._with_places(text, p.KR_STREET)
+        out += [self.match(*m.span()) for m in p.LOWER_STREET.finditer(text)]
         return out
 
     def _with_places(self, text: str, pattern: re.Pattern,
