@@ -1161,6 +1161,18 @@ def test_two_peoples_names_read_as_a_firm_are_two_names():
         ("Kite Motors and Lee Holdings", "COMPANY"), ("KOFI A MENSAH", "PERSON"),
         ("ABENA MENSAH", "PERSON"), ("DIANA K ROSS", "PERSON"), ("PAUL ROSS", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
+    # a couple named with one surname (the couples record); not where either first word
+    # is no given name
+    text = ("Borrower(s): Kwame and Abena Asante; JAMES AND LINDA CARTER; Kite and Abena "
+            "Asante; Kwame and Holdings Asante; Barnes & Noble Booksellers")
+    firms = ["Kwame and Abena Asante", "JAMES AND LINDA CARTER", "Kite and Abena Asante",
+             "Kwame and Holdings Asante", "Barnes & Noble Booksellers"]
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+                        for v in firms])
+    assert [(s.text, s.label) for s in found] == [
+        ("Kwame", "PERSON"), ("Abena Asante", "PERSON"), ("JAMES", "PERSON"),
+        ("LINDA CARTER", "PERSON"), ("Kite and Abena Asante", "COMPANY"),
+        ("Kwame and Holdings Asante", "COMPANY"), ("Barnes & Noble Booksellers", "COMPANY")]
 
 
 def test_a_name_on_a_signature_line_is_masked_without_the_line():

@@ -374,21 +374,39 @@ def _without_underscores(text: str, a: int, b: int) -> tuple[int, int]:
 _NAME_WORD = r"[A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?"
 _FULL_NAME = rf"{_NAME_WORD}(?: (?:[A-Z]\.?|{_NAME_WORD})){{1,2}}"
 NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|AND|&) ({_FULL_NAME})")
+# a couple named with one surname, as joint borrowers and account holders are ("Kwame and
+# Abena Asante"): a given name, "and" or "&", and a full name
+COUPLE = re.compile(rf"({_NAME_WORD}) (?:and|AND|&) ({_FULL_NAME})")
 
 
 def _name_pair(span: Span) -> list[Span] | None:
     """Two PERSON spans for a model COMPANY span that is two people's full names joined
     by "and" or "&" ("Rafael Ortiz and Lena Ortiz": the generator's firms joined by
     "and" taught the model that shape), every word of two letters or more a given name
-    or surname (`known_names`), or the two names ending in the same surname; None for
-    anything else."""
+    or surname (`known_names`), or the two names ending in the same surname; or a couple
+    with one surname (`_couple`); None for anything else."""
     found = NAME_PAIR.fullmatch(span.text) if span.label == "COMPANY" else None
+    if found is None and span.label == "COMPANY" and span.source == "model":
+        return _couple(span)
     if found is None or span.source != "model":
         return None
     names = known_names()
     words = re.findall(r"[^\W\d_]{2,}", f"{found.group(1)} {found.group(2)}")
     family = found.group(1).split()[-1] == found.group(2).split()[-1]  # "X Nnamdi and Y Nnamdi"
     if not family and not all(w.casefold() in names for w in words):
+        return None
+    return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
+                 found.group(k), span.score, span.source) for k in (1, 2)]
+
+
+def _couple(span: Span) -> list[Span] | None:
+    """Two PERSON spans for a model COMPANY span that is a couple named with one surname
+    (`COUPLE`: "Kwame and Abena Asante"), the first word and the second name's first
+    word given names (`given_names`): the given name alone, and the full name."""
+    found = COUPLE.fullmatch(span.text)
+    names = given_names()
+    if found is None or found.group(1).casefold() not in names or \
+            found.group(2).split()[0].casefold() not in names:
         return None
     return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
                  found.group(k), span.score, span.source) for k in (1, 2)]
