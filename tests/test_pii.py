@@ -2964,6 +2964,12 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
         ("PERSON", "Anna Family"), ("COMPANY", "DICK SMITH ELECTRONICS"),
         ("COMPANY", "Halvorsen Shipping"), ("COMPANY", "Shree Ganesh Traders"),
         ("COMPANY", "Gupta Agencies")]
+    # and a lender's words (the lender-words record); a home's word alone is not one
+    text = "Marcus at Summit Home Loans; Lakeview Mortgage; Rocket Homes; Summit Home page."
+    placed = spans_at(text, [("Summit", "COMPANY"), ("Lakeview", "COMPANY"),
+                             ("Rocket", "COMPANY"), ("Summit", "COMPANY", 1)])
+    assert [s.text for s in tidy(text, placed)] == [
+        "Summit Home Loans", "Lakeview Mortgage", "Rocket Homes", "Summit"]
 
 
 def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm():

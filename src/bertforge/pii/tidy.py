@@ -941,7 +941,10 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           # and a practice's, as bills and reviews name a clinic ("Bayside Dental",
           # "Greenway Veterinary Clinic"); not "Medical", which a record's name precedes
           "Dental", "Clinic", "Veterinary", "Pharmacy", "Pediatrics", "Dermatology",
-          "Orthodontics", "Optometry"}
+          "Orthodontics", "Optometry",
+          # and a lender's, as reviews and servicing notices name one ("Summit Home Loans",
+          # "Lakeview Mortgage", "Rocket Homes")
+          "Mortgage", "Loans", "Home Loans", "Funding", "Finance", "Homes", "Wealth"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
