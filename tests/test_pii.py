@@ -1162,17 +1162,22 @@ def test_two_peoples_names_read_as_a_firm_are_two_names():
         ("ABENA MENSAH", "PERSON"), ("DIANA K ROSS", "PERSON"), ("PAUL ROSS", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
     # a couple named with one surname (the couples record); not where either first word
-    # is no given name
+    # is no given name, with "&", nor where the full name is more than a given name and a
+    # surname (an initial between them) or its surname no name
     text = ("Borrower(s): Kwame and Abena Asante; JAMES AND LINDA CARTER; Kite and Abena "
-            "Asante; Kwame and Holdings Asante; Barnes & Noble Booksellers")
+            "Asante; Kwame and Holdings Asante; Hughes & Lee Carter; Hughes and Lee Car Wash; "
+            "Lowe and Taylor Airlines; Ann and Mary J. Okafor")
     firms = ["Kwame and Abena Asante", "JAMES AND LINDA CARTER", "Kite and Abena Asante",
-             "Kwame and Holdings Asante", "Barnes & Noble Booksellers"]
+             "Kwame and Holdings Asante", "Hughes & Lee Carter", "Hughes and Lee Car Wash",
+             "Lowe and Taylor Airlines", "Ann and Mary J. Okafor"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
                         for v in firms])
     assert [(s.text, s.label) for s in found] == [
         ("Kwame", "PERSON"), ("Abena Asante", "PERSON"), ("JAMES", "PERSON"),
         ("LINDA CARTER", "PERSON"), ("Kite and Abena Asante", "COMPANY"),
-        ("Kwame and Holdings Asante", "COMPANY"), ("Barnes & Noble Booksellers", "COMPANY")]
+        ("Kwame and Holdings Asante", "COMPANY"), ("Hughes & Lee Carter", "COMPANY"),
+        ("Hughes and Lee Car Wash", "COMPANY"), ("Lowe and Taylor Airlines", "COMPANY"),
+        ("Ann", "PERSON"), ("Mary J. Okafor", "PERSON")]
 
 
 def test_a_name_on_a_signature_line_is_masked_without_the_line():

@@ -375,8 +375,9 @@ _NAME_WORD = r"[A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?"
 _FULL_NAME = rf"{_NAME_WORD}(?: (?:[A-Z]\.?|{_NAME_WORD})){{1,2}}"
 NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|AND|&) ({_FULL_NAME})")
 # a couple named with one surname, as joint borrowers and account holders are ("Kwame and
-# Abena Asante"): a given name, "and" or "&", and a full name
-COUPLE = re.compile(rf"({_NAME_WORD}) (?:and|AND|&) ({_FULL_NAME})")
+# Abena Asante"): a given name, "and" (not "&", which joins a firm's founders: "Hughes &
+# Lee Car Wash"), and a given name and a surname, perhaps an initial between them
+COUPLE = re.compile(rf"({_NAME_WORD}) (?:and|AND) ({_NAME_WORD}(?: [A-Z]\.?)? {_NAME_WORD})")
 
 
 def _name_pair(span: Span) -> list[Span] | None:
@@ -402,11 +403,13 @@ def _name_pair(span: Span) -> list[Span] | None:
 def _couple(span: Span) -> list[Span] | None:
     """Two PERSON spans for a model COMPANY span that is a couple named with one surname
     (`COUPLE`: "Kwame and Abena Asante"), the first word and the second name's first
-    word given names (`given_names`): the given name alone, and the full name."""
+    word given names (`given_names`), and the surname a name (`known_names`; not a
+    trade's: "Lee Airlines"): the given name alone, and the full name."""
     found = COUPLE.fullmatch(span.text)
     names = given_names()
     if found is None or found.group(1).casefold() not in names or \
-            found.group(2).split()[0].casefold() not in names:
+            found.group(2).split()[0].casefold() not in names or \
+            found.group(2).split()[-1].casefold() not in known_names():
         return None
     return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
                  found.group(k), span.score, span.source) for k in (1, 2)]
