@@ -1830,6 +1830,11 @@ def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comm
     assert [s.text for s in found] == ["Jane Doe", "Ravi Shah", "Tom Reyes", "Mdina Cole",
                                        "Margaret Osei", "Carl Whitaker", "Castellanos"]
     assert all(text[s.start:s.end] == s.text for s in found)
+    # a certified credential's mark (the credential-marks record), alone or after a name
+    text = "Gregory Atwood, CPA, CFP®\nLena Ortiz CFA™ signed."
+    found = tidy(text, spans_at(text, [("Gregory Atwood", "PERSON"), ("CFP®", "COMPANY"),
+                                       ("Lena Ortiz CFA™", "PERSON")]))
+    assert [s.text for s in found] == ["Gregory Atwood", "Lena Ortiz"]
 
 
 def test_a_role_or_a_kinship_word_is_left_out_of_a_name():

@@ -1178,7 +1178,8 @@ ACCOUNT_TYPES_AFTER = re.compile(r"(?: (?:%s))+$" % trie_pattern(ACCOUNT_TYPES))
 # and the abbreviations of chat after a name ("my friend Dmitri lol")
 CHAT_WORDS = ("lol", "lmao", "rofl", "smh", "tbh", "imo", "imho", "btw", "fyi", "pls", "plz",
               "thx", "ty", "haha", "hahaha", "lmk", "omg", "idk", "ngl", "jk")
-CREDENTIAL = "(?:%s)(?![\\w'-])" % "|".join(
+# (perhaps with its mark: "CFP®", "CFA™", as a signature writes the certified ones)
+CREDENTIAL = "(?:%s)[®™]?(?![\\w'-])" % "|".join(
     map(re.escape, sorted(CREDENTIALS + ACCOUNT_TYPES + CHAT_WORDS, key=len, reverse=True)))
 CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
 CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
