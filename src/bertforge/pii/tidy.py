@@ -313,7 +313,7 @@ RELATIVE_DAY = re.compile(r"(?i)\s+(?:today|tonight|tomorrow|yesterday)\.?$")
 # writes "Jonathan Feld - Morgan Stanley"; a name's own hyphen has no spaces)
 JOINED = {"DATE": re.compile(r"\s+and\s+"),
           "PERSON": re.compile(r"(?i)\s+(?:and|or)\s+|\s+,\s+|[ \t]+[-\u2013\u2014][ \t]+"),
-          "EMAIL": re.compile(r"\s+(?=@)")}
+          "EMAIL": re.compile(r"\s+(?=@\w)")}
 NAME_WORD = re.compile(r"\b[^\W\d_]*[A-Z][^\W\d_]+")
 # a title for several people ("Messrs. Thornbury, Vasquez and Lindqvist"): after it a
 # comma parts surnames, where elsewhere it may part a surname from a given name
@@ -534,8 +534,9 @@ def _apart(text: str, span: Span) -> list[Span]:
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
     lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
     person's full name parts the two (`_possessed`); a spaced dash parts names too, and
-    a space before an "@" an email's span (no address holds a space: "cc @mkowalczyk
-    @dana-whitlock" lists two handles). Other labels pass unchanged."""
+    a space before a handle's "@" an email's span (no address holds a space: "cc
+    @mkowalczyk @dana-whitlock" lists two handles; WikiText's " @-@ " for a hyphen is
+    none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
         _case_parties(span) or _possessed(span)
     if pair is not None:
