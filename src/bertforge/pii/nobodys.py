@@ -857,9 +857,10 @@ def _greeted_place(text: str, span: Span) -> bool:
         text, max(0, span.start - 30), span.start) is not None
 
 
-# a cell's edges in a table written as text: a line's start, a comma, a semicolon or a
-# tab right before it, or a "|" and spaces; one of them or the line's end after it (in
-# prose a space follows a comma or a semicolon: "2026; Dallas, Texas, said")
+# a cell's edges in a table written as text, a CSV's too: a line's start, a comma, a
+# semicolon or a tab right before it, or a "|" and spaces; one of them or the line's end
+# after it (in prose a space follows a comma or a semicolon: "2026; Dallas, Texas, said").
+# (`tidy.CELL_BEFORE` reads only a line's first cell, where a firm's name stands alone.)
 CELL_START = re.compile(r"(?:^[ \t]*|[,;\t]|\|[ \t]*)$", re.MULTILINE)
 CELL_END = re.compile(r"(?:[,;\t]|[ \t]*\||[ \t]*$)", re.MULTILINE)
 
