@@ -2752,12 +2752,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ('ua="okhttp/4.12.0" "Mozilla/5.0 (KHTML, like Gecko)" GET accounts/4471',
      [("DIGITAL", "okhttp/4.12.0"), ("PERSON", "Gecko"), ("DIGITAL", "accounts/4471")],
      ["accounts/4471"]),
-    # a web address's domain read as an email (the web-addresses record); an address and
-    # a user name read as one stay
-    ("www.atwoodcpa.com | linkedin.com/in/gregatwood | g.atwood@atwoodcpa.com | reyes.flores",
+    # a web address's domain read as an email (the web-addresses record), whole too (the
+    # web-domains record); an address and a user name read as one stay
+    ("www.atwoodcpa.com | linkedin.com/in/gregatwood | g.atwood@atwoodcpa.com | reyes.flores | "
+     "www.harborlightbank.com and wealthfront.com/reset, thx j.doe.smith",
      [("EMAIL", ".atwoodcpa.com"), ("EMAIL", ".com"), ("EMAIL", "g.atwood@atwoodcpa.com"),
-      ("EMAIL", "reyes.flores")],
-     ["g.atwood@atwoodcpa.com", "reyes.flores"]),
+      ("EMAIL", "reyes.flores"), ("EMAIL", "harborlightbank.com"), ("EMAIL", "wealthfront.com"),
+      ("EMAIL", "j.doe.smith")],
+     ["g.atwood@atwoodcpa.com", "reyes.flores", "j.doe.smith"]),
 ])
 def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""

@@ -96,12 +96,19 @@ def _code(text: str, span: Span) -> bool:
         span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None
 
 
+# a web address's domain, by its end: the common generic and country top-level domains
+WEB_DOMAIN = re.compile(r"(?:[\w-]+\.)+(?:com|net|org|io|gov|edu|co|ai|app|biz|info|us|uk|"
+                        r"ca|au|de|fr|in|ng|ke|za|ie|nl|es|it|br|mx|jp|sg|hk)")
+
+
 def _web_address(span: Span) -> bool:
-    """Whether a model EMAIL span is a web address's domain, cut off from the site's
-    name before it ("www[.atwoodcpa.com]", "linkedin[.com]/in/gregatwood"): no address
-    starts with a full stop, and a site is nobody's (a profile's user name is masked by
-    `handles`)."""
-    return span.label == "EMAIL" and span.text.startswith(".")
+    """Whether a model EMAIL span is a web address's domain, whole ("www.[harborlightbank.com]",
+    "[wealthfront.com]/reset", `WEB_DOMAIN`) or cut off from the site's name before it
+    ("www[.atwoodcpa.com]", "linkedin[.com]/in/gregatwood"): an email address has an
+    "@", and a site is nobody's (a profile's user name is masked by `handles`); a user
+    name read as an email ("reyes.flores") is no domain and stays."""
+    return span.label == "EMAIL" and (span.text.startswith(".") or
+                                      WEB_DOMAIN.fullmatch(span.text) is not None)
 
 
 # a setting's key, first on its line (perhaps after "export") and before its "=" and a
