@@ -2939,18 +2939,18 @@ def test_a_post_office_boxs_letters_are_its_addresss_not_the_firms():
 
     text = ("Experian, P.O. Box 2002, Allen, TX 75013. Equifax PO\nBOX 740241, Atlanta, "
             "GA 30374. Acme PO 12 Main St. Initech PO\nBox Hill Capital. TransUnion, P. O.  "
-            "Box 1000")
+            "Box 1000. Lakeview Farms\nBox 44, Nome")
     values = [("Experian, P.O.", "COMPANY"), ("Box 2002, Allen, TX 75013", "ADDRESS"),
               ("Equifax PO", "COMPANY"), ("BOX 740241, Atlanta, GA 30374", "ADDRESS"),
               ("Acme PO", "COMPANY"), ("12 Main St", "ADDRESS"), ("Initech PO", "COMPANY"),
               ("Box Hill Capital", "COMPANY"), ("TransUnion, P. O.", "COMPANY"),
-              ("Box 1000", "ADDRESS")]
+              ("Box 1000", "ADDRESS"), ("Lakeview Farms", "COMPANY"), ("Box 44, Nome", "ADDRESS")]
     assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
         ("COMPANY", "Experian"), ("ADDRESS", "P.O. Box 2002, Allen, TX 75013"),
         ("COMPANY", "Equifax"), ("ADDRESS", "PO\nBOX 740241, Atlanta, GA 30374"),
         ("COMPANY", "Acme PO"), ("ADDRESS", "12 Main St"), ("COMPANY", "Initech PO"),
         ("COMPANY", "Box Hill Capital"), ("COMPANY", "TransUnion, P. O."),
-        ("ADDRESS", "Box 1000")]
+        ("ADDRESS", "Box 1000"), ("COMPANY", "Lakeview Farms"), ("ADDRESS", "Box 44, Nome")]
 
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():

@@ -17,7 +17,7 @@ from typing import Sequence
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       common_words, given_names, known_names, name_or_rare)
-from .nobodys import REPLY_WORDS, eponym, nobodys, party_role, party_roles
+from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
                        trie_pattern)
@@ -729,7 +729,7 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
         a, b = _without_field_labels(text, a, b)
     if span.label == "COMPANY":
         a = _without_party_role(text, a, b)
-    if span.label in NUMBER_LABELS and (m := NUMBER_LEAD.match(text, a, b)):
+    if span.label in NUMBER_GROUPS and (m := NUMBER_LEAD.match(text, a, b)):
         a = m.end()
     return a, b
 
@@ -1074,7 +1074,6 @@ SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % trie_pattern(
 # a lower-case word or a scheme's name that a model's number span starts with, before the
 # number's first digit or sign: a preposition of another language ("joignable [au] 01 42
 # 68 55 00") or the number's keyword ("[EIN] 84-1234567"), neither part of the number
-NUMBER_LABELS = ("ACCOUNT", "GOV_ID", "BANK", "PHONE", "CARD")
 NUMBER_LEAD = re.compile(r"(?:[a-z]+|%s)[ \t:#.]+(?=[\d+(])" % trie_pattern(ID_SCHEMES))
 
 
@@ -1564,9 +1563,11 @@ def _po_boxes(text: str, spans: list[Span]) -> list[Span]:
     out = list(spans)
     for i in range(len(out) - 1):
         first, address = out[i], out[i + 1]
+        if address.label != "ADDRESS" or not BOX_START.match(address.text) or \
+                text[first.end:address.start] not in (" ", "\n"):
+            continue  # (the cheap tests first: most spans are before no box)
         tail = PO_END.search(first.text)
-        if tail is None or address.label != "ADDRESS" or not BOX_START.match(address.text) \
-                or text[first.end:address.start] not in (" ", "\n"):
+        if tail is None:
             continue
         start = first.start + tail.start(1)
         out[i + 1] = replace(address, start=start, text=text[start:address.end])
