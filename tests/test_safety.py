@@ -241,7 +241,8 @@ def test_short_names_are_masked_and_scraps_are_not():
 
 def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
     """The id-prefixes record's probe, with the model's span as it gave it: "-2291-774" of
-    "Claim No. HX-2291-774" widened to the whole number, and "88213" of "88213-B"; a
+    "Claim No. HX-2291-774" widened to the whole number, and "88213" of "88213-B", not
+    into a name read after it; a
     name's and a date's spans that start at a hyphen, and a number before a spaced
     dash, are left as they were."""
     from bertforge.spans import Span
@@ -256,6 +257,13 @@ def test_an_identifiers_letters_before_its_hyphen_are_masked_with_it():
     call = "call ID 88213-B today; ref 4471 - ok"  # the amendment: the letters after, glued
     ids = [Span(call.index(v), call.index(v) + len(v), "ACCOUNT", v, 0.9) for v in ("88213", "4471")]
     assert [s.text for s in tidy(call, ids)] == ["88213-B", "4471"]
+    # not into a name the model read after its slash (the slashed-names record: a UPI
+    # payment's line); a number's letters after it, where no name was read, still are
+    upi = "UPI/DR/431512009871/MEENA RAGHAVAN/9845012345@ybl 1,200.00; ref 4471/AB"
+    read = [Span(upi.index(v), upi.index(v) + len(v), label, v, 0.9) for v, label in
+            (("431512009871", "ACCOUNT"), ("MEENA RAGHAVAN", "PERSON"), ("4471", "ACCOUNT"))]
+    assert [(s.text, s.label) for s in tidy(upi, read)] == [
+        ("431512009871", "ACCOUNT"), ("MEENA RAGHAVAN", "PERSON"), ("4471/AB", "ACCOUNT")]
     # a long number whose start the model read as a phone number (the glued-numbers record)
     loan = "préstamo nº 0049-1182-55-2001234567 aprobado"
     start = loan.index("0049")

@@ -96,11 +96,13 @@ ID_GROUPS = ("ACCOUNT", "GOV_ID", "BANK", "PHONE")
 AREA_CODE_BEFORE = re.compile(r"\(\+?\d{1,4}$")  # "(11" before the bracket that closes it
 
 
-def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, int]:
+def _whole_id(text: str, a: int, b: int, label: str, floor: int,
+              ceiling: int) -> tuple[int, int]:
     """An identifier whose span starts at a hyphen or slash glued to what is before it
     ("-2291-774" of "HX-2291-774"), not back past the span before it (`floor`), or ends
-    right before one glued to what follows ("88213" of "88213-B"), widened to the whole
-    run: the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule
+    right before one glued to what follows ("88213" of "88213-B"), not into a name the
+    model read after it (`ceiling`: "431512009871/[MEENA RAGHAVAN]" of a UPI payment's
+    line), widened to the whole run: the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule
     does not see the letters left in clear (nor, where the model read a long number's
     start as a phone number, "0049-1182-55" of "0049-1182-55-2001234567", the rest);
     and a phone number that starts at the bracket closing its area code (") 98765-4321"
@@ -114,9 +116,9 @@ def _whole_id(text: str, a: int, b: int, label: str, floor: int) -> tuple[int, i
         while a > floor and (_word(text[a - 1]) or
                              text[a - 1] in "-/" and a - 1 > floor and _word(text[a - 2])):
             a -= 1
-    if b + 1 < len(text) and text[b] in "-/" and _word(text[b + 1]) and _word(text[b - 1]):
-        while b < len(text) and (_word(text[b]) or
-                                 text[b] in "-/" and b + 1 < len(text) and _word(text[b + 1])):
+    if b + 1 < ceiling and text[b] in "-/" and _word(text[b + 1]) and _word(text[b - 1]):
+        while b < ceiling and (_word(text[b]) or
+                               text[b] in "-/" and b + 1 < ceiling and _word(text[b + 1])):
             b += 1
     return a, b
 
@@ -681,9 +683,11 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     no one is called and the lower-case words at a name's or a firm's end
     (`_as_capitalised`)."""
     out: list[Span] = []
-    for span in (piece for s in spans for name in _names(text, s) for piece in _apart(text, name)):
+    pieces = [piece for s in spans for name in _names(text, s) for piece in _apart(text, name)]
+    for i, span in enumerate(pieces):
         a, b = _without_leads(text, span)
-        a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0))
+        a, b = _whole_words(text, *_whole_id(text, a, b, span.label, out[-1].end if out else 0,
+                                             _names_start(text, pieces[i + 1:])))
         b = _grouped_end(text, a, b, span.label)
         if span.label in TITLED:
             a, b = _without_underscores(text, a, b)
@@ -711,6 +715,12 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
            not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
+
+
+def _names_start(text: str, after: list[Span]) -> int:
+    """Where the next span starts if it is a name's (an identifier stops before it), else
+    the text's end."""
+    return after[0].start if after and after[0].label in TITLED else len(text)
 
 
 def _without_leads(text: str, span: Span) -> tuple[int, int]:
