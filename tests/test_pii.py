@@ -2953,6 +2953,28 @@ def test_a_post_office_boxs_letters_are_its_addresss_not_the_firms():
         ("ADDRESS", "Box 1000"), ("COMPANY", "Lakeview Farms"), ("ADDRESS", "Box 44, Nome")]
 
 
+def test_a_surname_read_as_an_addresss_first_line_is_the_names():
+    """The surname-lines record's probe, with the model's spans as they came: a letter's
+    signature "María José" + "Fernández\nDepartamento ...\nCalle ..." is the whole name
+    and an address from its second line; a name on a line of its own before the address,
+    an address whose first line is a street or a street's word, and a firm before one,
+    stay as they were."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Atentamente,\nMaría José Fernández\nDepartamento de Recobros\nCalle de Alcalá "
+            "120, 28009 Madrid\n\nAna Ruiz\nCalle Mayor 5, Madrid\nJuan Gil Calle\nSol 2\n"
+            "Banco Sol Oficina\nGran Vía 1")
+    values = [("María José", "PERSON"),
+              ("Fernández\nDepartamento de Recobros\nCalle de Alcalá 120, 28009 Madrid", "ADDRESS"),
+              ("Ana Ruiz", "PERSON"), ("Calle Mayor 5, Madrid", "ADDRESS"), ("Juan Gil", "PERSON"),
+              ("Calle\nSol 2", "ADDRESS"), ("Banco Sol", "COMPANY"), ("Oficina\nGran Vía 1", "ADDRESS")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "María José Fernández"),
+        ("ADDRESS", "Departamento de Recobros\nCalle de Alcalá 120, 28009 Madrid"),
+        ("PERSON", "Ana Ruiz"), ("ADDRESS", "Calle Mayor 5, Madrid"), ("PERSON", "Juan Gil"),
+        ("ADDRESS", "Calle\nSol 2"), ("COMPANY", "Banco Sol"), ("ADDRESS", "Oficina\nGran Vía 1")]
+
+
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm; and a trade's word (the

@@ -674,7 +674,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     month read as a date with its day (`_month_day`), a firm without a comma and the
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`), a
-    post office box's "P.O." with its address, not the firm before it (`_po_boxes`);
+    post office box's "P.O." with its address, not the firm before it (`_po_boxes`), a
+    surname the model read as an address's first line with its name (`_surname_lines`);
     relabelled where the model took a judge or a titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
@@ -709,7 +710,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s)))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
-    out = _po_boxes(text, out)
+    out = _surname_lines(text, _po_boxes(text, out))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -1583,6 +1584,29 @@ def _po_boxes(text: str, spans: list[Span]) -> list[Span]:
         out[i + 1] = replace(address, start=start, text=text[start:address.end])
         out[i] = _cut(first, tail.start())
     return [s for s in out if s.end > s.start]
+
+
+# an address's first line that is one capitalised word and nothing else
+LINE_WORD = re.compile(r"[A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?(?=\n)")
+
+
+def _surname_lines(text: str, spans: list[Span]) -> list[Span]:
+    """A PERSON span, one space, and an ADDRESS span whose first line is one capitalised
+    word, not a street's ("Calle"): the word is the name's surname at its line's end,
+    and the address starts on the next line (a signature's "María José [Fernández\nDepartamento de Recobros\nCalle
+    de Alcalá 120]")."""
+    out = list(spans)
+    for i in range(len(out) - 1):
+        person, address = out[i], out[i + 1]
+        if person.label != "PERSON" or address.label != "ADDRESS" or \
+                text[person.end:address.start] != " ":
+            continue
+        word = LINE_WORD.match(address.text)
+        if word is not None and word.group().casefold() not in STREET_WORDS:
+            out[i] = _ending_at(text, person, address.start + word.end())
+            start = address.start + word.end() + 1
+            out[i + 1] = replace(address, start=start, text=text[start:address.end])
+    return out
 
 
 # a nickname's closing mark, a space and a capitalised word: the surname after it
