@@ -2975,6 +2975,31 @@ def test_a_surname_read_as_an_addresss_first_line_is_the_names():
         ("ADDRESS", "Calle\nSol 2"), ("COMPANY", "Banco Sol"), ("ADDRESS", "Oficina\nGran Vía 1")]
 
 
+def test_a_name_read_as_an_address_before_its_street_is_a_person():
+    """The named-addresses record's probe, with the model's spans as they came: "Patricia
+    Nunez" read as an address before ", 3111 Camino del Rio N" is a person, and so is
+    one a line before its street; a place ("Jackson Heights", "Peter Cooper Village":
+    a word no one is called) and a name before no street's number stay addresses."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("c/o Law Office of Patricia Nunez, 3111 Camino del Rio N, Suite 400\n"
+            "Mary Hill Farm, Route 9\nPeter Cooper Village\n12 First Ave\n"
+            "Jackson Heights, 37-12 81st St\nClara Jones\n2 Elm St\nAnna Berg, Storgatan 4")
+    values = [("Patricia Nunez", "ADDRESS"), ("3111 Camino del Rio N, Suite 400", "ADDRESS"),
+              ("Mary Hill Farm", "ADDRESS"), ("Route 9", "ADDRESS"),
+              ("Peter Cooper Village", "ADDRESS"), ("12 First Ave", "ADDRESS"),
+              ("Jackson Heights", "ADDRESS"), ("37-12 81st St", "ADDRESS"),
+              ("Clara Jones", "ADDRESS"), ("2 Elm St", "ADDRESS"), ("Anna Berg", "ADDRESS"),
+              ("Storgatan 4", "ADDRESS")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "Patricia Nunez"), ("ADDRESS", "3111 Camino del Rio N, Suite 400"),
+        ("ADDRESS", "Mary Hill Farm"), ("ADDRESS", "Route 9"),
+        ("ADDRESS", "Peter Cooper Village"), ("ADDRESS", "12 First Ave"),
+        ("ADDRESS", "Jackson Heights"), ("ADDRESS", "37-12 81st St"),
+        ("PERSON", "Clara Jones"), ("ADDRESS", "2 Elm St"), ("ADDRESS", "Anna Berg"),
+        ("ADDRESS", "Storgatan 4")]
+
+
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm; and a trade's word (the

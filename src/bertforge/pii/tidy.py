@@ -16,7 +16,7 @@ from typing import Sequence
 
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
-                      common_words, given_names, known_names, name_or_rare)
+                      a_place, common_words, given_names, known_names, name_or_rare)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
                        NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
@@ -675,7 +675,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`), a
     post office box's "P.O." with its address, not the firm before it (`_po_boxes`), a
-    surname the model read as an address's first line with its name (`_surname_lines`);
+    surname the model read as an address's first line with its name (`_surname_lines`)
+    and a name read as an address before its street (`_named_addresses`);
     relabelled where the model took a judge or a titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
@@ -710,7 +711,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s)))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
-    out = _surname_lines(text, _po_boxes(text, out))
+    out = _named_addresses(text, _surname_lines(text, _po_boxes(text, out)))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -1606,6 +1607,30 @@ def _surname_lines(text: str, spans: list[Span]) -> list[Span]:
             out[i] = _ending_at(text, person, address.start + word.end())
             start = address.start + word.end() + 1
             out[i + 1] = replace(address, start=start, text=text[start:address.end])
+    return out
+
+
+def _all_names(value: str) -> bool:
+    """Whether every word of a would-be name is a name Faker knows, the first a given one."""
+    first, *rest = value.casefold().split(" ")
+    return first in given_names() and all(w in known_names() for w in rest)
+
+
+STREET_AFTER = re.compile(r",?[ \t]*\n?[ \t]*\d")  # a comma or a line, then a street's number
+
+
+def _named_addresses(text: str, spans: list[Span]) -> list[Span]:
+    """An ADDRESS span that is a name's shape with no digit, its words names (`_all_names`)
+    and the whole no place, right before an address that starts with its street's number
+    (a comma or a line between): the person the mail goes to, not their address ("c/o
+    Law Office of [Patricia Nunez], 3111 Camino del Rio N")."""
+    out = list(spans)
+    for i in range(len(out) - 1):
+        name, address = out[i], out[i + 1]
+        if name.label == "ADDRESS" and address.label == "ADDRESS" and \
+                STREET_AFTER.fullmatch(text, name.end, address.start + 1) and \
+                NAME_SHAPE.fullmatch(name.text) and _all_names(name.text) and not a_place(name.text):
+            out[i] = replace(name, label="PERSON")
     return out
 
 
