@@ -2604,6 +2604,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      ["Havemann", "Jürgen Havemann", "Lucía", "Nome Marco Rossi"]),
     # (and the labels heading a customer's record in Dutch, Polish, Swedish, Finnish and
     # Turkish, the customer-labels record)
+    # (and a contract's notice lines and an Italian invoice's labels, the notice-labels
+    # record, read as firms too; a firm whose word is a label's, without a colon, stays)
+    ("Facsimile: (215) 555-0190\nTelecopy: 555-0191\nCedente: Studio Rossi S.r.l.\n"
+     "Pagamento: bonifico. Fax Express Ltd paid.",
+     [("COMPANY", "Facsimile"), ("PERSON", "Telecopy"), ("COMPANY", "Cedente"),
+      ("COMPANY", "Studio Rossi S.r.l."), ("PERSON", "Pagamento"), ("COMPANY", "Fax Express Ltd")],
+     ["Studio Rossi S.r.l.", "Fax Express Ltd"]),
     ("Klient: Jan Nowak\nKund: Anna Lind\nMüşteri: Ayşe Yılmaz\nAsiakas: Matti Virtanen\n"
      "Klant: Sanne de Vries",
      [("PERSON", "Klient"), ("PERSON", "Jan Nowak"), ("PERSON", "Kund"), ("PERSON", "Anna Lind"),

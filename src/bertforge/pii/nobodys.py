@@ -52,7 +52,7 @@ def nobodys(text: str, span: Span) -> bool:
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
-    language ("[Nachname]: Havemann", `_form_label`), or a possessive before a role
+    language or a notice's ("[Nachname]: Havemann", "[Facsimile]:", `_form_label`), or a possessive before a role
     ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]
     and each hereby is", `_function_words`), a German number's word ("[Kontonummer]
     1234567890"); or code's (`_code`: "[AWS_ACCESS_KEY_ID]=", "[okhttp/4.12.0]"), or a
@@ -69,7 +69,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        " " not in span.text and
                                        span.text.casefold().endswith("nummer") or
                                        ids.is_keyword(span.text) or
-                                       _numbered(text, span) or _form_label(text, span) or
+                                       _numbered(text, span) or
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.rstrip(".,").casefold() in REPLY_WORDS or
@@ -80,7 +80,8 @@ def nobodys(text: str, span: Span) -> bool:
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
                                        _unknown_parties(text, span)) or \
-        span.label in ("PERSON", "COMPANY") and _letters_words(text, span) or \
+        span.label in ("PERSON", "COMPANY") and (_letters_words(text, span) or
+                                                 _form_label(text, span)) or \
         _party_tag(text, span) or \
         MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
@@ -375,7 +376,12 @@ FORM_LABELS = frozenset(w.casefold() for w in (
     # and in Dutch, Polish, Swedish, Finnish and Turkish ("[Kund]: Anna Lind", "[Müşteri]:
     # Ayşe Yılmaz"), where the same words head a customer's record
     "Klant", "Voornaam", "Achternaam", "Klient", "Imię", "Nazwisko", "Kund", "Förnamn",
-    "Efternamn", "Asiakas", "Etunimi", "Sukunimi", "Müşteri", "Soyadı"))
+    "Efternamn", "Asiakas", "Etunimi", "Sukunimi", "Müşteri", "Soyadı",
+    # and a contract's notice lines in English ("[Facsimile]: (215) 555-0190"), and an
+    # Italian invoice's parties and payment ("[Cedente]: Studio Rossi", "[Pagamento]:
+    # bonifico"), which the model reads as firms and names
+    "Facsimile", "Telecopy", "Telecopier", "Fax", "Cedente", "Cessionario", "Committente",
+    "Pagamento"))
 # what follows a form's label: up to three lower-case words ("le", "de la cuenta"), a colon
 LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 
@@ -652,9 +658,9 @@ NUMBER_AFTER = re.compile(r"[ \t]*(?:No\.?|NO\.?|Number|#)[ \t]*\d")
 
 
 def _form_label(text: str, span: Span) -> bool:
-    """Whether a model name is a form's field label in another language before its colon
-    (`FORM_LABELS`, `LABEL_COLON`: "[Kontoinhaber]: Jürgen Havemann", "[Titular] de la
-    cuenta: Lucía"), perhaps with the label's lower-case words in the span ("[Né le] :");
+    """Whether a model name or firm is a form's field label in another language, or a
+    notice's in English, before its colon (`FORM_LABELS`, `LABEL_COLON`: "[Kontoinhaber]:
+    Jürgen Havemann", "[Titular] de la cuenta: Lucía", "[Facsimile]: (215)"), perhaps with the label's lower-case words in the span ("[Né le] :");
     the name after the colon stays."""
     word = span.text.split(None, 1)[0]
     return word.casefold() in FORM_LABELS and \
