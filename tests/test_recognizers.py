@@ -1010,7 +1010,8 @@ GREETED_PROBES = [
         "Apple (Malus) trees grow here\nPolicyholder: Grace Oyelaran\n"
         "Dear Cardmember, your statement is ready\n"
         "Borrowers: James and Linda Carter, husband and wife\n"
-        "Sellers: Rajesh and Priya Natarajan, jointly\n",
+        "Sellers: Rajesh and Priya Natarajan, jointly\n"
+        "Pagamento: bonifico su IBAN\n",  # a form's label (the notice-labels record)
         ["Nomvula", "Eero", "Thanh", "Sipho", "Marcus Oyelaran"],
         id="chat-speakers"),
     # the role-words record: a name after a role or a relation in lower case and a
