@@ -899,6 +899,15 @@ def test_model_spans_of_the_wrong_shape_are_dropped():
     found = tidy(text, [span("DESHAWN WILLIAMS", "COMPANY"), span("-400", "COMPANY"),
                         span("7-Eleven", "COMPANY")])
     assert [s.text for s in found] == ["DESHAWN WILLIAMS", "7-Eleven"]
+    # and a firm is more than a firm's word or legal form (the lone-firm-words record); a
+    # person called so, and a firm with its word, stay
+    text = "Group: Acme Group Inc.   Group No. 0047721; LLC; Trust Me Ltd; Mr. Bank"
+    second = text.index("Group No")
+    found = tidy(text, [span("Acme Group Inc.", "COMPANY"),
+                        Span(second, second + len("Group"), "COMPANY", "Group"),
+                        span("LLC", "COMPANY"), span("Trust Me Ltd", "COMPANY"),
+                        span("Bank", "PERSON")])
+    assert [s.text for s in found] == ["Acme Group Inc.", "Trust Me Ltd", "Bank"]
     # a symbol before a value is not part of it
     text = "Signature ▶ O. Adeyemi"
     assert [s.text for s in tidy(text, [Span(10, 22, "PERSON", text[10:])])] == ["O. Adeyemi"]

@@ -624,8 +624,9 @@ def _plausible(value: str, label: str) -> bool:
     more than a number with one or two decimals (an amount, "6.80", `PRICE`), a secret
     or a user name other than such an amount ("31.25" of a pay stub's rate), and
     a date a digit or a month or day name ("minutes" is no date), but not a
-    weekday alone (the generator and the hand-written sets never mark one), and a name
-    or a firm a letter ("-400" of a statement's line is none)."""
+    weekday alone (the generator and the hand-written sets never mark one), a name
+    or a firm a letter ("-400" of a statement's line is none), and a firm more than a
+    firm's word or legal form alone ("[Group] No. 0047721" of a health plan's card)."""
     digits = sum(map(str.isdigit, value))
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
@@ -641,8 +642,8 @@ def _plausible(value: str, label: str) -> bool:
         return digits > 0 or BIC.fullmatch(value) is not None
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
         return (digits > 0 or bool(CALENDAR.search(value))) and not WEEKDAY.fullmatch(value)
-    if label in TITLED:  # a statement's amount "-400" is nobody's name
-        return any(c.isalpha() for c in value)
+    if label in TITLED:  # a statement's amount "-400" is nobody's name, "Group" no firm's
+        return any(c.isalpha() for c in value) and not (label == "COMPANY" and value in FIRM_ENDS)
     return True
 
 
