@@ -2023,6 +2023,14 @@ def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
              for v in ("ZELLE", "KAREN OYELARAN CONF", "MARCUS DELACROIX")]
     assert [(s.text, s.label) for s in tidy(text, spans)] == [
         ("ZELLE", "COMPANY"), ("KAREN OYELARAN", "PERSON"), ("MARCUS DELACROIX", "PERSON")]
+    # and in lower case, as a post writes it, and a shop a report names (the
+    # lower-case-firms record); a lower-case name that is no firm's, and a firm's name
+    # mixed in case that no list holds, stay persons
+    post = "my venmo is @sarah-3, paid at Kroger; ask kevin or VenMo"
+    read = [Span(post.index(v), post.index(v) + len(v), "PERSON", v, 0.9, "model")
+            for v in ("venmo", "Kroger", "kevin", "VenMo")]
+    assert [(s.text, s.label) for s in tidy(post, read)] == [
+        ("venmo", "COMPANY"), ("Kroger", "COMPANY"), ("kevin", "PERSON"), ("VenMo", "PERSON")]
 
 
 def test_a_firms_span_ends_before_a_comma_and_lower_case_words():

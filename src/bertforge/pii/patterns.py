@@ -419,6 +419,12 @@ KNOWN_FIRMS = (
     "Danone", "Kraft Heinz", "Anheuser-Busch", "Heineken", "Diageo", "McDonald's",
     "Starbucks", "Walmart", "Wal-Mart", "Costco", "Home Depot", "Best Buy", "Tesco",
     "Sainsbury's", "Carrefour", "Aldi", "Lidl", "IKEA", "H&M", "Zara", "Inditex",
+    # and the shops, grocers and delivery apps that card disputes, police reports and
+    # posts name where a purchase was made ("used her debit card at [Kroger]")
+    "Kroger", "Safeway", "Publix", "Albertsons", "Whole Foods", "Trader Joe's",
+    "Dollar General", "Dollar Tree", "Family Dollar", "Macy's", "Kohl's", "Lowe's",
+    "Etsy", "Shopify", "DoorDash", "Instacart", "Grubhub", "Uber Eats", "Cash App",
+    "Flipkart", "Swiggy", "Zomato",
     "Nike Inc.", "Adidas", "AT&T", "Verizon", "T-Mobile", "Vodafone", "Deutsche Telekom",
     "BT Group", "Telefónica", "Telefonica", "Comcast", "Warner Bros", "Time Warner",
     "Viacom", "News Corp", "Delta Air Lines", "United Airlines", "American Airlines",

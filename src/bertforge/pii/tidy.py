@@ -1354,11 +1354,12 @@ GLUED_BANK = re.compile(r"[A-Z][a-z]{2,}bank")
 def _known_firm(span: Span) -> Span:
     """A model PERSON span that is a well-known firm's name, whole (`patterns.FIRMS`:
     "Morgan Stanley", "Lazard"), or one in capitals, as a statement prints it ("ZELLE"),
+    or in lower case, as a post writes it ("my [venmo] is ..."),
     a public body's acronym (`BODIES`: "ECB", "FINRA") or a bank's one-word name
     (`GLUED_BANK`: "Vietcombank"), as COMPANY."""
     if span.label == "PERSON" and span.source == "model" and (
             FIRMS.fullmatch(span.text) or span.text in BODIES or GLUED_BANK.fullmatch(span.text) or
-            span.text.isupper() and span.text.casefold() in FIRMS_FOLDED):
+            (span.text.isupper() or span.text.islower()) and span.text.casefold() in FIRMS_FOLDED):
         return replace(span, label="COMPANY")
     return span
 
