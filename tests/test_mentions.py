@@ -50,20 +50,23 @@ def test_a_firms_short_name_defined_in_a_contract_is_masked_wherever_it_stands()
 
 def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_full():
     """The firm-first-words record's probes: a one-word PERSON span that is the first
-    word of a firm named in full in the same document is the firm; not a given name, not
+    word of a firm named in full in the same document (or a well-known firm's name: the
+    known-firm-first-words record's "Wells Fargo" ... "a Wells spokeswoman") is the firm;
+    not a given name two locales list, not
     a word of a person's full name in the document, not a firm's later word, and not
     where the document names no such firm."""
     text = ("About Halcyon Payments plc. Halcyon is authorised. Said Quillon CEO Maya Brandt of "
             "Quillon Therapeutics. Alastair Pembroke founded Pembroke Advisors; Pembroke said "
             "Morgan Capital and Morgan agree. Payments rose. Vexley is alone. Vexley again. Dear "
-            "Halcyon, Steiner 's view; Steiner wrote. McDoniel and Caldwell left; McDoniel stayed.")
+            "Halcyon, Steiner 's view; Steiner wrote. McDoniel and Caldwell left; McDoniel stayed. "
+            "Wells Fargo CEO spoke; a Wells spokeswoman declined.")
 
     def span(value, label, at=0, source="model"):
         start = text.index(value, at)
         return Span(start, start + len(value), label, value, 0.9, source)
 
     firms = [span(f, "COMPANY") for f in ("Halcyon Payments plc", "Quillon Therapeutics",
-                                          "Pembroke Advisors", "Morgan Capital")]
+                                          "Pembroke Advisors", "Morgan Capital", "Wells Fargo")]
     firms.append(span("Vexley", "COMPANY", text.index("Vexley again")))  # one word: not in full
     # (a person's possessive and two people read as a firm: no firm's word at their end)
     firms += [span("Steiner 's", "COMPANY"), span("McDoniel and Caldwell", "COMPANY")]
@@ -73,10 +76,12 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
             span("Payments", "PERSON", text.index(". Payments")), span("Vexley", "PERSON"),
             span("Halcyon", "PERSON", text.index("Dear"), "pattern"),  # a greeted name
             span("Steiner", "PERSON", text.index("Steiner wrote")),
-            span("McDoniel", "PERSON", text.index("McDoniel stayed"))]
+            span("McDoniel", "PERSON", text.index("McDoniel stayed")),
+            span("Wells", "PERSON", text.index("Wells spokes"))]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people + lone)}
     assert [out[s.text, s.start] for s in lone] == [
-        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON"]
+        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON",
+        "COMPANY"]
 
 
 def test_the_name_again_in_full_with_other_spacing():

@@ -274,7 +274,7 @@ def a_place(value: str) -> bool:
     of Faker's locales list ("Sydney", "Austin", "Victoria" stay names; "London" and
     "Denver", surnames and given names in one long list only, "Santo Domingo" and "São
     Paulo" are places)."""
-    return known_place(value) and value.casefold() not in _widely_given()
+    return known_place(value) and value.casefold() not in widely_given()
 
 
 @functools.lru_cache(maxsize=2)
@@ -304,7 +304,7 @@ def _faker_locales(kinds: tuple[str, ...]) -> tuple[frozenset[str], ...]:
 
 
 @functools.lru_cache(maxsize=1)
-def _widely_given() -> frozenset[str]:
+def widely_given() -> frozenset[str]:
     """Given names two of Faker's locales list at least ("sofia", "sydney", "austin"):
     not those only the longest list holds, which has nearly every name a child was ever
     given ("london", "denver", "berlin")."""

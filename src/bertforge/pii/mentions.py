@@ -36,7 +36,8 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, given_names
+from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, widely_given
+from .patterns import FIRMS
 from .tidy import FIRM_ENDS
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
@@ -188,8 +189,10 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
 
 def _named_in_full(firm: Span) -> bool:
     """Whether a firm's span is its full name: two words or more, the last a firm's word
-    or legal form (`tidy.FIRM_ENDS`: "Halcyon Payments plc", not "Alice Springs")."""
-    return " " in firm.text and firm.text.split()[-1] in FIRM_ENDS
+    or legal form (`tidy.FIRM_ENDS`: "Halcyon Payments plc", not "Alice Springs"), or a
+    well-known firm's name (`patterns.FIRMS`: "Wells Fargo")."""
+    return " " in firm.text and (firm.text.split()[-1] in FIRM_ENDS or
+                                 FIRMS.fullmatch(firm.text) is not None)
 
 
 def firms_first_words(spans: Sequence[Span]) -> list[Span]:
@@ -197,16 +200,17 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     a firm named in full in the same document, a COMPANY span of two words or more that
     ends in a firm's word or legal form (`tidy.FIRM_ENDS`): a press release or a story
     names a firm in full once and then by its first word ("Halcyon Payments plc" ...
-    "[Halcyon] is authorised"; not "[Steiner 's]" or "[McDoniel and Caldwell]", a
-    person's possessive or two people read as a firm); unless the word is a given name
-    ("Morgan") or a word of a PERSON span of two words or more ("Alastair Pembroke"
-    founded "Pembroke Advisors"; "[Pembroke] said")."""
+    "[Halcyon] is authorised"; "Wells Fargo" ... "a [Wells] spokeswoman"; not "[Steiner
+    's]" or "[McDoniel and Caldwell]", a person's possessive or two people read as a
+    firm); unless the word is a given name two of Faker's locales list ("Morgan",
+    `lexicon.widely_given`) or a word of a PERSON span of two words or more ("Alastair
+    Pembroke" founded "Pembroke Advisors"; "[Pembroke] said")."""
     heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
     if not lone:
         return list(spans)
     people = {w for s in spans if s.label == "PERSON" and " " in s.text for w in WORD.findall(s.text)}
-    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given_names()}
+    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in widely_given()}
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; the first word of a firm the document names in full")
             if id(s) in firms else s for s in spans]
