@@ -132,7 +132,9 @@ PIECES = ["Call ", "+44 20 7946 0958", " or ", "(212) 555-0187", ", ref PL-2024-
           "GB29NWBK60161331926819", "INV-2125550187", "V2024-39006", "ref_02079460958",
           "x2125550187", "ext2125550187", "A2125550187 2125550187", " 02079460958 ",
           # and runs that extend a glued run before them ("82" + "WEST" + "1234…")
-          "GB82WEST12345698765432", "DE12x2125550187", "INV-12 ext 2125550187"]
+          "GB82WEST12345698765432", "DE12x2125550187", "INV-12 ext 2125550187",
+          # and a currency that names a country, whose national numbers are then read too
+          " Ksh2,500.00 ", "0712345678", " \u20a65,000 ", "0803 123 4567"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -175,6 +177,20 @@ def test_a_phone_number_after_its_keyword_is_found_in_any_countrys_format():
     assert recognized("keyed_phones", "US", text) == [(v, "PHONE") for v in (
         "0171 2345678", "06 12 34 56 78", "030 1234567", "+49 171 2345678", "0201 12345678",
         "(11) 3456-7890", "91 123 45 67", "0151/23456789")]
+
+
+def test_a_currency_names_the_country_whose_numbers_a_text_holds():
+    """The currency-regions record's probes, M-Pesa and bank transfer messages: where a
+    text names a currency that one country writes (Kenya's "Ksh", Nigeria's "\u20a6",
+    Ghana's "GHS"), its national numbers are phone numbers; the same numbers in a text
+    without one are not read in that country's plan, nor is a word that starts with the
+    currency's letters ("KESTREL")."""
+    mpesa = ("QK7R2M4TX1 Confirmed. Ksh2,500.00 sent to JOSEPH KAMAU 0712345678 on 3/12/26. "
+             "\u20a65,000 from 0803 123 4567; GHS 200 to 024 123 4567")
+    assert recognized("phones", "US", mpesa) == [(v, "PHONE") for v in (
+        "0712345678", "0803 123 4567", "024 123 4567")]
+    plain = "sent to JOSEPH KAMAU 0712345678; 0803 123 4567 KESTREL; 024 123 4567"
+    assert recognized("phones", "US", plain) == []
 
 
 def test_two_columns_numbers_are_no_phone_number():

@@ -313,7 +313,9 @@ class Mrz(Recognizer):
 
 class Phones(Recognizer):
     """Numbers valid in their numbering plan (`phonenumbers`), read as `region` writes
-    them and as the UK does (the two national formats most financial text here uses);
+    them and as the UK does (the two national formats most financial text here uses),
+    and as the country of a currency the text names writes them (`CURRENCY_REGIONS`: an
+    M-Pesa message's "Ksh2,500.00 sent to JOSEPH KAMAU 0712345678");
     not a piece of a reference such as "PL-2024-118842", nor a reference that starts
     with its year and month ("case 2026-11-3381", `DATED`), nor two columns' numbers read
     as one (`COLUMNS`)."""
@@ -343,16 +345,31 @@ class Phones(Recognizer):
     # one number ("PPD ID: 1234567890   3,412.55"), never one number's groups
     COLUMNS = re.compile("  ")
 
+    # a currency that one country alone writes, and that country: where a text names it,
+    # its numbers are read in that country's plan too; only where neither the US's plan
+    # nor the UK's reads the country's national numbers (they read India's, Pakistan's
+    # and the Philippines'), and not South Africa's or Bangladesh's, whose plans hold
+    # numbers of five and six digits, as amounts are
+    CURRENCY_REGIONS = {"KE": r"K[Ss]h|KES|M-PESA|M-Pesa", "NG": "\u20a6|NGN",
+                        "GH": "GH\u20b5|GHS"}
+    CURRENCY = re.compile("|".join(f"(?P<{r}>(?<![A-Za-z])(?:{c})(?![A-Za-z]))"
+                                   for r, c in CURRENCY_REGIONS.items()))
+
     def __init__(self, region: str = "US"):
         self.region = region
         self.regions = tuple(dict.fromkeys([region, "GB"]))  # read as each, in turn
 
-    def candidates(self, text: str) -> list[tuple[int, int]]:
+    def regions_of(self, text: str) -> tuple[str, ...]:
+        """The regions a text's numbers are read in: ours, and its currencies' countries."""
+        named = {m.lastgroup for m in self.CURRENCY.finditer(text)}
+        return self.regions + tuple(sorted(named - set(self.regions))) if named else self.regions
+
+    def candidates(self, text: str, regions: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
         """Stretches of `text` around the runs that hold as many digits as the shortest
         valid number read in these regions can (`_fewest_digits`), from the character
         before them (or before a run they may be the extension of) to the end of any
         extension after, merged where they touch: the only places a valid number can be."""
-        plus, plain = _fewest_digits(self.regions)
+        plus, plain = _fewest_digits(regions or self.regions)
         out: list[list[int]] = []
         chain, last = 0, None  # where the runs that may read as one number's extension begin
         for m in self.RUN.finditer(text):
@@ -378,8 +395,9 @@ class Phones(Recognizer):
         equal; bench/phone_speed.py times the two)."""
         phonenumbers = require("phonenumbers", "finding phone numbers")
         seen, out = set(), []
-        stretches = self.candidates(text) if prefilter else [(0, len(text))]
-        for r in self.regions:
+        regions = self.regions_of(text)
+        stretches = self.candidates(text, regions) if prefilter else [(0, len(text))]
+        for r in regions:
             for a, b in stretches:
                 for match in phonenumbers.PhoneNumberMatcher(
                         text[a:b], r, leniency=phonenumbers.Leniency.VALID):
