@@ -2999,6 +2999,25 @@ def test_a_surname_read_as_an_addresss_first_line_is_the_names():
         ("ADDRESS", "Calle\nSol 2"), ("COMPANY", "Banco Sol"), ("ADDRESS", "Oficina\nGran Vía 1")]
 
 
+def test_a_name_ends_before_a_registrations_mark():
+    """The registrations record's probes, with the model's spans as they came: "SUSAN K
+    MILLER JTWROS" ends before its mark; after "TTEE," the trust's surname is the firm
+    the model read next; after "POA" a second owner is a name of their own, itself cut
+    before its mark; a name in mixed case, and a mark's letters inside a word, stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("JOHN R MILLER & SUSAN K MILLER JTWROS\nMARGARET A CHEN TTEE, CHEN FAMILY TRUST\n"
+            "HENRY A LOCKWOOD POA SARAH LOCKWOOD JTWROS\nTod Smith POA; JANE TODD PODESTA")
+    values = [("JOHN R MILLER", "PERSON"), ("SUSAN K MILLER JTWROS", "PERSON"),
+              ("MARGARET A CHEN TTEE, CHEN", "PERSON"), ("FAMILY TRUST", "COMPANY"),
+              ("HENRY A LOCKWOOD POA SARAH LOCKWOOD JTWROS", "PERSON"),
+              ("Tod Smith POA", "PERSON"), ("JANE TODD PODESTA", "PERSON")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "JOHN R MILLER"), ("PERSON", "SUSAN K MILLER"), ("PERSON", "MARGARET A CHEN"),
+        ("COMPANY", "CHEN FAMILY TRUST"), ("PERSON", "HENRY A LOCKWOOD"),
+        ("PERSON", "SARAH LOCKWOOD"), ("PERSON", "Tod Smith POA"), ("PERSON", "JANE TODD PODESTA")]
+
+
 def test_a_name_read_as_an_address_before_its_street_is_a_person():
     """The named-addresses record's probe, with the model's spans as they came: "Patricia
     Nunez" read as an address before ", 3111 Camino del Rio N" is a person, and so is

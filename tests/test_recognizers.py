@@ -1492,6 +1492,22 @@ def test_a_firms_name_before_where_it_is_listed_is_found():
         "Kestrel Holdings")]
 
 
+def test_the_owners_an_accounts_registration_names_are_found():
+    """The registrations record's probes, a brokerage statement's and a tax form's
+    registrations in capitals: each owner between the marks, "&" and commas; not a
+    trust's name, a custodian firm's ("NFS LLC"), a plan's codes ("QX77 RT9"), a state after a gifts act's mark, a line with no mark, nor a mark's
+    letters inside a word or a line in mixed case."""
+    text = ("Schwab One Account of\nLINDA M PARK & JAMES T PARK JT TEN\n"
+            "RECIPIENT'S name: KEVIN J OSEI CUST FOR AMARA K OSEI UTMA NJ\n"
+            "Account title: ROBERT L HAYES TR, HAYES LIVING TRUST DTD 05/02/2018\n"
+            "PATRICIA N GOMEZ TTEE FBO THE GOMEZ 2019 IRREVOCABLE TRUST\n"
+            "MARIA LOPEZ & DAVID CHEN\nTODD PODESTA TRUST FUND\nSarah Lee TOD Mark Lee\n"
+            "NFS LLC FBO ANA RUIZ\nNFS CUST FBO QX77 RT9")
+    assert recognized("registrations", "US", text) == [(v, "PERSON") for v in (
+        "LINDA M PARK", "JAMES T PARK", "KEVIN J OSEI", "AMARA K OSEI", "ROBERT L HAYES",
+        "PATRICIA N GOMEZ", "ANA RUIZ")]
+
+
 def test_a_person_as_a_party_of_a_lawsuits_caption_is_found():
     """The case-parties record's probes, a court's opinion and a filing's legal
     proceedings: each side's name words next to "v." or "vs.", one a known name; not the

@@ -760,6 +760,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                              check="a full name after a label that names a "
                                                    "person, one of its words a known name"),
     "gaelic_names": lambda region: GaelicNames(),
+    "registrations": lambda region: Registrations(),
     "case_parties": lambda region: CaseParties(),
     "mail_names": lambda region: Pattern("mail_names", "name", p.MAIL_NAME, "shape",
                                          validate=_labelled_person, group=1, needs=("@",),
@@ -971,6 +972,39 @@ class CaseParties(Recognizer):
                     start = m.start(side) + (len(m.group(side)) - len(value) if toward < 0 else 0)
                     out.append(self.match(start, start + len(value)))
         return out
+
+
+class Registrations(Recognizer):
+    """The owners an account's registration names (`patterns.REGISTRATION_LINE`: "LINDA M
+    PARK & JAMES T PARK JT TEN", "KEVIN J OSEI CUST FOR AMARA K OSEI UTMA NJ"), which the
+    model reads in part or not at all in capitals: each piece between the marks, "&" and
+    commas (`patterns.REGISTRATION_CUT`) of two to five words, each an initial, a name or
+    a word outside the vocabulary (`lexicon.name_or_rare`), that is a person's
+    (`_person_like`; not "HAYES LIVING TRUST", "THE GOMEZ 2019 IRREVOCABLE TRUST")."""
+    name, kinds, trust = "registrations", ("name",), "shape"
+    check = "an owner's name in an account's registration, between its marks"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for line in p.REGISTRATION_LINE.finditer(text):
+            if not p.REGISTERED.search(line.group(1)):
+                continue
+            start = line.start(1)
+            for cut in [*p.REGISTRATION_CUT.finditer(line.group(1)), None]:
+                end = line.start(1) + cut.start() if cut else line.end(1)
+                piece = text[start:end].strip()
+                if self._owner(piece):
+                    a = text.index(piece, start)
+                    out.append(self.match(a, a + len(piece)))
+                start = line.start(1) + cut.end() if cut else end
+        return out
+
+    @staticmethod
+    def _owner(piece: str) -> bool:
+        words = piece.split()
+        return 2 <= len(words) <= 5 and all(
+            len(w.rstrip(".")) == 1 and w[0].isalpha() or name_or_rare(w.casefold())
+            for w in words) and _person_like(piece) and not a_place(piece)
 
 
 class GaelicNames(Recognizer):

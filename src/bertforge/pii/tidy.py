@@ -19,8 +19,8 @@ from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PR
                       a_place, common_words, given_names, known_names, name_or_rare)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
 from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
-                       NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, ROLE_LEAD, job_title,
-                       trie_pattern)
+                       NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, REGISTERED, ROLE_LEAD,
+                       job_title, trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -677,7 +677,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`), a
     post office box's "P.O." with its address, not the firm before it (`_po_boxes`), a
     surname the model read as an address's first line with its name (`_surname_lines`)
-    and a name read as an address before its street (`_named_addresses`);
+    and a name read as an address before its street (`_named_addresses`), a name
+    without a registration's mark after it (`_registration_marks`);
     relabelled where the model took a judge or a titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
@@ -713,6 +714,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _named_addresses(text, _surname_lines(text, _po_boxes(text, out)))
+    out = _registration_marks(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -1587,6 +1589,30 @@ def _po_boxes(text: str, spans: list[Span]) -> list[Span]:
         out[i + 1] = replace(address, start=start, text=text[start:address.end])
         out[i] = _cut(first, tail.start())
     return [s for s in out if s.end > s.start]
+
+
+def _registration_marks(text: str, spans: list[Span]) -> list[Span]:
+    """A model PERSON span that runs past a registration's mark (`patterns.REGISTERED`):
+    the name ends before it ("SUSAN K MILLER [JTWROS]"), and what the span holds after
+    it is the start of the firm the model read next, one space on ("MARGARET A CHEN TTEE,
+    [CHEN] FAMILY TRUST"), or else a name of its own ("HENRY A LOCKWOOD POA [SARAH
+    LOCKWOOD]")."""
+    out = list(spans)
+    for i, span in enumerate(out):
+        mark = REGISTERED.search(span.text, 1) if span.label == "PERSON" and \
+            span.source == "model" and span.text.isupper() else None
+        if mark is None:
+            continue
+        rest = span.start + mark.end() + len(span.text[mark.end():]) - \
+            len(span.text[mark.end():].lstrip(" ,"))
+        out[i] = _cut(span, len(span.text[:mark.start()].rstrip(" ,")))
+        following = out[i + 1] if i + 1 < len(out) else None
+        if rest < span.end and following is not None and following.label == "COMPANY" and \
+                text[span.end:following.start] == " ":
+            out[i + 1] = replace(following, start=rest, text=text[rest:following.end])
+        elif rest < span.end:  # (looked at next, for a mark of its own)
+            out.insert(i + 1, replace(span, start=rest, text=text[rest:span.end]))
+    return out
 
 
 # an address's first line that is one capitalised word and nothing else
