@@ -576,6 +576,19 @@ def test_a_street_written_in_lower_case_is_found():
         "44 maple st apt 2", "1309 sansom st", "7 elm ave. #3", "12 w main road"]]
 
 
+def test_a_street_written_in_capitals_is_found():
+    """The capital-streets record's probes, a tax form's and a collection letter's
+    addresses: a house number, one to three words in capitals and a street word, perhaps
+    a direction and a suite's or flat's number after it; not a street's words with a
+    function word among them ("2500 TO ACME CT"), a number glued to a comma, nor a
+    street's word inside another."""
+    text = ("Street address: 14 BIRCHWOOD LN\n1187 PEACHTREE INDUSTRIAL BLVD APT 14B\n"
+            "SHIP TO: 77 N HARBOR DR STE 200\nWIRE 2500 TO ACME CT\n1,200 MAIN ST\n"
+            "9 OAK STREETS")
+    assert recognized("streets", "US", text) == [(a, "ADDRESS") for a in [
+        "14 BIRCHWOOD LN", "1187 PEACHTREE INDUSTRIAL BLVD APT 14B", "77 N HARBOR DR STE 200"]]
+
+
 def test_addresses_that_end_in_an_eircode_or_singapores_or_indias_postcode_are_found():
     """The world-addresses record's probe: an address from its flat, house number and
     street, or its building or street, through a district's number, a county or a unit,

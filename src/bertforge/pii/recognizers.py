@@ -30,8 +30,8 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import (LONE_TITLES, SOFTWARE, a_place, common_words, known_names, known_place,
-                      name_or_rare)
+from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, known_names,
+                      known_place, name_or_rare)
 from .nobodys import FORM_LABELS, party_role
 from .tidy import FIRM_ENDS
 
@@ -892,7 +892,9 @@ class Streets(Pattern):
     Jung-gu, Seoul", `patterns.KR_STREET`), a Colombian one ("Carrera 7 # 71-21, Bogotá",
     `patterns.CO_STREET`), and a street written before its number with the known places
     after it ("Av. Providencia 1234, Santiago", `patterns.STREET_FIRST`), and a street
-    written in lower case ("44 maple st apt 2", `patterns.LOWER_STREET`); not a
+    written in lower case ("44 maple st apt 2", `patterns.LOWER_STREET`) or in capitals
+    ("14 BIRCHWOOD LN", `patterns.UPPER_STREET`, none of its words a function word: not
+    "WIRE 2500 TO ACME CT"); not a
     court of law after a number ("Chapter 11 Bankruptcy Court") nor a year after "in",
     "since" ... ("in 2019 Wall Street banks")."""
 
@@ -922,6 +924,8 @@ class Streets(Pattern):
         if "-ro" in text or "-gil" in text or "-daero" in text:
             out += self._with_places(text, p.KR_STREET)
         out += [self.match(*m.span()) for m in p.LOWER_STREET.finditer(text)]
+        out += [self.match(*m.span()) for m in p.UPPER_STREET.finditer(text)
+                if not any(w.casefold() in FUNCTION_WORDS for w in m.group().split())]
         return out
 
     def _with_places(self, text: str, pattern: re.Pattern,
