@@ -3018,6 +3018,26 @@ def test_a_name_ends_before_a_registrations_mark():
         ("PERSON", "SARAH LOCKWOOD"), ("PERSON", "Tod Smith POA"), ("PERSON", "JANE TODD PODESTA")]
 
 
+def test_a_firm_read_as_a_person_before_its_officers_role_and_name_is_a_firm():
+    """The officers-firms record's probes, with the model's spans as they came: "Kakao"
+    before "founder Kim Beom-su" and "PIF" before "governor Yasir Al-Rumayyan" are firms;
+    a given name before a role ("Morgan"), a word before a role with no name after it or
+    a firm after it, two words, and a word before a word that is no role, stay persons."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Kakao founder Kim Beom-su met PIF governor Yasir Al-Rumayyan; Morgan CEO Ann Lee; "
+            "Quillon founder left; Vexley Quillon founder Ann Roe; Zentrix boss Tom Hale; "
+            "Okafor chairman Zentrix Holdings.")
+    values = [("Kakao", "PERSON"), ("Kim Beom-su", "PERSON"), ("PIF", "PERSON"),
+              ("Yasir Al-Rumayyan", "PERSON"), ("Morgan", "PERSON"), ("Ann Lee", "PERSON"),
+              ("Quillon", "PERSON"), ("Vexley Quillon", "PERSON"), ("Ann Roe", "PERSON"),
+              ("Zentrix", "PERSON"), ("Tom Hale", "PERSON"), ("Okafor", "PERSON"),
+              ("Zentrix Holdings", "COMPANY")]
+    assert [s.label for s in tidy(text, spans_at(text, values))] == [
+        "COMPANY", "PERSON", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON",
+        "PERSON", "PERSON", "PERSON", "PERSON", "COMPANY"]
+
+
 def test_a_name_read_as_an_address_before_its_street_is_a_person():
     """The named-addresses record's probe, with the model's spans as they came: "Patricia
     Nunez" read as an address before ", 3111 Camino del Rio N" is a person, and so is

@@ -678,7 +678,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     post office box's "P.O." with its address, not the firm before it (`_po_boxes`), a
     surname the model read as an address's first line with its name (`_surname_lines`)
     and a name read as an address before its street (`_named_addresses`), a name
-    without a registration's mark after it (`_registration_marks`);
+    without a registration's mark after it (`_registration_marks`), a firm read as a
+    person before its officer's role and name (`_officers_firms`);
     relabelled where the model took a judge or a titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
@@ -714,7 +715,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _named_addresses(text, _surname_lines(text, _po_boxes(text, out)))
-    out = _registration_marks(text, out)
+    out = _officers_firms(text, _registration_marks(text, out))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -1612,6 +1613,27 @@ def _registration_marks(text: str, spans: list[Span]) -> list[Span]:
             out[i + 1] = replace(following, start=rest, text=text[rest:following.end])
         elif rest < span.end:  # (looked at next, for a mark of its own)
             out.insert(i + 1, replace(span, start=rest, text=text[rest:span.end]))
+    return out
+
+
+# the officers and staff news names after their firm's name ("Kakao founder Kim Beom-su",
+# "PIF governor Yasir Al-Rumayyan", "Jefferies analyst John Hecht")
+FIRM_ROLE = re.compile(r"[ \t]+(?:[Cc]o-?founder|[Ff]ounder|CEO|CFO|COO|CTO|[Cc]hief executive|"
+                       r"[Cc]hair(?:man|woman)?|[Pp]resident|[Gg]overnor|[Ss]pokes(?:man|woman|person)|"
+                       r"[Aa]nalysts?|[Ee]conomist|[Ss]trategist)[ \t]+")
+
+
+def _officers_firms(text: str, spans: list[Span]) -> list[Span]:
+    """A one-word model PERSON span, no given name, right before an officer's role and the
+    person who holds it ("[Kakao] founder Kim Beom-su", `FIRM_ROLE`): the firm, not a
+    person, whose officer the next name is."""
+    out = list(spans)
+    for i in range(len(out) - 1):
+        firm, person = out[i], out[i + 1]
+        if firm.label == "PERSON" == person.label and firm.source == "model" and \
+                " " not in firm.text and firm.text.casefold() not in given_names() and \
+                FIRM_ROLE.fullmatch(text, firm.end, person.start):
+            out[i] = replace(firm, label="COMPANY")
     return out
 
 
