@@ -2408,6 +2408,13 @@ def test_a_hyphenated_name_is_masked_whole():
         "Ngozi Adebayo-Hart"]
     assert tidied("the Joe Biden-Kamala Harris ticket", ["Joe Biden", "Kamala Harris"]) == [
         "Joe Biden", "Kamala Harris"]
+    # and a given name and a full name, a double given name's first part (the
+    # hyphen-given-names record's probe, a board's list); a surname before a full name
+    # stays two
+    assert tidied("Mary-Kate O'Connell\nHiroshi Tanaka", ["Mary", "Kate O'Connell"]) == [
+        "Mary-Kate O'Connell"]
+    assert tidied("the Merkel-Emmanuel Macron talks", ["Merkel", "Emmanuel Macron"]) == [
+        "Merkel", "Emmanuel Macron"]
     # and a name spelled letter by letter, read as its last two letters (the spelled-names
     # record's probe, a call's transcript, as the model gave it)
     text = "Sure, it's K-O-W-A-L-C-Z-Y-K, first name Adam."

@@ -1509,7 +1509,8 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
     "jin Choi": a romanised Korean given name's second syllable, which no name starts
     with), or a full name to one word, a double-barrelled surname's second part
     ("Ngozi Adebayo" + "Hart"), or to a single letter, a spelled name's ("K-O-W-A-L-C-Z-Y"
-    + "K"). A widened span that is a well-known firm's name is a firm's ("M-Pesa",
+    + "K"), or a given name to a full name, a double given name's first part ("Mary" +
+    "Kate O'Connell"). A widened span that is a well-known firm's name is a firm's ("M-Pesa",
     `_known_firm`)."""
     out: list[Span] = []
     for k, span in enumerate(spans):
@@ -1517,7 +1518,9 @@ def _hyphen_whole(text: str, spans: list[Span]) -> list[Span]:
                 span.source == out[-1].source == "model" and \
                 text[out[-1].end:span.start] == "-" and (
                     span.text[:1].islower() or len(span.text) == 1 or
-                    " " in out[-1].text and " " not in span.text):
+                    " " in out[-1].text and " " not in span.text or
+                    " " not in out[-1].text and " " in span.text and
+                    out[-1].text.casefold() in given_names()):
             out[-1] = _joined(text, out[-1], span, "PERSON")
             continue
         if span.label == "PERSON" and span.source == "model":
