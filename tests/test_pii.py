@@ -1753,7 +1753,7 @@ def test_a_title_of_office_is_left_out_of_a_name():
     record: "Hon." is a title too, in capitals or read alone ("The [Hon]. Mark
     Dreyfus"). The malaysian-honours record: Malaysia's honours are titles too, alone
     or before a name ("Tan Sri [Azman Hashim]", "[Dato]' Sri ..."), not "Tan" of "Tan
-    Wei Ming"."""
+    Wei Ming". The retired-ranks record: a retired officer's "(Ret.)" read alone."""
     from bertforge.pii.tidy import tidy
 
     text = ("Justice Sonia Sotomayor, Lt. Gov. Eleni Kounalakis and SEN. TIM SCOTT met Prince "
@@ -1761,14 +1761,15 @@ def test_a_title_of_office_is_left_out_of_a_name():
             "/s/ Hon. Patricia Whelan-Moss\nHON. JAMES L. ROBART\nThe Hon. Mark Dreyfus\n"
             "Tan Sri Azman Hashim, Puan Sri Zarinah Anwar, Datuk Seri Najib Razak, Datin Seri "
             "Rosmah Mansor, Dato' Sri Tay Ah Lek, Datuk Khairussaleh Ramli, Dato' Lee Oi Hian, "
-            "Datin Mariam Eusoff, Toh Puan Aishah Ong, Dato' Sri Liew; Tan Wei Ming.")
+            "Datin Mariam Eusoff, Toh Puan Aishah Ong, Dato' Sri Liew; Tan Wei Ming.\n"
+            "Gen. (Ret.) William Hargrove; Retta Moss")
     values = ["Justice Sonia Sotomayor", "Lt. Gov. Eleni Kounalakis", "SEN. TIM SCOTT",
               "Prince William", "Justine Reyes", "Rev Al Green", "General Motors",
               "Hon. Patricia Whelan-Moss", "HON. JAMES L. ROBART", "Hon", "Mark Dreyfus",
               "Tan Sri Azman Hashim", "Puan Sri Zarinah Anwar", "Datuk Seri Najib Razak",
               "Datin Seri Rosmah Mansor", "Dato' Sri Tay Ah Lek", "Datuk Khairussaleh Ramli",
               "Dato' Lee Oi Hian", "Datin Mariam Eusoff", "Toh Puan Aishah Ong",
-              ("Dato", "PERSON", 2), "Tan Wei Ming"]
+              ("Dato", "PERSON", 2), "Tan Wei Ming", "Ret", "William Hargrove", "Retta Moss"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Sonia Sotomayor", "Eleni Kounalakis", "TIM SCOTT",
                                        "Prince William", "Justine Reyes", "Al Green",
@@ -1776,7 +1777,8 @@ def test_a_title_of_office_is_left_out_of_a_name():
                                        "JAMES L. ROBART", "Mark Dreyfus", "Azman Hashim",
                                        "Zarinah Anwar", "Najib Razak", "Rosmah Mansor",
                                        "Tay Ah Lek", "Khairussaleh Ramli", "Lee Oi Hian",
-                                       "Mariam Eusoff", "Aishah Ong", "Tan Wei Ming"]
+                                       "Mariam Eusoff", "Aishah Ong", "Tan Wei Ming",
+                                       "William Hargrove", "Retta Moss"]
 
 
 def test_a_times_zone_ending_the_sentence_before_a_name_is_no_part_of_it():

@@ -55,6 +55,9 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  # an honorific of judges, ministers and members ("Hon. Patricia
                  # Whelan-Moss", "The Honourable Mark Dreyfus")
                  "Hon", "Honorable", "Honourable",
+                 # and a retired officer's mark after the rank ("Gen. (Ret.) William
+                 # Hargrove", "Col. Ann Ruiz, USA (Ret.)"), read as a name alone
+                 "Ret",
                  # and Malaysia's federal and state honours, as its business news writes
                  # them before a name ("Tan Sri Azman Hashim", "Datuk Seri Najib Razak");
                  # not "Tun", a part of Burmese names ("Tun Tun Aung")
