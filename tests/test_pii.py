@@ -3152,17 +3152,19 @@ def test_a_public_bodys_acronym_and_a_banks_one_word_name_are_firms():
 
     text = ("ECB board member Isabel Schnabel; the board of Vietcombank; Bank; ANN LEE; "
             "his lawyer, Ingrid Okoro KC, said so. SEBI chief Madhabi Puri Buch agreed. AfDB "
-            "president Sidi Ould Tah; the ISDA negotiation.")
+            "president Sidi Ould Tah; the ISDA negotiation. So, the Fed. Powell said.")
     placed = spans_at(text, ["ECB", "Isabel Schnabel", "Vietcombank", "Bank", "ANN LEE",
                              "Ingrid Okoro KC", "SEBI", "Madhabi Puri Buch", "AfDB",
-                             "Sidi Ould Tah", "ISDA"])
+                             "Sidi Ould Tah", "ISDA", "Fed", "Powell"])
     # (and the regulators abroad: the regulators-abroad record; development banks and
-    # trade bodies: the trade-bodies record)
+    # trade bodies: the trade-bodies record; a central bank's short name: the
+    # central-bank-names record)
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "ECB"), ("PERSON", "Isabel Schnabel"), ("COMPANY", "Vietcombank"),
         ("PERSON", "Bank"), ("PERSON", "ANN LEE"), ("PERSON", "Ingrid Okoro"),
         ("COMPANY", "SEBI"), ("PERSON", "Madhabi Puri Buch"), ("COMPANY", "AfDB"),
-        ("PERSON", "Sidi Ould Tah"), ("COMPANY", "ISDA")]
+        ("PERSON", "Sidi Ould Tah"), ("COMPANY", "ISDA"), ("COMPANY", "Fed"),
+        ("PERSON", "Powell")]
 
 
 def test_a_firm_after_one_persons_courtesy_title_is_a_person():

@@ -128,7 +128,10 @@ BODIES = frozenset((
     # the development banks, and the trade bodies whose forms and definitions contracts
     # name ("the 2021 ISDA Definitions", "the LMA's recommended form")
     "AfDB", "IDB", "IsDB", "NDB", "IFC", "MIGA", "ISDA", "ICMA", "LMA", "LSTA", "SIFMA",
-    "AFME", "IIF"))
+    "AFME", "IIF",
+    # and the short names news and talk give a central bank and a finance ministry ("So,
+    # the [Fed]. Powell said", "the [Treasury] auctioned")
+    "Fed", "Treasury", "Bundesbank", "Riksbank"))
 # programs, libraries, services and devices that support and developer posts name, and
 # whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
 # Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
