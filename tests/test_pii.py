@@ -3344,6 +3344,23 @@ def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
         ("PERSON", "Edward Jones")]
 
 
+def test_a_known_name_read_as_a_firm_on_a_captions_side_is_a_person():
+    """The caption-parties record's probe, a 10-K's legal proceedings, with the model's
+    spans as they came: "Hernandez v. Crestline Bancorp" and "Acme v. Whitaker" name
+    persons; a firm's name that is no name, a well-known firm's, two words, and a name
+    far from any "v.", stay firms."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Hernandez v. Crestline Bancorp, Inc. and Zentrix v. Whitaker; Jefferies v. SEC; "
+            "Morgan Stanley v. Ruiz; Hernandez said so.")
+    spans = spans_at(text, [("Hernandez", "COMPANY"), ("Crestline Bancorp, Inc.", "COMPANY"),
+                            ("Zentrix", "COMPANY"), ("Whitaker", "COMPANY"), ("Jefferies", "COMPANY"),
+                            ("Morgan Stanley", "COMPANY"), ("Ruiz", "PERSON"),
+                            ("Hernandez", "COMPANY", 1)])
+    assert [s.label for s in tidy(text, spans)] == [
+        "PERSON", "COMPANY", "COMPANY", "PERSON", "COMPANY", "COMPANY", "PERSON", "COMPANY"]
+
+
 def test_judges_in_an_opinions_caption_are_persons_and_their_plural_title_no_one():
     """The judges-captions record's probes, with the model's spans as it gave them: a
     judge's surname before a judges' office is a person, not a firm; "JJ." after a

@@ -680,7 +680,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     and a name read as an address before its street (`_named_addresses`), a name
     without a registration's mark after it (`_registration_marks`), a firm read as a
     person before its officer's role and name (`_officers_firms`);
-    relabelled where the model took a judge or a titled person for a firm, a founder's
+    relabelled where the model took a judge, a caption's party (`_caption_party`) or a
+    titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
     `_founders_firm`, `_phone_shaped`); without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
@@ -711,7 +712,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
-        text, _founders_firm(text, _judge(text, _titled(text, _known_firm(s)))))))))) for s in out]
+        text, _founders_firm(text, _judge(text, _caption_party(
+            text, _titled(text, _known_firm(s))))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _named_addresses(text, _surname_lines(text, _po_boxes(text, out)))
@@ -1308,6 +1310,22 @@ def _judge(text: str, span: Span) -> Span:
     Judges.") as PERSON: a judge's surname the model took for a firm's."""
     if span.label != "COMPANY" or span.source != "model" or not span.text.isalpha() or \
             JUDGES_AFTER.match(text, span.end) is None:
+        return span
+    return replace(span, label="PERSON")
+
+
+CAPTION_BEFORE = re.compile(r"(?<![\w.])vs?\.[ \t]+$")  # a caption's "v." before a span
+
+
+def _caption_party(text: str, span: Span) -> Span:
+    """A model COMPANY span of one word that is a known name (`lexicon.known_names`), on
+    one side of a caption's "v." ("[Hernandez] v. Crestline Bancorp, Inc."), as PERSON:
+    the party a lawsuit is named after is a person far more often than a firm of one
+    name; not a well-known firm's ("Jefferies")."""
+    if span.label != "COMPANY" or span.source != "model" or not span.text.isalpha() or \
+            span.text.casefold() not in known_names() or FIRMS.fullmatch(span.text) or \
+            not (VERSUS.match(text, span.end) or
+                 CAPTION_BEFORE.search(text, max(0, span.start - 6), span.start)):
         return span
     return replace(span, label="PERSON")
 
