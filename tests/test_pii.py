@@ -3344,6 +3344,24 @@ def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
         ("PERSON", "Edward Jones")]
 
 
+def test_a_tables_surname_and_given_name_read_apart_are_one_name():
+    """The inverted-cells record's probe, a payroll register, with the model's spans as
+    they came: "Abernathy" + "Claire M." and "Olawale" + "Femi" at a column's edge are one
+    name each, and so in a cell between bars; in running text, with a word of the
+    vocabulary after the comma, or with more after it in its cell, they stay apart."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("0012   Abernathy, Claire M.    ACCT\n0051   Olawale, Femi   SALES\n"
+            "| Pham, Linh | HR |\nI met Abernathy, Claire and Tom.\n"
+            "0063   Hale, Support    HR\n0070   Ruiz, Ana and Bo   OPS\nsent by Okafor, Chinedu\n")
+    values = ["Abernathy", "Claire M.", "Olawale", "Femi", "Pham", "Linh",
+              ("Abernathy", "PERSON", 1), ("Claire", "PERSON", 1), "Tom", "Hale", "Support",
+              "Ruiz", "Ana", "Okafor", "Chinedu"]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Abernathy, Claire M.", "Olawale, Femi", "Pham, Linh", "Abernathy", "Claire", "Tom",
+        "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
+
+
 def test_a_known_name_read_as_a_firm_on_a_captions_side_is_a_person():
     """The caption-parties record's probe, a 10-K's legal proceedings, with the model's
     spans as they came: "Hernandez v. Crestline Bancorp" and "Acme v. Whitaker" name

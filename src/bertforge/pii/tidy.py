@@ -679,7 +679,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     surname the model read as an address's first line with its name (`_surname_lines`)
     and a name read as an address before its street (`_named_addresses`), a name
     without a registration's mark after it (`_registration_marks`), a firm read as a
-    person before its officer's role and name (`_officers_firms`);
+    person before its officer's role and name (`_officers_firms`), a table's "Surname,
+    Given" read as two persons (`_inverted_cells`);
     relabelled where the model took a judge, a caption's party (`_caption_party`) or a
     titled person for a firm, a founder's
     firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
@@ -717,7 +718,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _named_addresses(text, _surname_lines(text, _po_boxes(text, out)))
-    out = _officers_firms(text, _registration_marks(text, out))
+    out = _inverted_cells(text, _officers_firms(text, _registration_marks(text, out)))
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -1312,6 +1313,33 @@ def _judge(text: str, span: Span) -> Span:
             JUDGES_AFTER.match(text, span.end) is None:
         return span
     return replace(span, label="PERSON")
+
+
+# a table's column edge: a line's start, a wide space, a tab or a cell's bar
+COLUMN_BEFORE = re.compile(r"(?:^|\n|[ \t]{2}|\t|\|)[ \t]*$")
+COLUMN_AFTER = re.compile(r"[ \t]*(?:$|\n|[ \t]{2}|\t|\|)")
+
+
+def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
+    """A table's cell "Surname, Given" that the model read as two persons ("Abernathy" +
+    "Claire M." in a payroll register's line) as one: a one-word model PERSON span at a
+    column's edge (`COLUMN_BEFORE`), ", ", and a model PERSON span of up to three words,
+    the first a name or a word outside the vocabulary (`name_or_rare`: "Femi"), that ends
+    its cell (`COLUMN_AFTER`); in
+    running text the two stay apart ("met Abernathy, Claire and Tom")."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and last.label == span.label == "PERSON" and \
+                last.source == span.source == "model" and " " not in last.text and \
+                text[last.end:span.start] == ", " and len(span.text.split()) <= 3 and \
+                name_or_rare(span.text.split()[0].casefold()) and \
+                COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and \
+                COLUMN_AFTER.match(text, span.end):
+            out[-1] = _joined(text, last, span, "PERSON")
+            continue
+        out.append(span)
+    return out
 
 
 CAPTION_BEFORE = re.compile(r"(?<![\w.])vs?\.[ \t]+$")  # a caption's "v." before a span
