@@ -2350,8 +2350,8 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the
     name before it on its line comes in, with the form's full stop; a joining word, a
     field's colon or a span before it stop the name; "the Company" is no firm's name. A
-    firm's word alone ("Bank") takes in the name before it as a form does, and stays
-    where none is there."""
+    firm's word alone ("Bank") takes in the name before it as a form does, and goes where
+    none is there (a firm's word alone names no firm: the lone-firm-words record)."""
     from bertforge.pii.tidy import tidy
 
     def tidied(text, values):
@@ -2372,11 +2372,11 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     assert tidied("Signed: Ann Lee\nACME WIDGETS, INC.\nBy its officer",
                   [("Ann Lee", "PERSON"), ("INC", "COMPANY")]) == [
         ("PERSON", "Ann Lee"), ("COMPANY", "ACME WIDGETS, INC.")]
-    # a firm's word alone takes in the name before it too, and stays where none is
-    # there (the firm-heads record)
+    # a firm's word alone takes in the name before it too (the firm-heads record), and
+    # goes where none is there
     assert tidied("opened an account at Frost Bank.", [("Bank", "COMPANY")]) == [
         ("COMPANY", "Frost Bank")]
-    assert tidied("the Bank shall pay", [("Bank", "COMPANY")]) == [("COMPANY", "Bank")]
+    assert tidied("the Bank shall pay", [("Bank", "COMPANY")]) == []  # (lone-firm-words)
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]
@@ -3000,7 +3000,8 @@ def test_a_surname_read_as_an_addresss_first_line_is_the_names():
     values = [("María José", "PERSON"),
               ("Fernández\nDepartamento de Recobros\nCalle de Alcalá 120, 28009 Madrid", "ADDRESS"),
               ("Ana Ruiz", "PERSON"), ("Calle Mayor 5, Madrid", "ADDRESS"), ("Juan Gil", "PERSON"),
-              ("Calle\nSol 2", "ADDRESS"), ("Banco Sol", "COMPANY"), ("Oficina\nGran Vía 1", "ADDRESS")]
+              ("Calle\nSol 2", "ADDRESS"), ("Banco Sol", "COMPANY"),
+              ("Oficina\nGran Vía 1", "ADDRESS")]
     assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
         ("PERSON", "María José Fernández"),
         ("ADDRESS", "Departamento de Recobros\nCalle de Alcalá 120, 28009 Madrid"),
@@ -3372,7 +3373,8 @@ def test_a_known_name_read_as_a_firm_on_a_captions_side_is_a_person():
     text = ("Hernandez v. Crestline Bancorp, Inc. and Zentrix v. Whitaker; Jefferies v. SEC; "
             "Morgan Stanley v. Ruiz; Hernandez said so.")
     spans = spans_at(text, [("Hernandez", "COMPANY"), ("Crestline Bancorp, Inc.", "COMPANY"),
-                            ("Zentrix", "COMPANY"), ("Whitaker", "COMPANY"), ("Jefferies", "COMPANY"),
+                            ("Zentrix", "COMPANY"), ("Whitaker", "COMPANY"),
+                            ("Jefferies", "COMPANY"),
                             ("Morgan Stanley", "COMPANY"), ("Ruiz", "PERSON"),
                             ("Hernandez", "COMPANY", 1)])
     assert [s.label for s in tidy(text, spans)] == [

@@ -1507,9 +1507,10 @@ def test_a_firms_name_before_where_it_is_listed_is_found():
 
 def test_the_owners_an_accounts_registration_names_are_found():
     """The registrations record's probes, a brokerage statement's and a tax form's
-    registrations in capitals: each owner between the marks, "&" and commas; not a
-    trust's name, a custodian firm's ("NFS LLC"), a plan's codes ("QX77 RT9"), a state after a gifts act's mark, a line with no mark, nor a mark's
-    letters inside a word or a line in mixed case."""
+    registrations in capitals: each owner between the marks, "&" and commas; not a trust's
+    name, a custodian firm's ("NFS LLC"), a plan's codes ("QX77 RT9"), a state after a gifts
+    act's mark, a line with no mark, nor a mark's letters inside a word or a line in mixed
+    case."""
     text = ("Schwab One Account of\nLINDA M PARK & JAMES T PARK JT TEN\n"
             "RECIPIENT'S name: KEVIN J OSEI CUST FOR AMARA K OSEI UTMA NJ\n"
             "Account title: ROBERT L HAYES TR, HAYES LIVING TRUST DTD 05/02/2018\n"

@@ -210,7 +210,8 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     if not lone:
         return list(spans)
     people = {w for s in spans if s.label == "PERSON" and " " in s.text for w in WORD.findall(s.text)}
-    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in widely_given()}
+    given = widely_given()
+    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given}
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; the first word of a firm the document names in full")
             if id(s) in firms else s for s in spans]

@@ -52,11 +52,10 @@ def nobodys(text: str, span: Span) -> bool:
     before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
-    language or a notice's ("[Nachname]: Havemann", "[Facsimile]:", `_form_label`), or a possessive before a role
-    ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]
-    and each hereby is", `_function_words`), a German number's word ("[Kontonummer]
-    1234567890"); or code's (`_code`: "[AWS_ACCESS_KEY_ID]=", "[okhttp/4.12.0]"), or a
-    web address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`)."""
+    language or a notice's ("[Facsimile]:", `_form_label`), a possessive before a role
+    ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]",
+    `_function_words`), a German number's word ("[Kontonummer]"); or code's (`_code`),
+    or a web address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -660,8 +659,9 @@ NUMBER_AFTER = re.compile(r"[ \t]*(?:No\.?|NO\.?|Number|#)[ \t]*\d")
 def _form_label(text: str, span: Span) -> bool:
     """Whether a model name or firm is a form's field label in another language, or a
     notice's in English, before its colon (`FORM_LABELS`, `LABEL_COLON`: "[Kontoinhaber]:
-    Jürgen Havemann", "[Titular] de la cuenta: Lucía", "[Facsimile]: (215)"), perhaps with the label's lower-case words in the span ("[Né le] :");
-    the name after the colon stays."""
+    Jürgen Havemann", "[Titular] de la cuenta: Lucía", "[Facsimile]: (215)"), perhaps with
+    the label's lower-case words in the span ("[Né le] :"); the name after the colon
+    stays."""
     word = span.text.split(None, 1)[0]
     return word.casefold() in FORM_LABELS and \
         LABEL_COLON.match(text, span.start + len(word)) is not None

@@ -745,9 +745,11 @@ LOWER_STREET = re.compile(r"(?<![\w,.$£€-])\d{1,5}[ \t]+(?:[a-z]+[ \t]+){1,2}
 # and in capitals, as statements, forms and mail labels print it ("14 BIRCHWOOD LN",
 # "1187 PEACHTREE INDUSTRIAL BLVD APT 14B"): a house number, one to three words and a
 # street word, perhaps a flat's number after it
-UPPER_STREET = re.compile(r"(?<![\w,.$£€-])\d{1,5}[ \t]+(?:[NSEW][ \t]+)?(?:[A-Z][A-Z'-]+[ \t]+){1,3}"
-                          r"(?:ST|AVE|RD|BLVD|LN|DR|CT|PL|PKWY|HWY|CIR|TER|STREET|AVENUE|ROAD|LANE|"
-                          r"DRIVE|COURT|PLACE|WAY|BOULEVARD|PARKWAY|HIGHWAY|CIRCLE|TERRACE)(?![\w-])"
+UPPER_STREET = re.compile(r"(?<![\w,.$£€-])\d{1,5}[ \t]+(?:[NSEW][ \t]+)?"
+                          r"(?:[A-Z][A-Z'-]+[ \t]+){1,3}"
+                          r"(?:ST|AVE|RD|BLVD|LN|DR|CT|PL|PKWY|HWY|CIR|TER|STREET|AVENUE|ROAD|"
+                          r"LANE|DRIVE|COURT|PLACE|WAY|BOULEVARD|PARKWAY|HIGHWAY|CIRCLE|TERRACE)"
+                          r"(?![\w-])"
                           r"(?:\.?,?[ \t]+(?:[NSEW]{1,2}[ \t]+)?(?:APT|UNIT|STE|SUITE|#)\.?[ \t]*#?"
                           r"\d{1,5}[A-Z]?(?![\w-]))?")
 # An address of the markets that end one with a postcode written neither the UK's nor the

@@ -364,7 +364,8 @@ class Phones(Recognizer):
         named = {m.lastgroup for m in self.CURRENCY.finditer(text)}
         return self.regions + tuple(sorted(named - set(self.regions))) if named else self.regions
 
-    def candidates(self, text: str, regions: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
+    def candidates(self, text: str,
+                   regions: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
         """Stretches of `text` around the runs that hold as many digits as the shortest
         valid number read in these regions can (`_fewest_digits`), from the character
         before them (or before a run they may be the extension of) to the end of any

@@ -100,13 +100,13 @@ def _whole_id(text: str, a: int, b: int, label: str, floor: int,
               ceiling: int) -> tuple[int, int]:
     """An identifier whose span starts at a hyphen or slash glued to what is before it
     ("-2291-774" of "HX-2291-774"), not back past the span before it (`floor`), or ends
-    right before one glued to what follows ("88213" of "88213-B"), not into a name the
-    model read after it (`ceiling`: "431512009871/[MEENA RAGHAVAN]" of a UPI payment's
-    line), widened to the whole run: the decoder reads "HX", "-" and "2291" as three words, so the whole-word rule
-    does not see the letters left in clear (nor, where the model read a long number's
-    start as a phone number, "0049-1182-55" of "0049-1182-55-2001234567", the rest);
-    and a phone number that starts at the bracket closing its area code (") 98765-4321"
-    of "(11) 98765-4321"), widened to the code."""
+    right before one glued to what follows ("88213" of "88213-B"), not into a name the model
+    read after it (`ceiling`: "431512009871/[MEENA RAGHAVAN]" of a UPI payment's line),
+    widened to the whole run: the decoder reads "HX", "-" and "2291" as three words, so the
+    whole-word rule does not see the letters left in clear (nor, where the model read a long
+    number's start as a phone number, "0049-1182-55" of "0049-1182-55-2001234567", the
+    rest); and a phone number that starts at the bracket closing its area code (")
+    98765-4321" of "(11) 98765-4321"), widened to the code."""
     if label not in ID_GROUPS or b <= a:
         return a, b
     if label == "PHONE" and text[a] == ")":
@@ -674,17 +674,11 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     name with its "#" (`_hashtag_start`), a hyphenated name whole (`_hyphen_whole`), a
     month read as a date with its day (`_month_day`), a firm without a comma and the
     lower-case words after it (`_firm_comma`), a firm with its legal forms
-    (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`), a
-    post office box's "P.O." with its address, not the firm before it (`_po_boxes`), a
-    surname the model read as an address's first line with its name (`_surname_lines`)
-    and a name read as an address before its street (`_named_addresses`), a name
-    without a registration's mark after it (`_registration_marks`), a firm read as a
-    person before its officer's role and name (`_officers_firms`), a table's "Surname,
-    Given" read as two persons (`_inverted_cells`);
-    relabelled where the model took a judge, a caption's party (`_caption_party`) or a
-    titled person for a firm, a founder's
-    firm for the founder, or a phone number for a card's or an ID's (`_judge`, `_titled`,
-    `_founders_firm`, `_phone_shaped`); without credentials after a name
+    (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`),
+    spans mended by their neighbours (`_by_neighbours`); relabelled where the model took
+    a judge, a caption's party or a titled person for a firm, a founder's firm for the
+    founder, or a phone number for a card's or an ID's (`_judge`, `_caption_party`,
+    `_titled`, `_founders_firm`, `_phone_shaped`); without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
     and, in a text written with capitals, companies without a capital, lower-case persons
     no one is called and the lower-case words at a name's or a firm's end
@@ -717,8 +711,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             text, _titled(text, _known_firm(s))))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
-    out = _named_addresses(text, _surname_lines(text, _po_boxes(text, out)))
-    out = _inverted_cells(text, _officers_firms(text, _registration_marks(text, out)))
+    out = _by_neighbours(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
     out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
@@ -730,6 +723,18 @@ def _names_start(text: str, after: list[Span]) -> int:
     """Where the next span starts if it is a name's (an identifier stops before it), else
     the text's end."""
     return after[0].start if after and after[0].label in TITLED else len(text)
+
+
+def _by_neighbours(text: str, spans: list[Span]) -> list[Span]:
+    """Spans mended by the span next to them: a post office box's "P.O." with its address,
+    not the firm before it (`_po_boxes`), a surname the model read as an address's first
+    line with its name (`_surname_lines`), a name read as an address before its street
+    (`_named_addresses`), a name without a registration's mark after it
+    (`_registration_marks`), a firm read as a person before its officer's role and name
+    (`_officers_firms`), and a table's "Surname, Given" read as two persons
+    (`_inverted_cells`)."""
+    spans = _named_addresses(text, _surname_lines(text, _po_boxes(text, spans)))
+    return _inverted_cells(text, _officers_firms(text, _registration_marks(text, spans)))
 
 
 def _without_leads(text: str, span: Span) -> tuple[int, int]:
@@ -1668,8 +1673,9 @@ def _registration_marks(text: str, spans: list[Span]) -> list[Span]:
 # the officers and staff news names after their firm's name ("Kakao founder Kim Beom-su",
 # "PIF governor Yasir Al-Rumayyan", "Jefferies analyst John Hecht")
 FIRM_ROLE = re.compile(r"[ \t]+(?:[Cc]o-?founder|[Ff]ounder|CEO|CFO|COO|CTO|[Cc]hief executive|"
-                       r"[Cc]hair(?:man|woman)?|[Pp]resident|[Gg]overnor|[Ss]pokes(?:man|woman|person)|"
-                       r"[Aa]nalysts?|[Ee]conomist|[Ss]trategist)[ \t]+")
+                       r"[Cc]hair(?:man|woman)?|[Pp]resident|[Gg]overnor|"
+                       r"[Ss]pokes(?:man|woman|person)|[Aa]nalysts?|[Ee]conomist|[Ss]trategist)"
+                       r"[ \t]+")
 
 
 def _officers_firms(text: str, spans: list[Span]) -> list[Span]:
@@ -1692,9 +1698,9 @@ LINE_WORD = re.compile(r"[A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?(?=\n)")
 
 def _surname_lines(text: str, spans: list[Span]) -> list[Span]:
     """A PERSON span, one space, and an ADDRESS span whose first line is one capitalised
-    word, not a street's ("Calle"): the word is the name's surname at its line's end,
-    and the address starts on the next line (a signature's "María José [Fernández\nDepartamento de Recobros\nCalle
-    de Alcalá 120]")."""
+    word, not a street's ("Calle"): the word is the name's surname at its line's end, and
+    the address starts on the next line (a signature's "María José [Fernández\nDepartamento
+    de Recobros\nCalle de Alcalá 120]")."""
     out = list(spans)
     for i in range(len(out) - 1):
         person, address = out[i], out[i + 1]
@@ -1728,7 +1734,8 @@ def _named_addresses(text: str, spans: list[Span]) -> list[Span]:
         name, address = out[i], out[i + 1]
         if name.label == "ADDRESS" and address.label == "ADDRESS" and \
                 STREET_AFTER.fullmatch(text, name.end, address.start + 1) and \
-                NAME_SHAPE.fullmatch(name.text) and _all_names(name.text) and not a_place(name.text):
+                NAME_SHAPE.fullmatch(name.text) and _all_names(name.text) and \
+                not a_place(name.text):
             out[i] = replace(name, label="PERSON")
     return out
 
