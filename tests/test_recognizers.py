@@ -1522,6 +1522,17 @@ def test_the_owners_an_accounts_registration_names_are_found():
         "PATRICIA N GOMEZ", "ANA RUIZ")]
 
 
+def test_a_name_written_surname_slash_given_names_is_found():
+    """The travel-names record's probe, an airline's booking: "OKONKWO/CHIDI MR" is the
+    name without its title, and so with two given names; not "AND/OR", currencies,
+    protocols, airports or "KYC/AML", whose words are no one's name, nor "BILL/PAY", a
+    name and a word."""
+    text = ("1. OKONKWO/CHIDI MR\n2. OKONKWO/NNEKA MRS\n3. SMITH/JOHN PAUL MSTR\nKIM/MINJI\n"
+            "AND/OR; USD/EUR 1.08; TCP/IP; LOS/LHR; KYC/AML; BILL/PAY; a/b/OKONKWO/CHIDI")
+    assert recognized("travel_names", "US", text) == [(v, "PERSON") for v in (
+        "OKONKWO/CHIDI", "OKONKWO/NNEKA", "SMITH/JOHN PAUL", "KIM/MINJI")]
+
+
 def test_a_person_as_a_party_of_a_lawsuits_caption_is_found():
     """The case-parties record's probes, a court's opinion and a filing's legal
     proceedings: each side's name words next to "v." or "vs.", one a known name; not the

@@ -1011,6 +1011,13 @@ REGISTRATION_MARK = (r"JTWROS|JT WROS|JT TEN|JTTEN|TEN COM|TEN ENT|TTEES?|TRS?|"
 REGISTRATION_LINE = re.compile(r"(?m)^(?:[^\n:]{1,40}:[ \t]*)?([A-Z][A-Z0-9 .,&/'-]+?)[ \t]*$")
 REGISTERED = re.compile(rf"(?:^|(?<=[ ,/]))(?:{REGISTRATION_MARK})(?=$|[ ,/])")
 REGISTRATION_CUT = re.compile(rf"{REGISTERED.pattern}|[&,]")
+# A name as airlines, travel agents and card networks print it, surname, slash, given
+# names, in capitals, perhaps a title after it ("OKONKWO/CHIDI MR", "SMITH/JOHN PAUL"):
+# the name without its title
+_TRAVEL_WORD = r"[A-Z][A-Z'-]+"
+_TRAVEL_TITLE = r"(?:MR|MRS|MS|MISS|MSTR|DR|PROF)(?![\w/])"
+TRAVEL_NAME = re.compile(rf"(?<![\w/])({_TRAVEL_WORD}/{_TRAVEL_WORD}(?: (?!{_TRAVEL_TITLE})"
+                         rf"{_TRAVEL_WORD})?)(?![\w/])")
 GAELIC_PARTICLES = ("Ní", "Nic", "Uí", "Ó")
 GAELIC_NAME = re.compile(rf"(?<![\w-])(?:({_GAELIC_WORD})[ \t]+)?((?:{'|'.join(GAELIC_PARTICLES)})"
                          rf"[ \t]+(?:Giolla[ \t]+)?h?{_GAELIC_WORD})(?![\w-])")

@@ -669,6 +669,13 @@ def _labelled_person(m: re.Match) -> bool:
     return _person_like(m.group(1))
 
 
+def _travel_person(m: re.Match) -> bool:
+    """Whether "SURNAME/GIVEN" is a person's: each word a name or a word outside the
+    vocabulary, one of them a known name (`_person_like`): not "AND/OR", "USD/EUR"."""
+    value = m.group(1).replace("/", " ")
+    return all(name_or_rare(w.casefold()) for w in value.split()) and _person_like(value)
+
+
 def _person_like(value: str) -> bool:
     """Whether a would-be name looks like a person's: one of its words (or a hyphenated
     word's parts) a given name or surname of Faker's locales, and no firm, title or team
@@ -762,6 +769,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                                    "person, one of its words a known name"),
     "gaelic_names": lambda region: GaelicNames(),
     "registrations": lambda region: Registrations(),
+    "travel_names": lambda region: Pattern("travel_names", "name", p.TRAVEL_NAME, "shape",
+                                           group=1, validate=_travel_person, needs=("/",),
+                                           check="a name written surname/given names, as "
+                                                 "tickets print it, its words names"),
     "case_parties": lambda region: CaseParties(),
     "mail_names": lambda region: Pattern("mail_names", "name", p.MAIL_NAME, "shape",
                                          validate=_labelled_person, group=1, needs=("@",),
