@@ -3071,6 +3071,25 @@ def test_a_name_read_as_an_address_before_its_street_is_a_person():
         ("ADDRESS", "Jackson Heights"), ("ADDRESS", "37-12 81st St"),
         ("PERSON", "Clara Jones"), ("ADDRESS", "2 Elm St"), ("ADDRESS", "Anna Berg"),
         ("ADDRESS", "Storgatan 4")]
+    # and one at the start of the address span, before a comma and the street's number
+    # (the address-heads record: a car's sale contract), in lower case too; a dealer's,
+    # a place's (even one of names: "Santo Domingo") and a flat's heads, and a given name
+    # alone, stay in the address
+    text = ("Buyer: Brianna L. Castillo, 802 Wren Hollow Dr, Round Rock, TX 78664\n"
+            "Seller: Round Rock Toyota, 2400 N Interstate 35\nJackson Heights, 37-12 81st St\n"
+            "Flat Jones, 4 Elm St\nsend it to anna berg, 4 elm st\nMary, 9 Oak St\n"
+            "Santo Domingo, 12 Calle El Conde")
+    values = [("Brianna L. Castillo, 802 Wren Hollow Dr, Round Rock, TX 78664", "ADDRESS"),
+              ("Round Rock Toyota, 2400 N Interstate 35", "ADDRESS"),
+              ("Jackson Heights, 37-12 81st St", "ADDRESS"), ("Flat Jones, 4 Elm St", "ADDRESS"),
+              ("anna berg, 4 elm st", "ADDRESS"), ("Mary, 9 Oak St", "ADDRESS"),
+              ("Santo Domingo, 12 Calle El Conde", "ADDRESS")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "Brianna L. Castillo"), ("ADDRESS", "802 Wren Hollow Dr, Round Rock, TX 78664"),
+        ("ADDRESS", "Round Rock Toyota, 2400 N Interstate 35"),
+        ("ADDRESS", "Jackson Heights, 37-12 81st St"), ("ADDRESS", "Flat Jones, 4 Elm St"),
+        ("PERSON", "anna berg"), ("ADDRESS", "4 elm st"), ("ADDRESS", "Mary, 9 Oak St"),
+        ("ADDRESS", "Santo Domingo, 12 Calle El Conde")]
 
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():

@@ -1716,27 +1716,40 @@ def _surname_lines(text: str, spans: list[Span]) -> list[Span]:
 
 
 def _all_names(value: str) -> bool:
-    """Whether every word of a would-be name is a name Faker knows, the first a given one."""
+    """Whether a would-be name of two to four words is no place, and every word a name
+    Faker knows or an initial, the first a given name."""
     first, *rest = value.casefold().split(" ")
-    return first in given_names() and all(w in known_names() for w in rest)
+    return 1 <= len(rest) <= 3 and first in given_names() and \
+        all(w in known_names() or len(w.rstrip(".")) == 1 for w in rest) and not a_place(value)
+
+
+# the start of an address span up to its first comma, before the street's number
+ADDRESS_HEAD = re.compile(r"([^\n,\d]+),[ \t]*(?=\d)")
 
 
 STREET_AFTER = re.compile(r",?[ \t]*\n?[ \t]*\d")  # a comma or a line, then a street's number
 
 
 def _named_addresses(text: str, spans: list[Span]) -> list[Span]:
-    """An ADDRESS span that is a name's shape with no digit, its words names (`_all_names`)
-    and the whole no place, right before an address that starts with its street's number
-    (a comma or a line between): the person the mail goes to, not their address ("c/o
-    Law Office of [Patricia Nunez], 3111 Camino del Rio N")."""
-    out = list(spans)
-    for i in range(len(out) - 1):
-        name, address = out[i], out[i + 1]
-        if name.label == "ADDRESS" and address.label == "ADDRESS" and \
-                STREET_AFTER.fullmatch(text, name.end, address.start + 1) and \
-                NAME_SHAPE.fullmatch(name.text) and _all_names(name.text) and \
-                not a_place(name.text):
-            out[i] = replace(name, label="PERSON")
+    """An ADDRESS span that is a person's name (`_all_names`), right before an address
+    that starts with its street's number (a comma or a line between), or at the start of
+    one before a comma and the street's number (`ADDRESS_HEAD`): the person the mail goes
+    to, not their address ("c/o Law Office of [Patricia Nunez], 3111 Camino del Rio N";
+    a contract's "Buyer Name and Address: [Brianna L. Castillo], 802 Wren Hollow Dr")."""
+    out: list[Span] = []
+    for i, span in enumerate(spans):
+        after = spans[i + 1] if i + 1 < len(spans) else None
+        head = ADDRESS_HEAD.match(span.text) if span.label == "ADDRESS" else None
+        if span.label == "ADDRESS" and after is not None and after.label == "ADDRESS" and \
+                STREET_AFTER.fullmatch(text, span.end, after.start + 1) and \
+                _all_names(span.text):
+            span = replace(span, label="PERSON")
+        elif head is not None and _all_names(head.group(1).strip()):
+            name = head.group(1).strip()
+            out.append(replace(span, end=span.start + len(name), label="PERSON", text=name))
+            rest = span.start + head.end()
+            span = replace(span, start=rest, text=text[rest:span.end])
+        out.append(span)
     return out
 
 
