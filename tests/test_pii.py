@@ -2377,6 +2377,9 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     assert tidied("opened an account at Frost Bank.", [("Bank", "COMPANY")]) == [
         ("COMPANY", "Frost Bank")]
     assert tidied("the Bank shall pay", [("Bank", "COMPANY")]) == []  # (lone-firm-words)
+    # and a home contractor's trade (the trade-words record: an insurer's claim notes)
+    assert tidied("Contractor is Apex Roofing (Dale).", [("Roofing", "COMPANY")]) == [
+        ("COMPANY", "Apex Roofing")]
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]

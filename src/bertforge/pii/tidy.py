@@ -972,7 +972,11 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Orthodontics", "Optometry",
           # and a lender's, as reviews and servicing notices name one ("Summit Home Loans",
           # "Lakeview Mortgage", "Rocket Homes")
-          "Mortgage", "Loans", "Home Loans", "Funding", "Finance", "Homes", "Wealth"}
+          "Mortgage", "Loans", "Home Loans", "Funding", "Finance", "Homes", "Wealth",
+          # and a home contractor's, as insurance claims and invoices name one ("Apex
+          # Roofing", "Delgado Plumbing")
+          "Roofing", "Plumbing", "Landscaping", "Painting", "Flooring", "Remodeling",
+          "Paving", "Fencing", "Towing", "Automotive"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
