@@ -1169,7 +1169,8 @@ def test_an_account_number_after_its_keyword_is_found_whole():
     """The account-numbers record's probe: a number after an account's keyword (with its
     number word, a colon or "is"), or after a client's, member's or patient's keyword and
     its number word, or a patient's record number (the calls-teams-patients record), is
-    found whole as ACCOUNT; the last four digits after "ending in", a number of
+    found whole as ACCOUNT, and so a broker's and a loan officer's registry numbers (the
+    registry-numbers record); the last four digits after "ending in", a number of
     three digits, a word that only starts with "account", an amount, a ticket's number
     and a policy's number are not."""
     text = ("His account number is 3390-227-14. Account #: 88-4410-92\n"
@@ -1186,12 +1187,13 @@ def test_an_account_number_after_its_keyword_is_found_whole():
             "Número da conta: 12345-6. Il mio numero cliente è 7781234; codice cliente "
             "4471223. Vertragsnummer: 22318800; numéro de téléphone 0612345678. Compte n° "
             "445566, conta nº 778899, numero di conto 3344556; die Kontonummer ist 99887766; "
-            "o número de cliente é 5566778.")
+            "o número de cliente é 5566778. Jon Pryor, CFP (CRD# 4417723); Amanda Reyes, "
+            "NMLS #1840221; CRDs 2024.")
     assert recognized("account_numbers", "US", text) == [(n, "ACCOUNT") for n in [
         "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213",
         "00458812", "55102", "448812", "1234567890", "55120934", "00012345678", "88123456",
         "12345-6", "7781234", "4471223", "445566", "778899", "3344556", "99887766",
-        "5566778"]]
+        "5566778", "4417723", "1840221"]]
 
 
 NATIONAL_IDS = [  # (the line, the number), each number valid by its country's check

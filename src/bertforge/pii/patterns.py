@@ -1037,8 +1037,9 @@ KEYED_NAME_WORDS = ("name", "Name", "NAME")  # one is in every match
 NO_NAMES = frozenset(("None", "Null", "NULL", "Unknown", "Test"))
 # An account's number after its keyword: "account", "acct" or "a/c" (and perhaps its
 # number word), or a member's, customer's, client's, loan's or patient's keyword with its
-# number word, or a patient's record number ("MRN"); a colon or "is" may stand between (not "ending in": the last four digits are what
-# banks print in clear). The number: digits in groups joined by hyphens, spaces or dots,
+# number word, or a patient's record number ("MRN"), or the registry numbers of a
+# broker and a loan officer ("CRD# 4417723", "NMLS #1840221"); a colon or "is" may stand
+# between (not "ending in": the last four digits are what banks print in clear). The number: digits in groups joined by hyphens, spaces or dots,
 # perhaps a few capitals before it ("AC-812978"); four digits at least is the
 # recognizer's check. Not a policy's, ticket's, case's, claim's or reference's number:
 # they name a contract or a request, not what a person holds.
@@ -1046,7 +1047,7 @@ _NUMBER_WORD = r"(?:number|Number|NUMBER|No\.?|NO\.?|no\.?|Num\.?|#|ID|Id|Nr\.?)
 _ACCOUNT_KEY = (rf"(?:(?:{trie_pattern(_cases(('Account', 'Acct', 'A/C'), True))})\.?"
                 rf"(?:[ \t]*{_NUMBER_WORD})?"
                 rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan', 'Patient'), True))})"
-                rf"[ \t]*{_NUMBER_WORD}|MRN)")
+                rf"[ \t]*{_NUMBER_WORD}|MRN|CRD|NMLS)")
 # and the same keywords in German, French, Spanish, Portuguese and Italian ("Kundennummer
 # lautet", "numéro de client", "número de cuenta", "número da conta", "codice cliente"),
 # with their verbs for "is"
