@@ -1039,10 +1039,11 @@ NO_NAMES = frozenset(("None", "Null", "NULL", "Unknown", "Test"))
 # number word), or a member's, customer's, client's, loan's or patient's keyword with its
 # number word, or a patient's record number ("MRN"), or the registry numbers of a
 # broker and a loan officer ("CRD# 4417723", "NMLS #1840221"); a colon or "is" may stand
-# between (not "ending in": the last four digits are what banks print in clear). The number: digits in groups joined by hyphens, spaces or dots,
-# perhaps a few capitals before it ("AC-812978"); four digits at least is the
-# recognizer's check. Not a policy's, ticket's, case's, claim's or reference's number:
-# they name a contract or a request, not what a person holds.
+# between (not "ending in": the last four digits are what banks print in clear). The
+# number: digits in groups joined by hyphens, spaces or dots, perhaps a few capitals
+# before it ("AC-812978"); four digits at least is the recognizer's check. Not a
+# policy's, ticket's, case's, claim's or reference's number: they name a contract or a
+# request, not what a person holds.
 _NUMBER_WORD = r"(?:number|Number|NUMBER|No\.?|NO\.?|no\.?|Num\.?|#|ID|Id|Nr\.?)"
 _ACCOUNT_KEY = (rf"(?:(?:{trie_pattern(_cases(('Account', 'Acct', 'A/C'), True))})\.?"
                 rf"(?:[ \t]*{_NUMBER_WORD})?"
