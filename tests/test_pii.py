@@ -2633,6 +2633,22 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      ["Havemann", "Jürgen Havemann", "Lucía", "Nome Marco Rossi"]),
     # (and the labels heading a customer's record in Dutch, Polish, Swedish, Finnish and
     # Turkish, the customer-labels record)
+    # a word of a term a contract defines, in its quotes (the defined-terms record,
+    # `_defined_term`), after what it names or before "means"; a short name made of the
+    # words of the name before it, a quoted name, a call's argument, another group's value,
+    # and the names defined, stay
+    ('Ocean Harvest Partners LLC (the "Stalking Horse Bidder") buys; Deborah Lindgren (the '
+     '"Executive"); Acme (in such capacity, the "Calculation Agent"); "Permitted Liens" '
+     'means Liens; Brightline Analytics, Inc. ("Brightline"); she said "Maria Lopez called"; '
+     'get_customer("Ann Lee") and get("cus_9Hk2LmP"); Jane Roe (email "jroe@acme.com")',
+     [("COMPANY", "Ocean Harvest Partners LLC"), ("COMPANY", "Bidder"),
+      ("PERSON", "Deborah Lindgren"), ("PERSON", "Executive"), ("COMPANY", "Acme"),
+      ("COMPANY", "Calculation Agent"), ("COMPANY", "Permitted Liens"),
+      ("COMPANY", "Brightline Analytics, Inc."), ("COMPANY", "Brightline", 1),
+      ("PERSON", "Maria Lopez"), ("PERSON", "Ann Lee"), ("ACCOUNT", "cus_9Hk2LmP"),
+      ("PERSON", "Jane Roe"), ("EMAIL", "jroe@acme.com")],
+     ["Ocean Harvest Partners LLC", "Deborah Lindgren", "Acme", "Brightline Analytics, Inc.",
+      "Brightline", "Maria Lopez", "Ann Lee", "cus_9Hk2LmP", "Jane Roe", "jroe@acme.com"]),
     # (and a contract's notice lines and an Italian invoice's labels, the notice-labels
     # record, read as firms too; a firm whose word is a label's, without a colon, stays)
     ("Facsimile: (215) 555-0190\nTelecopy: 555-0191\nCedente: Studio Rossi S.r.l.\n"

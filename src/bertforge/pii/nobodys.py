@@ -35,8 +35,8 @@ def nobodys(text: str, span: Span) -> bool:
     written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation (`_court`),
     a document's own number or code (`_document_code`: "Schedule [9.01]", "[FY2026]"), a
     piece of an amount (`_amount_piece`), a degree's letters or a degree and its field
-    (`_degree`), a Latin term of contracts ("[Pari Passu]", `_legal_latin`), a party's
-    role in a lawsuit or a contract ("[Defendant-Appellee]", `_party_role`); or, read
+    (`_degree`), a contract's Latin term, party's role or defined term (`_contract_words`:
+    "[Pari Passu]", "[Defendant-Appellee]", '(the "[Lender]")'); or, read
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
     place has ("[Chad]'s president", `_civic`), a lawmaker's party tag, a mail header's
     name, a courtesy title alone or a program's name, a field's label or an abbreviation
@@ -59,8 +59,7 @@ def nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
-            _amount_piece(text, span) or _degree(text, span) or _legal_latin(text, span) or \
-            _party_role(span):
+            _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span):
         return True
     if span.source != "model":
         return False
@@ -129,6 +128,43 @@ def _setting_key(text: str, span: Span) -> bool:
 AUTH_KEY = re.compile(r"(?i)\b(?:auth(?:ori[sz]ation)?\.?(?:\s*(?:code|no\.?|number|#))?|"
                       r"approval\s+code)\s*[:#]?\s*$")
 NUMBER_GROUPS = ("CARD", "ACCOUNT", "GOV_ID", "BANK", "PHONE")
+
+
+# where a contract defines a term: in brackets a space after what it names (not a call's
+# bracket, 'get_customer("'), perhaps after a few lower-case words ('(the "', '(each, a
+# "', '(in such capacity, the "'), or before "means" and its kin ('"Permitted Liens"
+# means')
+DEFINITION_LEAD = re.compile(r"(?<=\s)\((?:[a-z]+,?[ \t]+){0,4}[\"\u201c]$")
+DEFINITION_MEANS = re.compile(r"[\"\u201d][ \t]+(?:means|shall mean|has the meaning|"
+                              r"shall have the meaning|have the meanings?)\b")
+TERM_CLOSE = re.compile(r"[^\"\u201c\u201d\n]{0,40}?[\"\u201d]")
+
+
+def _contract_words(text: str, span: Span) -> bool:
+    """Whether a span is a Latin term of contracts (`_legal_latin`), a party's role in a
+    lawsuit or a contract (`_party_role`) or a word of a term a contract defines
+    (`_defined_term`)."""
+    return _legal_latin(text, span) or _party_role(span) or _defined_term(text, span)
+
+
+def _defined_term(text: str, span: Span) -> bool:
+    """Whether a name or a firm is a word of a contract's defined term in its quotes: a
+    party's role or a thing the contract names ('Ocean Harvest Partners LLC (the "Stalking
+    Horse [Bidder]")', '"[Permitted Liens]" means'); not a short name made of the words of
+    the name it follows ('Brightline Analytics, Inc. ("[Brightline]")'), which is the firm."""
+    if span.label not in ("PERSON", "COMPANY"):
+        return False
+    opening = max(text.rfind('"', max(0, span.start - 40), span.start),
+                  text.rfind("\u201c", max(0, span.start - 40), span.start))
+    close = TERM_CLOSE.match(text, span.end) if opening >= 0 else None
+    if close is None:
+        return False
+    lead = DEFINITION_LEAD.search(text, max(0, opening - 40), opening + 1)
+    if lead is None:
+        return DEFINITION_MEANS.match(text, close.end() - 1) is not None
+    named = text[max(0, lead.start() - 80):lead.start()]
+    return not all(re.search(rf"\b{re.escape(w)}\b", named)
+                   for w in text[opening + 1:close.end() - 1].split())
 
 
 def _document_code(text: str, span: Span) -> bool:
