@@ -1023,6 +1023,14 @@ GREETED_PROBES = [
         "Ngozi!! RIP Kobe. Great job team! Good job Officer!",
         ["Oyelaran", "Shan", "Ngozi", "Kobe"],
         id="praise"),
+    # the with-names record: a name after a trip, a call or a meeting "with", as
+    # receipts and calendars write it; not a team, a firm or a word
+    pytest.param(
+        "Trip with Oleksandr \u00b7 4.92\nCall with Priya Raman at 3pm. Meeting with Finance "
+        "today; Chat with Sales. Ride with Uber - 4.9; a call with Kwame went long; "
+        "Meeting with Jordan Capital Partners today; a trip with friends",
+        ["Oleksandr", "Priya Raman", "Kwame"],
+        id="with-names"),
     # the chat-speakers record: a chat line's speaker, perhaps after the message's time,
     # or in brackets after the role (the speaker-roles record); not a form's field before
     # its value, a label, a chat's role, a transcript's or a party's (the transcript-roles

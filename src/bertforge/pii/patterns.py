@@ -1152,6 +1152,11 @@ INTRODUCED_NAME = re.compile(
     rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
 AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`recognizers._introduced`)
+# a name after what a person spends time with them on, as receipts, calendars and
+# bookings write it ("Trip with Oleksandr · 4.92", "Call with Priya at 3pm")
+WITH_NAME = re.compile(
+    rf"(?<![\w-])(?:[Tt]rip|[Rr]ide|[Cc]hat|[Cc]all|[Mm]eeting|[Ss]ession|[Aa]ppointment|"
+    rf"[Ll]esson|[Cc]onsultation)[ \t]+with[ \t]+({_GREETED})(?![\w-])")
 # a name after a courtesy title of Spanish, Portuguese, German, Italian or French letters
 # ("Doña Pilar Echeverría", "Frau Katharina Brandstätter", "Maria das Graças"): one to four
 # capitalised words, perhaps with a name's particles between them. Not "Don" or "M.",
