@@ -18,9 +18,9 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       a_place, common_words, given_names, known_names, name_or_rare)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
-from .patterns import (BIC, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH,
-                       NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, REGISTERED, ROLE_LEAD,
-                       job_title, trie_pattern)
+from .patterns import (BIC, DEPARTMENTS, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS,
+                       MONTH, NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, REGISTERED,
+                       ROLE_LEAD, job_title, trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -784,6 +784,8 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
 # colon: "CC" alone may start a firm's name)
 FIELDED = ("PERSON", "COMPANY", "ADDRESS")
 FIELD_LABEL_END = re.compile(r"[,;]?[ \t]+(?:Attn|ATTN|Attention|ATTENTION)\.?$")
+DEPARTMENT_LEAD = re.compile(rf"(?:{trie_pattern(DEPARTMENTS)})"
+                             r"(?:[ \t]+(?:Department|Dept\.?|Team))?[ \t]*,[ \t]+(?=\w)")
 CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re(?<=In re)"
                      r"|b?cc:?|(?:Cc|Bcc|B?CC):)[ \t]+")
 
@@ -794,8 +796,9 @@ LABEL_REST = re.compile(r"[^\n:]{0,30}:")
 
 
 def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
-    """A name or address without "Attn" after it, or "c/o", a copy's "cc" or a case
-    name's "In re" before it ("In re [Lehman Brothers Holdings Inc.]"), or an address
+    """A name or address without "Attn" after it, or "c/o", a copy's "cc", a case name's
+    "In re" ("In re [Lehman Brothers Holdings Inc.]") or a department and its comma
+    (`DEPARTMENT_LEAD`: "contact: [HR, Beth Ann Morales]") before it, or an address
     without a last line that is the next field's label (`LABEL_REST`), a list's number
     of one or two digits ("...95054\n[2]. Issuer") or a form's box letter ("...CA
     90802\n[e] Employee's first name")."""
@@ -807,7 +810,7 @@ def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
     if line > a and ((last.isdigit() or last.islower()) and len(last) <= 2 or
                      not any(c.isdigit() for c in last) and LABEL_REST.match(text, b)):
         b = line
-    start = CARE_OF.match(text, a, b)
+    start = CARE_OF.match(text, a, b) or DEPARTMENT_LEAD.match(text, a, b)
     if start and start.end() < b:
         a = start.end()
     return a, b
