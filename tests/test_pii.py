@@ -2274,16 +2274,18 @@ def test_a_department_and_its_comma_before_a_name_are_no_part_of_it():
     """The department-leads record's probe, an authorization to release information, with
     the model's span as it gave it: "HR, Beth Ann Morales" is the name; a department
     named with its word, and an address after one, too; a name that starts with a
-    department's word and no comma, and one with a department's word inside, stay."""
+    department's word and no comma, one with a department's word inside, and an inverted
+    name whose surname is a department's word ("Sales, Bernardo", the amendment), stay."""
     from bertforge.pii.tidy import tidy
 
     text = ("(contact: HR, Beth Ann Morales); Legal Department, Acme Corp; Claims, 12 Elm St;"
-            " Sales Rowe; Ann Finance, Acme")
+            " Sales Rowe; Ann Finance, Acme; Sales, Bernardo")
     values = [("HR, Beth Ann Morales", "PERSON"), ("Legal Department, Acme Corp", "COMPANY"),
               ("Claims, 12 Elm St", "ADDRESS"), ("Sales Rowe", "PERSON"),
-              ("Ann Finance, Acme", "COMPANY")]
+              ("Ann Finance, Acme", "COMPANY"), ("Sales, Bernardo", "PERSON")]
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
-        "Beth Ann Morales", "Acme Corp", "12 Elm St", "Sales Rowe", "Ann Finance, Acme"]
+        "Beth Ann Morales", "Acme Corp", "12 Elm St", "Sales Rowe", "Ann Finance, Acme",
+        "Sales, Bernardo"]
 
 
 def test_a_weekday_alone_is_no_date():

@@ -785,7 +785,8 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
 FIELDED = ("PERSON", "COMPANY", "ADDRESS")
 FIELD_LABEL_END = re.compile(r"[,;]?[ \t]+(?:Attn|ATTN|Attention|ATTENTION)\.?$")
 DEPARTMENT_LEAD = re.compile(rf"(?:{trie_pattern(DEPARTMENTS)})"
-                             r"(?:[ \t]+(?:Department|Dept\.?|Team))?[ \t]*,[ \t]+(?=\w)")
+                             r"(?:[ \t]+(?:Department|Dept\.?|Team))?[ \t]*,[ \t]+"
+                             r"(?=[\w.'-]+[ \t]+\w)")
 CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re(?<=In re)"
                      r"|b?cc:?|(?:Cc|Bcc|B?CC):)[ \t]+")
 
@@ -798,7 +799,8 @@ LABEL_REST = re.compile(r"[^\n:]{0,30}:")
 def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
     """A name or address without "Attn" after it, or "c/o", a copy's "cc", a case name's
     "In re" ("In re [Lehman Brothers Holdings Inc.]") or a department and its comma
-    (`DEPARTMENT_LEAD`: "contact: [HR, Beth Ann Morales]") before it, or an address
+    before two words at least (`DEPARTMENT_LEAD`: "contact: [HR, Beth Ann Morales]"; not
+    an inverted name's "Sales, Bernardo") before it, or an address
     without a last line that is the next field's label (`LABEL_REST`), a list's number
     of one or two digits ("...95054\n[2]. Issuer") or a form's box letter ("...CA
     90802\n[e] Employee's first name")."""
