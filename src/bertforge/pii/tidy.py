@@ -1196,8 +1196,9 @@ def _with_name_suffix(text: str, spans: list[Span]) -> list[Span]:
 CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA", "CFA",
                "CFP", "CAMS", "CISSP", "ACCA", "FCA", "DDS", "CAIA", "FRM", "ChFC", "CLU",
                "CIMA", "CPWA", "CRPC", "CPCU", "CIPP", "PMP", "CFE", "CISA",
-               # King's and Queen's Counsel (not "SC", a state's abbreviation too)
-               "KC", "QC",
+               # King's and Queen's Counsel (not "SC", a state's abbreviation too), and a
+               # Senior Advocate of Nigeria ("Rotimi Oyedepo, SAN")
+               "KC", "QC", "SAN",
                # and the orders of the British Empire and of Nigeria ("Aliko Dangote, GCON")
                "OBE", "CBE", "MBE", "KBE", "DBE", "GBE", "GCFR", "GCON", "CFR", "OFR", "OON",
                "MFR")
