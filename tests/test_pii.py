@@ -1413,16 +1413,19 @@ def test_statutes_and_standards_are_nobodys_name():
     assert all(text[s.start:s.end] == s.text for s in found)
 
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
-    """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms; "Ann
-    Banks" and "Jordan Capitalo" are people."""
+    """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms, and so is
+    "BDO Unibank", ending in a bank's glued name (the glued-bank-names record); "Ann
+    Banks", "Jordan Capitalo" and "Ann Unibanks" are people."""
     from bertforge.pii.tidy import tidy
 
-    text = "Olausson Nilsson HB; de Wit Groep; Banque de France; Ann Banks; Jordan Capitalo"
+    text = ("Olausson Nilsson HB; de Wit Groep; Banque de France; Ann Banks; Jordan Capitalo; "
+            "BDO Unibank; Ann Unibanks")
     names = ["Olausson Nilsson HB", "de Wit Groep", "Banque de France", "Ann Banks",
-             "Jordan Capitalo"]
+             "Jordan Capitalo", "BDO Unibank", "Ann Unibanks"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
                         for v in names])
-    assert [s.label for s in found] == ["COMPANY", "COMPANY", "COMPANY", "PERSON", "PERSON"]
+    assert [s.label for s in found] == ["COMPANY", "COMPANY", "COMPANY", "PERSON", "PERSON",
+                                        "COMPANY", "PERSON"]
 
 
 def test_a_name_split_into_a_firm_and_a_person_is_one_person():

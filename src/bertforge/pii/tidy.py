@@ -1448,8 +1448,9 @@ def _firm_comma(span: Span) -> Span:
 
 
 def _firm(text: str, span: Span) -> Span:
-    """A model PERSON span that ends in a firm's word or a legal form ("Olausson Nilsson
-    HB", "de Wit Groep"), starts with a bank's ("Banque de France") or has a firm's word
+    """A model PERSON span that ends in a firm's word, a bank's glued name or a legal form
+    ("Olausson Nilsson HB", "de Wit Groep", "BDO Unibank", `GLUED_BANK`), starts with a
+    bank's ("Banque de France") or has a firm's word
     right after it ("[Prosek] Partners", `FIRM_TAIL`; not a field's label such as
     "Direct:", nor an institution named after a person, "Bill & Melinda Gates
     Foundation", `eponym`) as COMPANY: no person's name in any gold set does any of
@@ -1458,7 +1459,8 @@ def _firm(text: str, span: Span) -> Span:
         return span
     words = span.text.split()
     tail = FIRM_TAIL.match(text, span.end)
-    if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS) or \
+    if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS or
+                           GLUED_BANK.fullmatch(words[-1])) or \
             tail and text[tail.end():tail.end() + 1] != ":" and not eponym(text, span):
         return replace(span, label="COMPANY")
     return span
