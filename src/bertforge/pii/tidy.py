@@ -1340,8 +1340,8 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
     "Claire M." in a payroll register's line) as one: a one-word model PERSON span at a
     column's edge (`COLUMN_BEFORE`), ", ", and a model PERSON span of up to three words,
     the first a name or a word outside the vocabulary (`name_or_rare`: "Femi"), that ends
-    its cell (`COLUMN_AFTER`); in
-    running text the two stay apart ("met Abernathy, Claire and Tom")."""
+    its cell (`COLUMN_AFTER`); in running text the two stay apart ("met Abernathy, Claire
+    and Tom")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
@@ -1670,8 +1670,7 @@ def _registration_marks(text: str, spans: list[Span]) -> list[Span]:
             span.source == "model" and span.text.isupper() else None
         if mark is None:
             continue
-        rest = span.start + mark.end() + len(span.text[mark.end():]) - \
-            len(span.text[mark.end():].lstrip(" ,"))
+        rest = span.end - len(span.text[mark.end():].lstrip(" ,"))  # where the mark's words end
         out[i] = _cut(span, len(span.text[:mark.start()].rstrip(" ,")))
         following = out[i + 1] if i + 1 < len(out) else None
         if rest < span.end and following is not None and following.label == "COMPANY" and \
