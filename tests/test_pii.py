@@ -2451,6 +2451,21 @@ def test_a_hyphenated_name_is_masked_whole():
                                              0.8, "model")])] == ["K-O-W-A-L-C-Z-Y-K"]
 
 
+def test_a_depositions_answer_mark_is_no_initial():
+    """The deposition-marks record's probe, with the model's span as it gave it: "A.
+    Marcus James Ellerby." is the witness's name where the questions' lines start "Q.";
+    in a text without them, and inside a line, "A." is an initial and stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Q. Please state your name.\nA. Marcus James Ellerby.\nQ. Who signed?\n"
+            "A. I think it was A. Ruiz.")
+    found = tidy(text, spans_at(text, ["A. Marcus James Ellerby", "A. Ruiz"]))
+    assert [s.text for s in found] == ["Marcus James Ellerby", "A. Ruiz"]
+    letter = "Signed:\nA. Marcus Ellerby\nBranch Manager"
+    assert [s.text for s in tidy(letter, spans_at(letter, ["A. Marcus Ellerby"]))] == [
+        "A. Marcus Ellerby"]
+
+
 def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
     """The call-transcripts record's probe, with the model's spans as it gave them: a
     question or answer mark before a speaker is left out ("A." may be an initial and
