@@ -975,6 +975,23 @@ def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_ca
         not {"dukkha", "escalation"} & names
 
 
+def test_a_handle_read_as_an_email_is_a_user_name():
+    """The handle-emails record's probes, a bug report and a ticket, with the model's
+    spans as they came: "@lwheeler" and the "mhernandez" of "@mhernandez" read as emails
+    are handles, without their "@"; an address, an address's "@" and domain read apart
+    ("@acme.com", a domain's dot in it), and a word with no "@" near it stay as they
+    were."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("cc @lwheeler, escalated to @mhernandez; mail ann.lee@acme.com or "
+            "ann@acme.com; ref jdoe42; reply to @ann@acme.com")
+    values = [("@lwheeler", "EMAIL"), ("mhernandez", "EMAIL"), ("ann.lee@acme.com", "EMAIL"),
+              ("@acme.com", "EMAIL", 1), ("jdoe42", "EMAIL"), ("@ann@acme.com", "EMAIL")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("DIGITAL", "lwheeler"), ("DIGITAL", "mhernandez"), ("EMAIL", "ann.lee@acme.com"),
+        ("EMAIL", "@acme.com"), ("EMAIL", "jdoe42"), ("EMAIL", "@ann@acme.com")]
+
+
 def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
     """A card number has 12 to 19 digits, a security code 3 or 4: a model CARD span of 7
     to 11 digits ("pay by card on 0747-226 2503") is masked as a PHONE."""

@@ -677,8 +677,9 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`),
     spans mended by their neighbours (`_by_neighbours`); relabelled where the model took
     a judge, a caption's party or a titled person for a firm, a founder's firm for the
-    founder, or a phone number for a card's or an ID's (`_judge`, `_caption_party`,
-    `_titled`, `_founders_firm`, `_phone_shaped`); without credentials after a name
+    founder, a phone number for a card's or an ID's, or a handle for an email (`_judge`,
+    `_caption_party`, `_titled`, `_founders_firm`, `_phone_shaped`, `_handle_shaped`);
+    without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
     and, in a text written with capitals, companies without a capital, lower-case persons
     no one is called and the lower-case words at a name's or a firm's end
@@ -714,8 +715,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _by_neighbours(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
-    out = [_phone_shaped(s) for s in out if worth_masking(s.text, s.label) and
-           not _in_markup(text, s.start, s.end)]
+    out = [_handle_shaped(text, _phone_shaped(s)) for s in out if
+           worth_masking(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
 
 
@@ -1860,6 +1861,19 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
 # a North American number's shape, which no identity number the redactor knows has
 # (an SSN is grouped 3-2-4, a SIN 3-3-3)
 NANP_SHAPE = re.compile(r"\(?\d{3}\)?[ .-]?\d{3}[.-]\d{4}")
+
+
+def _handle_shaped(text: str, span: Span) -> Span:
+    """An EMAIL span that holds no "@" but at its start, or none and stands right after
+    one, as DIGITAL: a user's handle, not an address ("cc [@lwheeler]", "Escalated to
+    @[mhernandez]"), without its "@", as the handles recognizer masks one; not where the
+    "@" is glued to a word before it, an address's local part ("ann[@acme.com]")."""
+    if span.label != "EMAIL" or "@" in span.text[1:]:
+        return span
+    at = span.start if span.text.startswith("@") else span.start - 1
+    if at < 0 or text[at] != "@" or at > 0 and _word(text[at - 1]) or at + 1 >= span.end:
+        return span
+    return replace(span, start=at + 1, text=text[at + 1:span.end], label="DIGITAL")
 
 
 def _phone_shaped(span: Span) -> Span:
