@@ -3196,6 +3196,17 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
                              ("Rocket", "COMPANY"), ("Summit", "COMPANY", 1)])
     assert [s.text for s in tidy(text, placed)] == [
         "Summit Home Loans", "Lakeview Mortgage", "Rocket Homes", "Summit"]
+    # and a law practice's words, with a partner's surname the model read as a person
+    # before " & " (the law-practices record); a given name before " & " stays a person,
+    # and so does "Law" alone, a surname
+    text = ("Evelyn Tran, Esq.\nTran & Whitlock Elder Law\nAnn & Kestrel Law Group; "
+            "Jude Law said")
+    placed = spans_at(text, [("Evelyn Tran", "PERSON"), ("Tran", "PERSON", 1),
+                             ("Whitlock", "PERSON"), ("Ann", "PERSON"), ("Kestrel", "COMPANY"),
+                             ("Jude Law", "PERSON")])
+    assert [(s.label, s.text) for s in tidy(text, placed)] == [
+        ("PERSON", "Evelyn Tran"), ("COMPANY", "Tran & Whitlock Elder Law"), ("PERSON", "Ann"),
+        ("COMPANY", "Kestrel Law Group"), ("PERSON", "Jude Law")]
 
 
 def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm():

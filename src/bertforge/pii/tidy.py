@@ -990,7 +990,11 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           # and a home contractor's, as insurance claims and invoices name one ("Apex
           # Roofing", "Delgado Plumbing")
           "Roofing", "Plumbing", "Landscaping", "Painting", "Flooring", "Remodeling",
-          "Paving", "Fencing", "Towing", "Automotive"}
+          "Paving", "Fencing", "Towing", "Automotive",
+          # and a law practice's, as letters sign for one ("Tran & Whitlock Elder Law");
+          # not "Law" alone, a surname ("Jude Law")
+          "Law Group", "Law Firm", "Law Office", "Law Offices", "Elder Law", "Family Law",
+          "Immigration Law", "Injury Law", "Legal Group"}
 FIRM_WORDS = _WORDS | {w.upper() for w in _WORDS}  # and in capitals
 FIRM_ENDS = FIRM_WORDS | set(LEGAL_FORMS) | set(UNDOTTED_FORMS)
 FIRM_STARTS = {s for w in ("Bank", "Banque", "Banco", "Banca") for s in (w, w.upper())}
@@ -1815,7 +1819,8 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
     """Model COMPANY spans with the legal forms written after them ("Atlas Renard" +
     " Inc.", "Alder Creek Title & Escrow" + ", LLC", "Computershare Trust" + " Company,
     N.A.", and where the firm sits before them: "Tata Steel" + " (UK) Limited"), with the full stop of a form that has one ("Tevetoğlu Tic" + "."), two
-    joined by " & " as one ("Title & Escrow"), two one space apart as one when the
+    joined by " & " as one ("Title & Escrow"; and a partner's surname read as a person
+    before one, `_partners_name`), two one space apart as one when the
     second ends in a form ("MORGAN STANLEY" + "SENIOR FUNDING, INC."), and two as one
     when what is between them and the second are only firm words ("Kellner" + "Pharma",
     "Whitcombe" + " Family " + "Trust");
@@ -1832,9 +1837,10 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             continue
         last = out[-1] if out else None
         gap = text[last.end:span.start] if last is not None else None
-        if last is not None and last.label == "COMPANY" and last.source == "model" and (
+        if last is not None and last.source == "model" and (last.label == "COMPANY" and (
                 gap == " & " or FIRM_TAIL.fullmatch(text, last.end, span.end) or
-                gap == " " and (FORM_END.search(span.text) or LEGAL_FORM_RUN.match(text, span.end))):
+                gap == " " and (FORM_END.search(span.text) or LEGAL_FORM_RUN.match(text, span.end)))
+                or _partners_name(last, gap)):
             out.pop()
             span = _joined(text, last, span, "COMPANY")
         following = spans[k + 1] if k + 1 < len(spans) else None
@@ -1856,6 +1862,13 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
             taken = after
         out.append(span)
     return out
+
+
+def _partners_name(span: Span, gap: str | None) -> bool:
+    """Whether a span is a partner's surname that " & " joins to the firm after it ("[Tran]
+    & Whitlock Elder Law"): one capitalised word read as a person, no given name."""
+    return gap == " & " and span.label == "PERSON" and " " not in span.text and \
+        span.text[:1].isupper() and span.text.casefold() not in given_names()
 
 
 # a North American number's shape, which no identity number the redactor knows has
