@@ -1031,6 +1031,14 @@ GREETED_PROBES = [
         "Meeting with Jordan Capital Partners today; a trip with friends",
         ["Oleksandr", "Priya Raman", "Kwame"],
         id="with-names"),
+    # the chat-verbs record: a name after a verb of office chat that asks someone be
+    # reached; not a team, a firm or a word
+    pytest.param(
+        "ping Marta or me if it breaks. Tell Sales to wait; can you DM Kofi? Ask Me "
+        "Anything. email Wenjun re: fees. Message Center. loop in Ravi Shah now. Ask Jordan "
+        "Capital Partners. I'll ask Priya's team",
+        ["Marta", "Kofi", "Wenjun", "Ravi Shah", "Priya"],
+        id="chat-verbs"),
     # the chat-speakers record: a chat line's speaker, perhaps after the message's time,
     # or in brackets after the role (the speaker-roles record); not a form's field before
     # its value, a label, a chat's role, a transcript's or a party's (the transcript-roles

@@ -1152,6 +1152,11 @@ INTRODUCED_NAME = re.compile(
     rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
 AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`recognizers._introduced`)
+# a name after a verb of office chat that asks someone to be reached ("ping Marta or
+# me", "can you DM Kofi?", "loop in Ravi")
+CHAT_VERB_NAME = re.compile(
+    rf"(?<![\w-])(?:[Pp]ing|[Aa]sk|[Tt]ell|DM|[Dd]m|[Tt]ext|[Mm]essage|[Ll]oop in|[Ee]mail)"
+    rf"[ \t]+({_GREETED})(?![\w-])")
 # a name after what a person spends time with them on, as receipts, calendars and
 # bookings write it ("Trip with Oleksandr · 4.92", "Call with Priya at 3pm")
 WITH_NAME = re.compile(

@@ -498,7 +498,9 @@ class GreetedNames(Recognizer):
     chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh: the build is
     green now"; `SPEAKER_ROLE_NAME`, in brackets after the role: "Agent (Sipho): Hi"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna"),
     a surname alone after a title (`patterns.TITLED_SURNAME`: "Judge Park dissented"),
-    after a trip, a call or a meeting "with" (`patterns.WITH_NAME`: "Trip with Oleksandr");
+    after a trip, a call or a meeting "with" (`patterns.WITH_NAME`: "Trip with Oleksandr")
+    or a chat's verb that asks someone be reached (`patterns.CHAT_VERB_NAME`: "ping Marta
+    or me");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
     check = ("a name after a greeting, a thanks, an introduction, a courtesy title or a "
@@ -506,7 +508,8 @@ class GreetedNames(Recognizer):
 
     def find(self, text: str) -> list[PatternMatch]:
         found = [m.span(m.lastindex) for pattern in (p.GREETED_NAME, p.INTRODUCED_NAME,
-                                                     p.DASHED_NAME, p.TITLED_NAME, p.WITH_NAME)
+                                                     p.DASHED_NAME, p.TITLED_NAME, p.WITH_NAME,
+                                                     p.CHAT_VERB_NAME)
                  for m in pattern.finditer(text)
                  if pattern is not p.INTRODUCED_NAME or _introduced(text, m)]
         found += [m.span(1) for m in p.COMMA_NAME.finditer(text)
