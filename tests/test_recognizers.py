@@ -702,7 +702,8 @@ def test_iban_in_is_the_longest_start_cut_at_a_space_that_is_valid(groups):
 
 def test_well_known_firms_are_found_by_name_whole_with_their_legal_form():
     """The known-firms record's probe: each firm whole, as COMPANY, its legal form and
-    firm words with it; an ordinary word that names a firm only with its firm's word, a
+    firm words with it (and the brokers news quotes analysts of, the analyst-firms
+    record); an ordinary word that names a firm only with its firm's word, a
     name in lower case, and a name glued into a longer word are left to the model."""
     text = ("Goldman Sachs Group, Inc. hired her from Morgan Stanley & Co. LLC. Advisers: "
             "Lazard and Evercore, with Merrill Lynch as lender; auditors Deloitte & Touche LLP "
@@ -710,13 +711,15 @@ def test_well_known_firms_are_found_by_name_whole_with_their_legal_form():
             "Brown Brothers Harriman & Co. is custodian; Raymond James Financial placed it. "
             "Fifth Third Bancorp and Truist Bankshares merged. "
             "Orange juice, the vanguard group, Apollo and Fidelity are words here, and so is "
-            "Lazardian; Raymond James is a person.")
+            "Lazardian; Raymond James is a person. Keefe, Bruyette & Woods analyst Brady "
+            "Gailey and TD Cowen cut targets.")
     found = recognized("firms", "US", text)
     assert found == [(name, "COMPANY") for name in (
         "Goldman Sachs Group, Inc.", "Morgan Stanley & Co. LLC", "Lazard", "Evercore",
         "Merrill Lynch", "Deloitte & Touche LLP", "Ernst & Young LLP",
         "Skadden, Arps, Slate, Meagher & Flom LLP", "Brown Brothers Harriman & Co.",
-        "Raymond James Financial", "Fifth Third Bancorp", "Truist Bankshares")]
+        "Raymond James Financial", "Fifth Third Bancorp", "Truist Bankshares",
+        "Keefe, Bruyette & Woods", "TD Cowen")]
 
 
 def test_a_firm_the_model_read_as_a_person_is_a_firm():

@@ -318,6 +318,10 @@ KNOWN_FIRMS = (
     "Jefferies", "Lazard", "Evercore", "Houlihan Lokey", "Moelis", "PJT Partners",
     "Perella Weinberg", "Centerview Partners", "Guggenheim Partners", "Cantor Fitzgerald",
     "Stifel", "Piper Sandler", "Raymond James Financial", "Raymond James & Associates",
+    # and the brokers whose analysts news quotes by name ("Keefe, Bruyette & Woods analyst
+    # Brady Gailey"), written as news writes them
+    "Keefe, Bruyette & Woods", "KBW", "D.A. Davidson", "Wedbush", "TD Cowen", "Evercore ISI",
+    "BTIG", "Hovde Group", "JMP Securities", "Janney", "Compass Point",
     "Charles Schwab Corporation", "Charles Schwab & Co.", "Edward Jones Investments",
     "Fannie Mae", "Freddie Mac", "Ginnie Mae", "Sallie Mae", "American Express", "Mastercard",
     "MasterCard", "Visa Inc.", "Capital One", "Discover Financial", "PayPal", "Ally Financial",
