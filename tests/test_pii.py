@@ -1431,18 +1431,20 @@ def test_statutes_and_standards_are_nobodys_name():
 
 def test_a_person_whose_name_ends_in_a_firms_word_is_a_firm():
     """"Olausson Nilsson HB", "de Wit Groep" and "Banque de France" are firms, and so is
-    "BDO Unibank", ending in a bank's glued name (the glued-bank-names record); "Ann
-    Banks", "Jordan Capitalo" and "Ann Unibanks" are people."""
+    "BDO Unibank", ending in a bank's glued name (the glued-bank-names record), and a team
+    named with its plural, whole or in part (the team-names record); "Ann Banks", "Jordan
+    Capitalo", "Ann Unibanks" and "Ann Chief" are people."""
     from bertforge.pii.tidy import tidy
 
     text = ("Olausson Nilsson HB; de Wit Groep; Banque de France; Ann Banks; Jordan Capitalo; "
-            "BDO Unibank; Ann Unibanks")
+            "BDO Unibank; Ann Unibanks; Kaizer Chiefs beat Orlando Pirates; Ann Chief")
     names = ["Olausson Nilsson HB", "de Wit Groep", "Banque de France", "Ann Banks",
-             "Jordan Capitalo", "BDO Unibank", "Ann Unibanks"]
+             "Jordan Capitalo", "BDO Unibank", "Ann Unibanks", "Kaizer Chiefs", "Pirates",
+             "Ann Chief"]
     found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
                         for v in names])
     assert [s.label for s in found] == ["COMPANY", "COMPANY", "COMPANY", "PERSON", "PERSON",
-                                        "COMPANY", "PERSON"]
+                                        "COMPANY", "PERSON", "COMPANY", "COMPANY", "PERSON"]
 
 
 def test_a_name_split_into_a_firm_and_a_person_is_one_person():

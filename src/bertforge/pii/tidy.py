@@ -1460,9 +1460,22 @@ def _firm_comma(span: Span) -> Span:
     return _cut(span, len(span.text[:comma].rstrip()))
 
 
+# the plural nouns sports teams are named with ("Kaizer Chiefs", "Orlando Pirates",
+# "Boston Celtics"): no one's surname, and a club is a body, not a person
+TEAM_NOUNS = frozenset("""
+    Chiefs Pirates Rangers Rovers Wanderers Warriors Eagles Lions Tigers Bears Giants
+    Knights Raiders Patriots Packers Cowboys Steelers Yankees Dodgers Lakers Celtics Bulls
+    Spurs Saints Braves Cardinals Falcons Panthers Jaguars Broncos Titans Vikings Ravens
+    Sharks Hawks Rockets Cubs Jets Dolphins Colts Texans Chargers Seahawks Buccaneers
+    Bengals Bucks Knicks Suns Clippers Pistons Pacers Hornets Grizzlies Pelicans
+    Mavericks Nuggets Timberwolves Canucks Oilers Bruins Penguins Flyers Islanders Sabres
+    Predators Blackhawks Canadiens Hotspurs Wolves Gunners""".split())
+
+
 def _firm(text: str, span: Span) -> Span:
     """A model PERSON span that ends in a firm's word, a bank's glued name or a legal form
-    ("Olausson Nilsson HB", "de Wit Groep", "BDO Unibank", `GLUED_BANK`), starts with a
+    ("Olausson Nilsson HB", "de Wit Groep", "BDO Unibank", `GLUED_BANK`) or in a team's
+    plural ("Kaizer Chiefs", "Orlando [Pirates]", `TEAM_NOUNS`), starts with a
     bank's ("Banque de France") or has a firm's word
     right after it ("[Prosek] Partners", `FIRM_TAIL`; not a field's label such as
     "Direct:", nor an institution named after a person, "Bill & Melinda Gates
@@ -1473,7 +1486,7 @@ def _firm(text: str, span: Span) -> Span:
     words = span.text.split()
     tail = FIRM_TAIL.match(text, span.end)
     if len(words) > 1 and (words[-1] in FIRM_ENDS or words[0] in FIRM_STARTS or
-                           GLUED_BANK.fullmatch(words[-1])) or \
+                           GLUED_BANK.fullmatch(words[-1])) or words[-1] in TEAM_NOUNS or \
             tail and text[tail.end():tail.end() + 1] != ":" and not eponym(text, span):
         return replace(span, label="COMPANY")
     return span
