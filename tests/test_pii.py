@@ -1044,14 +1044,15 @@ def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them(
     found = tidy(text, [span("Tohpati , Ridho", "PERSON"), span("Abdee Negara", "PERSON"),
                         span("Miller, Brandon", "PERSON")])
     assert [s.text for s in found] == ["Tohpati", "Ridho", "Abdee Negara", "Miller, Brandon"]
-    # handles listed after "cc", which the model read as one email, are one span each; an
-    # address that is only a name ("Chidi Okafor", read as an email) is not parted, nor
-    # WikiText's hyphen written " @-@ "
+    # handles listed after "cc", which the model read as one email, are one span each (a
+    # user name without its "@": the handle-emails record); an address that is only a name
+    # ("Chidi Okafor", read as an email) is not parted, nor WikiText's hyphen written " @-@ "
     text = "cc @mkowalczyk @dana-whitlock @li.wei, from Chidi Okafor; belles @-@ lettres"
     found = tidy(text, [span("mkowalczyk @dana-whitlock @li.wei", "EMAIL"),
                         span("Chidi Okafor", "EMAIL"), span("belles @-@ lettres", "EMAIL")])
-    assert [s.text for s in found] == ["mkowalczyk", "@dana-whitlock", "@li.wei", "Chidi Okafor",
-                                       "belles @-@ lettres"]
+    assert [(s.text, s.label) for s in found] == [
+        ("mkowalczyk", "DIGITAL"), ("dana-whitlock", "DIGITAL"), ("li.wei", "DIGITAL"),
+        ("Chidi Okafor", "EMAIL"), ("belles @-@ lettres", "EMAIL")]
 
 
 def test_a_sentences_full_stop_is_not_part_of_a_name():
