@@ -1352,9 +1352,12 @@ def test_continental_european_addresses_are_found_up_to_their_postcode_and_town(
                  "12 Jln. Tun Razak, 50400 Kuala Lumpur", "8 Lorong Maarof, 59000 Kuala Lumpur",
                  "3 Persiaran Perdana, 62502 Putrajaya", "14 Lebuh Pantai, 10300 George Town",
                  # and the French street's word capitalised (the capital-rues record)
-                 "14 Rue de la Paix, 75002 Paris", "3 Boulevard Haussmann, 75009 Paris"]
+                 "14 Rue de la Paix, 75002 Paris", "3 Boulevard Haussmann, 75009 Paris",
+                 # and a Nordic street's word written apart (the nordic-streets record)
+                 "Karl Johans gate 22, 0159 Oslo", "Frederiks allé 4, 8000 Aarhus C",
+                 "Drottning Kristinas väg 7, 114 28 Stockholm"]
     text = ("Send it to " + "; or ".join(addresses) + ". Paid Jan 28, 2024 Train Paris; "
-            "the office on Bahnhofstraße 14 in Zürich.")
+            "the office on Bahnhofstraße 14 in Zürich; the Bergen gate 5 stayed shut.")
     assert recognized("eu_addresses", "US", text) == [(a, "ADDRESS") for a in addresses]
 
 

@@ -656,11 +656,11 @@ AU_ADDRESS = _postal_address(_AU_REGION)
 # 1015 CJ Amsterdam"), or the number first as French writes it ("12 rue de Rivoli, 75001
 # Paris", "14 Rue de la Paix, 75002 Paris"). The street is a word that ends in a street's
 # word ("-straße", "-gracht", "-gatan"; in capitals too, as a payment message writes it:
-# "FRIEDRICHSTRASSE") or a
-# street's word and the name after it ("Via Roma", "Rua Augusta"); the postcode, after a
-# comma or a line break, is its country's shape (five digits, four, "1015 CJ", "111 43",
-# "00-514", "4050-262"), perhaps after a country letter ("D-10117"), and the town one to three
-# capitalised words.
+# "FRIEDRICHSTRASSE"), one to three words and a Nordic street's word apart ("Karl Johans
+# gate"), or a street's word and the name after it ("Via Roma", "Rua Augusta"); the
+# postcode, after a comma or a line break, is its country's shape (five digits, four,
+# "1015 CJ", "111 43", "00-514", "4050-262"), perhaps after a country letter ("D-10117"),
+# and the town one to three capitalised words.
 _EU_TOWN_WORD = r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"  # no full stop: a sentence's
 _EU_WORD = _EU_TOWN_WORD + r"\.?"  # a street's word may be abbreviated ("Av.")
 _EU_PARTICLE = r"(?:de la|de l'|de|del|della|di|da|do|dos|das|du|des|van|von|der|den|d')"
@@ -668,6 +668,10 @@ EU_STREET_ENDS = ("straße", "strasse", "str.", "gasse", "weg", "platz", "allee"
                   "ufer", "gracht", "kade", "laan", "straat", "plein", "singel", "dijk",
                   "gatan", "vägen", "gata", "gränd", "torget", "gade", "vej", "veien", "gate",
                   "katu", "tie")
+# and the Nordic street words written apart, in lower case, after the name ("Karl
+# Johans gate 22", "Frederiks allé 4", "Drottning Kristinas väg 7")
+EU_STREET_AFTER = ("gate", "gata", "gatan", "vei", "veien", "vegen", "vej", "gade", "allé",
+                   "väg", "vägen", "plass", "torg", "torv")
 EU_STREET_STARTS = ("ul.", "al.", "pl.", "os.", "Via", "Viale", "Vicolo", "Piazza", "Piazzale",
                     "Corso", "Largo", "Calle", "C/", "Avenida", "Avda.", "Av.", "Plaza", "Paseo",
                     "Carrer", "Rambla", "Rua", "Travessa", "Praça", "Rue", "Avenue", "Boulevard",
@@ -695,6 +699,7 @@ EU_DATE_BEFORE = re.compile(rf"{MONTH}\.?[ \t]+\d{{1,2}}(?:st|nd|rd|th)?$")
 EU_ADDRESS = re.compile(
     rf"(?<![\w.-])(?:"
     rf"(?:(?:{_EU_WORD} ){{0,2}}[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]*(?i:{'|'.join(map(re.escape, EU_STREET_ENDS))})"
+    rf"|(?:{_EU_WORD} ){{1,3}}(?:{'|'.join(EU_STREET_AFTER)})"
     rf"|(?:{'|'.join(map(re.escape, EU_STREET_STARTS))})(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})"
     rf" {_EU_NUMBER}"
     rf"|{_EU_NUMBER}(?: ?(?:bis|ter))?,? (?:{trie_pattern(_NUMBER_FIRST_STREETS)})"
