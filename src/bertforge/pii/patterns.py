@@ -868,10 +868,11 @@ DEPARTMENTS = ("Accounts Receivable", "Accounts Payable", "Customer Service",
                "Underwriting", "Claims", "Loan Servicing", "Kundenservice", "Kundendienst",
                "Buchhaltung", "Service Client", "Service client", "Servicio al Cliente",
                "Atención al Cliente", "Atendimento ao Cliente", "Servizio Clienti")
+# a department, perhaps with its word after it ("Legal Department", "HR Team")
+DEPARTMENT = rf"(?:{trie_pattern(DEPARTMENTS)})(?:[ \t]+(?:Department|Dept\.?|Team|Desk))?"
 _TITLE_WORD = r"[A-Za-z][\w&'\u2019.-]*"
 _CELL_TITLE = (rf"(?:(?:(?:{_TITLE_WORD}[ \t]+)*?(?:{'|'.join(JOB_WORDS)})(?:[ \t]+{_TITLE_WORD})*"
-               rf"|(?:{trie_pattern(DEPARTMENTS)})(?:[ \t]+(?:Department|Dept\.?|Team|Desk))?)"
-               rf"[ \t]*,[ \t]*)?")
+               rf"|{DEPARTMENT})[ \t]*,[ \t]*)?")
 # A firm written alone in a table's cell or a list's line, ending in an abbreviated legal
 # form ("AbbVie Biotechnology Ltd<TAB>Bermuda", "Allergan Holdco US, Inc.", as a filing's
 # list of subsidiaries writes them): the cell starts at a line's start, a tab, a "|" or a

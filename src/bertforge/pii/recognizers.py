@@ -352,8 +352,8 @@ class Phones(Recognizer):
     # numbers of five and six digits, as amounts are
     CURRENCY_REGIONS = {"KE": r"K[Ss]h|KES|M-PESA|M-Pesa", "NG": "\u20a6|NGN",
                         "GH": "GH\u20b5|GHS"}
-    CURRENCY = re.compile("|".join(f"(?P<{r}>(?<![A-Za-z])(?:{c})(?![A-Za-z]))"
-                                   for r, c in CURRENCY_REGIONS.items()))
+    CURRENCY = re.compile("(?=[KMNG\u20a6])(?<![A-Za-z])(?:%s)(?![A-Za-z])" % "|".join(
+        f"(?P<{r}>{c})" for r, c in CURRENCY_REGIONS.items()))  # (their first letters first)
 
     def __init__(self, region: str = "US"):
         self.region = region

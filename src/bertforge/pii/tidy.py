@@ -18,7 +18,7 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       a_place, common_words, given_names, known_names, name_or_rare)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
-from .patterns import (BIC, DEPARTMENTS, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS,
+from .patterns import (BIC, DEPARTMENT, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS,
                        MONTH, NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, REGISTERED,
                        ROLE_LEAD, job_title, trie_pattern)
 
@@ -785,9 +785,7 @@ TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sort
 # colon: "CC" alone may start a firm's name)
 FIELDED = ("PERSON", "COMPANY", "ADDRESS")
 FIELD_LABEL_END = re.compile(r"[,;]?[ \t]+(?:Attn|ATTN|Attention|ATTENTION)\.?$")
-DEPARTMENT_LEAD = re.compile(rf"(?:{trie_pattern(DEPARTMENTS)})"
-                             r"(?:[ \t]+(?:Department|Dept\.?|Team))?[ \t]*,[ \t]+"
-                             r"(?=[\w.'-]+[ \t]+\w)")
+DEPARTMENT_LEAD = re.compile(rf"{DEPARTMENT}[ \t]*,[ \t]+(?=[\w.'-]+[ \t]+\w)")
 CARE_OF = re.compile(r"(?:[Cc]/[Oo]|/[Oo](?<=[Cc]/[Oo])|[Cc]are [Oo]f|CARE OF|re(?<=In re)"
                      r"|b?cc:?|(?:Cc|Bcc|B?CC):)[ \t]+")
 
@@ -1278,9 +1276,10 @@ FIRMS_FOLDED = {firm.casefold() for firm in KNOWN_FIRMS}
 
 
 # a table's cell: at its line's start (past spaces or a "|"), up to the line's end, a tab,
-# two spaces or a "|"
+# two spaces or a "|"; and any column's start, its line's or after such a gap
 CELL_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:\|[ \t]*)?$")
 CELL_AFTER = re.compile(r"[ \t]*(?:$|\n|\||\t)| {2}")
+COLUMN_BEFORE = re.compile(r"(?:^|\n|[ \t]{2}|\t|\|)[ \t]*$")
 # firms named after their founders, as a filing's tables name them; not on `patterns.FIRMS`
 # because a person may have the name ("Edward Jones")
 FOUNDERS_FIRMS = frozenset(("Edward Jones", "Raymond James", "Charles Schwab", "John Deere",
@@ -1343,17 +1342,12 @@ def _judge(text: str, span: Span) -> Span:
     return replace(span, label="PERSON")
 
 
-# a table's column edge: a line's start, a wide space, a tab or a cell's bar
-COLUMN_BEFORE = re.compile(r"(?:^|\n|[ \t]{2}|\t|\|)[ \t]*$")
-COLUMN_AFTER = re.compile(r"[ \t]*(?:$|\n|[ \t]{2}|\t|\|)")
-
-
 def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
     """A table's cell "Surname, Given" that the model read as two persons ("Abernathy" +
     "Claire M." in a payroll register's line) as one: a one-word model PERSON span at a
     column's edge (`COLUMN_BEFORE`), ", ", and a model PERSON span of up to three words,
     the first a name or a word outside the vocabulary (`name_or_rare`: "Femi"), that ends
-    its cell (`COLUMN_AFTER`); in running text the two stay apart ("met Abernathy, Claire
+    its cell (`CELL_AFTER`); in running text the two stay apart ("met Abernathy, Claire
     and Tom")."""
     out: list[Span] = []
     for span in spans:
@@ -1363,7 +1357,7 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
                 text[last.end:span.start] == ", " and len(span.text.split()) <= 3 and \
                 name_or_rare(span.text.split()[0].casefold()) and \
                 COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and \
-                COLUMN_AFTER.match(text, span.end):
+                CELL_AFTER.match(text, span.end):
             out[-1] = _joined(text, last, span, "PERSON")
             continue
         out.append(span)
