@@ -202,3 +202,22 @@ def test_the_allow_list_keeps_a_part_of_a_name_in_clear(tiny_redactor_dir):
     redactor = _stub(Redactor.load(tiny_redactor_dir, use_patterns=False, policy=policy),
                      lambda t: [_name(t, "Chase Miller")])
     assert [s.text for s in redactor.detect(text)] == ["Chase Miller", "Miller"]
+
+
+def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
+    """The name-cases record's probe: a model COMPANY span that is, but for case and
+    spacing, the full name of a person the model was sure of is that person; not a firm's
+    name in full, not a name the model was unsure of, not one word of a name."""
+    text = ("Reporting Person: ZHANG  WEIMIN. Charles Schwab Corp. and LI NA. Kincaid. "
+            "Signed for Zhang Weimin; Charles Schwab Corp. writes; Li Na; Bo Kincaid.")
+
+    def span(value, label, at=0, score=0.97):
+        start = text.index(value, at)
+        return Span(start, start + len(value), label, value, score, "model")
+
+    firms = [span("ZHANG  WEIMIN", "COMPANY"), span("Charles Schwab Corp.", "COMPANY"),
+             span("LI NA", "COMPANY"), span("Kincaid", "COMPANY")]
+    people = [span("Zhang Weimin", "PERSON"), span("Charles Schwab Corp.", "PERSON", 60),
+              span("Li Na", "PERSON", score=0.8), span("Bo Kincaid", "PERSON")]
+    out = {(s.text, s.start): s.label for s in every_mention(text, firms + people)}
+    assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]

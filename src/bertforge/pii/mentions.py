@@ -25,7 +25,9 @@ firm wherever it stands, and is looked for as a COMPANY
 (docs/experiments/2026-12-04-defined-names.md). And a firm's first word alone that the
 model read as a person, where the document names the firm in full ("About Halcyon
 Payments: [Halcyon] is ...", "said [Quillon] CEO Maya Brandt"), is the firm
-(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md).
+(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md). A person's name
+in full that the model read as a firm's where the document prints it in capitals is the
+person (`persons_in_other_case`, docs/experiments/2026-12-06-name-cases.md).
 """
 
 from __future__ import annotations
@@ -140,7 +142,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     its short name defined after its full name (`_defined_name`); `allowed(value)` true
     keeps a value in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = firms_first_words(sorted(spans))
+    spans = persons_in_other_case(firms_first_words(sorted(spans)), sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -215,6 +217,22 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; the first word of a firm the document names in full")
             if id(s) in firms else s for s in spans]
+
+
+def persons_in_other_case(spans: Sequence[Span], sure: float = SURE) -> list[Span]:
+    """The spans, a model COMPANY span made PERSON where it is, but for its letters' case
+    and its spacing, the full name of a person the model found with a score of at least
+    `sure` elsewhere in the document: a filing's cover prints the name in capitals, which
+    the model reads as a firm's ("Reporting Person: [ZHANG WEIMIN]" above "/s/ ... for
+    Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab")."""
+    names = {" ".join(WORD.findall(s.text)).casefold() for s in spans if s.label == "PERSON"
+             and s.source == "model" and s.score >= sure and " " in s.text.strip()}
+    if not names:
+        return list(spans)
+    return [replace(s, label="PERSON", explanation=s.explanation and
+                    f"{s.explanation}; a person's name the document gives in full")
+            if s.label == "COMPANY" and s.source == "model" and not _named_in_full(s) and
+            " ".join(WORD.findall(s.text)).casefold() in names else s for s in spans]
 
 
 def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:
