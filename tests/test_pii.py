@@ -3039,6 +3039,21 @@ def test_an_amount_written_as_europe_writes_it_is_no_place():
     assert [s.text for s in tidy(text, spans_at(text, values))] == ["52.520", "48.858"]
 
 
+def test_an_amount_with_its_currencys_code_before_it_is_no_account():
+    """The currency-amounts record's probe, with the model's spans as it gave them: "GBP
+    12" of a wire's "GBP 12,400.00" and "$ 3" of "$ 3,000" are money; a number after a
+    longer word ("IBAN 12,400" is no amount's code), a number that goes on past the
+    amount and a number with no thousands stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Amount: GBP 12,400.00 and $ 3,000. Ref ACCOUNT 44,120 then EUR 12,345678 and "
+            "USD 4471 paid.")
+    values = [("GBP 12", "BANK"), ("$ 3", "ACCOUNT"), ("ACCOUNT 44", "BANK"),
+              ("EUR 12,345678", "BANK"), ("USD 4471", "ACCOUNT")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "ACCOUNT 44", "EUR 12,345678", "USD 4471"]
+
+
 def test_a_post_office_boxs_letters_are_its_addresss_not_the_firms():
     """The po-box-letters record's probe, with the model's spans as it gave them: "Experian,
     P.O." and "Box 2002, Allen, TX 75013" are the firm and the whole box; a firm's "PO"

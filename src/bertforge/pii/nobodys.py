@@ -814,13 +814,26 @@ AMOUNT = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?(?![\w,]|\.\
 def _amount_piece(text: str, span: Span) -> bool:
     """Whether a model number span, an address or a coordinate lies inside an amount
     (`AMOUNT`): "640" of a compensation table's "640,000" is money, not a government ID,
-    an ownership table's "4,512,330" shares no address, and a German letter's
-    "18.240,55 EUR" is no place."""
+    an ownership table's "4,512,330" shares no address, a German letter's "18.240,55 EUR"
+    is no place, and a wire's "GBP 12,400.00" no bank account, its currency's code with it
+    (`_currency_start`)."""
     if span.label not in NUMBER_GROUPS + ("ADDRESS", "LOCATION") or span.source != "model" or \
             "," not in text[max(0, span.start - 4):span.end + 4]:
         return False
-    return any(m.start() <= span.start and span.end <= m.end() for m in
+    return any(_currency_start(text, m.start()) <= span.start and span.end <= m.end() for m in
                AMOUNT.finditer(text, max(0, span.start - 12), min(len(text), span.end + 16)))
+
+
+# a currency's code or sign right before an amount ("GBP 12,400.00", "$ 1,200")
+CURRENCY_BEFORE = re.compile(r"(?<![\w$\u20ac\u00a3\u00a5\u20b9\u20a6])"
+                             r"(?:[A-Z]{3}|[$\u20ac\u00a3\u00a5\u20b9\u20a6])[ \t\u00a0]?$")
+
+
+def _currency_start(text: str, start: int) -> int:
+    """Where an amount that starts at `start` starts with its currency's code or sign
+    before it (`CURRENCY_BEFORE`): the model's "[GBP 12],400.00" is money as much as "12"."""
+    lead = CURRENCY_BEFORE.search(text, max(0, start - 4), start)
+    return lead.start() if lead else start
 
 
 def _dateline(text: str, span: Span) -> bool:
