@@ -221,24 +221,3 @@ def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
               span("Li Na", "PERSON", score=0.8), span("Bo Kincaid", "PERSON")]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people)}
     assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]
-
-
-def test_a_given_name_alone_read_as_a_firm_is_the_person_the_document_names_in_full():
-    """The given-name-firms record's probe: a one-word model COMPANY span that is the
-    given name of a person the model found in full is the person; not where a firm the
-    document names in full starts with it, not a given name Faker's locales do not share,
-    not a surname."""
-    text = ("Cheers, Colm. Colm Briain, Controller. Ping Morgan. Morgan Lee and Morgan Capital "
-            "LLC. Ask Whitaker. Leonard Whitaker. Ask Zubin. Zubin Mehta.")
-
-    def span(value, label, at=0):
-        start = text.index(value, at)
-        return Span(start, start + len(value), label, value, 0.97, "model")
-
-    lone = [span("Colm", "COMPANY"), span("Morgan", "COMPANY"), span("Whitaker", "COMPANY"),
-            span("Zubin", "COMPANY")]
-    full = [span("Colm Briain", "PERSON"), span("Morgan Lee", "PERSON"),
-            span("Morgan Capital LLC", "COMPANY"), span("Leonard Whitaker", "PERSON"),
-            span("Zubin Mehta", "PERSON")]
-    out = {(s.text, s.start): s.label for s in every_mention(text, lone + full)}
-    assert [out[s.text, s.start] for s in lone] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]

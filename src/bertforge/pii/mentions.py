@@ -27,8 +27,7 @@ model read as a person, where the document names the firm in full ("About Halcyo
 Payments: [Halcyon] is ...", "said [Quillon] CEO Maya Brandt"), is the firm
 (`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md). A person's name
 in full that the model read as a firm's where the document prints it in capitals is the
-person (`persons_in_other_case`, docs/experiments/2026-12-06-name-cases.md), and so is
-such a name's given name alone (docs/experiments/2026-12-06-given-name-firms.md).
+person (`persons_in_other_case`, docs/experiments/2026-12-06-name-cases.md).
 """
 
 from __future__ import annotations
@@ -225,25 +224,15 @@ def persons_in_other_case(spans: Sequence[Span], sure: float = SURE) -> list[Spa
     and its spacing, the full name of a person the model found with a score of at least
     `sure` elsewhere in the document: a filing's cover prints the name in capitals, which
     the model reads as a firm's ("Reporting Person: [ZHANG WEIMIN]" above "/s/ ... for
-    Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab"). So
-    too a one-word model COMPANY span that is the first word of such a name and a given
-    name two of Faker's locales list (`lexicon.widely_given`): a mail signed "[Colm]"
-    above "Colm Ó Briain | Financial Controller"; not the first word of a firm the
-    document names in full ("Morgan" beside "Morgan Capital LLC" and "Morgan Lee")."""
-    full = [s for s in spans if s.label == "PERSON" and s.source == "model" and
-            s.score >= sure and " " in s.text.strip()]
-    if not full:
+    Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab")."""
+    names = {" ".join(WORD.findall(s.text)).casefold() for s in spans if s.label == "PERSON"
+             and s.source == "model" and s.score >= sure and " " in s.text.strip()}
+    if not names:
         return list(spans)
-    names = {" ".join(WORD.findall(s.text)).casefold() for s in full}
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
-    given = widely_given()
-    names |= {w for w in (s.text.split()[0] for s in full) if w.casefold() in given and
-              w not in heads}
     return [replace(s, label="PERSON", explanation=s.explanation and
                     f"{s.explanation}; a person's name the document gives in full")
             if s.label == "COMPANY" and s.source == "model" and not _named_in_full(s) and
-            (" ".join(WORD.findall(s.text)).casefold() in names or s.text in names) else s
-            for s in spans]
+            " ".join(WORD.findall(s.text)).casefold() in names else s for s in spans]
 
 
 def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:
