@@ -1268,7 +1268,10 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("Customer: Nguyễn Thị Mai, CCCD 001190012345", "001190012345"),
     ("Nasabah: Budi Santoso, NIK 3171234567890001", "3171234567890001"),
     ("Pelanggan: Siti binti Abdullah, No. K/P 850101-14-5678", "850101-14-5678"),
-    ("MyKad 900215-10-1234 (Selangor)", "900215-10-1234")]
+    ("MyKad 900215-10-1234 (Selangor)", "900215-10-1234"),
+    # (the cnpj record: Brazil's firms' tax number, two check digits mod 11)
+    ("Para: Construtora Vale Verde Ltda\nCNPJ: 12.345.678/0001-95", "12.345.678/0001-95"),
+    ("CNPJ 11222333000181 (matriz)", "11222333000181")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)

@@ -29,6 +29,21 @@ def cpf(value: str) -> bool:
     return True
 
 
+def cnpj(value: str) -> bool:
+    """Brazil's CNPJ (a firm's tax number): two check digits, each the digits before it
+    weighted 5, 4, 3, 2, 9, 8, ... 2 (then 6, 5, ...) mod 11, read as 0 below 2 and as 11
+    less it above; not one digit fourteen times."""
+    d = [int(c) for c in _digits(value)]
+    if len(d) != 14 or len(set(d)) == 1:
+        return False
+    for n in (12, 13):
+        weights = [(n - 7 - i) if i < n - 8 else (n + 1 - i) for i in range(n)]
+        rest = sum(w * x for w, x in zip(weights, d)) % 11
+        if (0 if rest < 2 else 11 - rest) != d[n]:
+            return False
+    return True
+
+
 DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 
 
@@ -231,6 +246,8 @@ def _kind(name: str, regex: str, check, words: str, capitals: str = "") -> Kind:
 
 KINDS = (
     _kind("Brazilian CPF", r"(?<![\w.-])(?:\d{3}\.\d{3}\.\d{3}-\d{2}|\d{11})", cpf, "", "CPF"),
+    _kind("Brazilian CNPJ", r"(?<![\w./-])(?:\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}|\d{14})", cnpj,
+          "", "CNPJ"),
     _kind("Italian codice fiscale",
           r"(?<![\w-])[A-Z]{6}[\dLMNP-V]{2}[A-EHLMPR-T][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z]",
           codice_fiscale, "codice fiscale|cod. fisc.|c.f.", "CF"),

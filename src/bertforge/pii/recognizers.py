@@ -184,13 +184,13 @@ class NineDigits(Recognizer):
 
 
 class NationalIds(Recognizer):
-    """National identity and tax numbers of twelve countries outside the US (`ids.KINDS`:
-    the UK's National Insurance number, Canada's SIN, India's Aadhaar and PAN, Brazil's
-    CPF, Spain's DNI and NIE, Italy's codice fiscale, France's social security number,
-    the Netherlands' BSN, Germany's tax ID, Australia's TFN, Singapore's NRIC), each
-    after one of its keywords, by its format and its check digits. A number with check
-    digits wins over the model; one with none (a PAN, a National Insurance number) is a
-    shape the model can overrule."""
+    """National identity and tax numbers of countries outside the US (`ids.KINDS`: among
+    them the UK's National Insurance number, Canada's SIN, India's Aadhaar and PAN, Brazil's
+    CPF and its firms' CNPJ, Spain's DNI and NIE, Italy's codice fiscale, France's social
+    security number, the Netherlands' BSN, Germany's tax ID, Australia's TFN, Singapore's
+    NRIC), each after one of its keywords, by its format and its check digits. A number with
+    check digits wins over the model; one with none (a PAN, a National Insurance number) is
+    a shape the model can overrule."""
     name, kinds, trust = "national_ids", ("ssn",), "checksum"
     check = "a country's format, its check digits and its keyword"
 
