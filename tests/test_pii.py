@@ -2958,6 +2958,28 @@ def test_a_filings_tables_a_name_alone_in_a_cell_is_a_person_and_an_amount_is_no
         ("ADDRESS", "14 Admiralty Way"), ("COMPANY", "Ralph Lauren")]
 
 
+def test_a_name_before_its_job_title_read_as_a_firm_is_a_person():
+    """The named-before-titles record's probe, with the model's spans as it gave them: a
+    person's name before a comma and a job's title, read as a firm (with the title or
+    without it), is a person; a firm named after its founder, a firm's word, a name
+    before a word that is no title, and a name whose first word is no given name stay
+    firms."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Seller: Whitaker Family Trust, Leonard Whitaker, Trustee\n"
+            "Signed: Ana Ruiz, EVP, Operations; Edward Jones, Financial Advisor; "
+            "Marcus Capital, Managing Director; Leonard Whitaker, Boston; Quill Whitaker, "
+            "President.")
+    placed = spans_at(text, [
+        ("Whitaker Family Trust", "COMPANY"), ("Leonard Whitaker, Trustee", "COMPANY"),
+        ("Ana Ruiz", "COMPANY"), ("Edward Jones", "COMPANY"), ("Marcus Capital", "COMPANY"),
+        ("Leonard Whitaker", "COMPANY", 1), ("Quill Whitaker", "COMPANY")])
+    assert [(s.label, s.text) for s in tidy(text, placed)] == [
+        ("COMPANY", "Whitaker Family Trust"), ("PERSON", "Leonard Whitaker"),
+        ("PERSON", "Ana Ruiz"), ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
+        ("COMPANY", "Leonard Whitaker"), ("COMPANY", "Quill Whitaker")]
+
+
 def test_a_word_or_a_keyword_before_a_number_is_no_part_of_it():
     """The number-leads record's probes, with the model's spans as it gave them: a
     French preposition and a number's keyword at the start of a number's span are left

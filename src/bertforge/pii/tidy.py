@@ -707,7 +707,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_firm_comma(_listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
+    relabelled = [_firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
         text, _founders_firm(text, _judge(text, _caption_party(
             text, _titled(text, _known_firm(s))))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
@@ -1299,15 +1299,19 @@ FOUNDERS_FIRMS = frozenset(("Edward Jones", "Raymond James", "Charles Schwab", "
 
 # what follows a recipient's name on a shipping or mailing line: a comma and a house number
 BEFORE_ADDRESS = re.compile(r",[ \t]*\d")
+# a comma and the words up to the next comma or the line's end: a job's title, where they
+# are one (`job_title`: "Leonard Whitaker, Trustee", "Ana Ruiz, EVP, Operations")
+TITLE_AFTER = re.compile(r",[ \t]*([^\n,;()]{2,60})")
 
 
 def _cell_name(text: str, span: Span) -> Span:
     """A model COMPANY span that is a whole table cell holding a person's name, or such a
-    name right before a comma and a house number, as PERSON: two or three words, none a
-    firm's word or form, not a known firm or one named after its founder, the first (or
-    its first part) a given name and the last (or each of its parts) a name ("Kwame
-    Asante-Boateng" among a compensation table's figures, "Sofia Mendoza-Rey" under
-    "BlackRock, Inc.", "shipped to Ngozi Eze, 14 Admiralty Way")."""
+    name right before a comma and a house number or a job's title (`TITLE_AFTER`), as
+    PERSON: two or three words, none a firm's word or form, not a known firm or one named
+    after its founder, the first (or its first part) a given name and the last (or each
+    of its parts) a name ("Kwame Asante-Boateng" among a compensation table's figures,
+    "Sofia Mendoza-Rey" under "BlackRock, Inc.", "shipped to Ngozi Eze, 14 Admiralty
+    Way", "Seller: Whitaker Family Trust, Leonard Whitaker, Trustee")."""
     if span.label != "COMPANY" or span.source != "model":
         return span
     words = span.text.split()
@@ -1318,11 +1322,17 @@ def _cell_name(text: str, span: Span) -> Span:
     first, last = words[0].casefold().split("-")[0], words[-1].casefold().split("-")
     if first not in given_names() or not all(part in known_names() for part in last):
         return span
-    if BEFORE_ADDRESS.match(text, span.end) is None and (
+    if BEFORE_ADDRESS.match(text, span.end) is None and not _title_after(text, span.end) and (
             CELL_BEFORE.search(text, max(0, span.start - 8), span.start) is None or
             CELL_AFTER.match(text, span.end) is None):
         return span
     return replace(span, label="PERSON")
+
+
+def _title_after(text: str, end: int) -> bool:
+    """Whether a comma and a job's title follow text[:end] (`TITLE_AFTER`)."""
+    after = TITLE_AFTER.match(text, end)
+    return after is not None and job_title(after.group(1).rstrip(". \t"))
 
 
 # what follows a judge's surname in an opinion's caption: perhaps more surnames, then the
@@ -1435,17 +1445,18 @@ def _known_firm(span: Span) -> Span:
     return span
 
 
-def _firm_comma(span: Span) -> Span:
+def _firm_comma(text: str, span: Span) -> Span:
     """A model COMPANY span without a comma and the lower-case words after it ("Zelle" of
     "Paid through Zelle, bank (Wells) says"): a firm's name has a form or a name after its
     comma ("Acme Holdings, llc", "Skadden, Arps"), never lower-case words alone; nor a
     job's title ("Soto, EVP, Operations" of a compensation table's "Rafael Ibarra Soto,
-    EVP, Operations", whose surname `_one_person` then joins to the name)."""
+    EVP, Operations", whose surname `_one_person` then joins to the name), and the name
+    before the title read again as a person's (`_cell_name`: "Leonard Whitaker, Trustee")."""
     if span.label != "COMPANY" or span.source != "model":
         return span
     comma = span.text.find(",")
-    if comma > 0 and job_title(span.text[comma + 1:]):
-        return _cut(span, len(span.text[:comma].rstrip()))
+    if comma > 0 and job_title(span.text[comma + 1:]):  # (a person's name, perhaps)
+        return _cell_name(text, _cut(span, len(span.text[:comma].rstrip())))
     comma = span.text.rfind(",")
     tail = span.text[comma + 1:].split()
     if comma <= 0 or not tail or not all(w.isalpha() and w.islower() for w in tail) \
