@@ -2382,17 +2382,19 @@ def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
     ('Ann "Bob Lee"'), or a nickname with nothing after it, stays apart; a nickname
     found without the surname after its closing mark takes it in (the nickname-surnames
     record: 'Chukwuemeka "Emeka" Obi'), and a span of the surname goes in with it; a
-    name after another in brackets, followed by a comma, does not (an alias)."""
+    name after another in brackets, followed by a comma, does not (an alias); nor does a
+    word in brackets after a full name that does not end in a given name (the
+    nickname-heads record: a rider's country, "Mauro Schmid (Sui) Jayco")."""
     from bertforge.pii.tidy import tidy
 
     text = ('Robert "Bob" Kline, William (Bill) Okafor, Elizabeth \'Liz\' Warren, '
             'Mae “Big Mama” Thornton; Ann "Bob Lee" left; Carl (Bo). Chukwuemeka "Emeka" Obi, '
             'Ngozi “Zee” Eze-Okafor and Tom "Tee" bought it. AL-RAWI, Ahmed (a.k.a. Rawi, Abu '
-            'Omar).')
+            'Omar). 4. Mauro Schmid (Sui) Jayco AlUla; Mary Ann (Molly) Brown.')
     values = ["Robert", 'Bob" Kline', "William", "Bill) Okafor", "Elizabeth", "Liz' Warren", "Mae",
               "Big Mama” Thornton", "Ann", "Bob Lee", "Carl", "Bo)", "Chukwuemeka", "Emeka",
               "Ngozi", "Zee", "Eze-Okafor", "Tom", "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi",
-              "Abu Omar"]
+              "Abu Omar", "Mauro Schmid", "Sui", "Mary Ann", "Molly"]
     spans, at = [], 0
     for v in values:
         at = text.index(v, at)
@@ -2403,7 +2405,8 @@ def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
                                        "Elizabeth 'Liz' Warren", "Mae “Big Mama” Thornton",
                                        "Ann", "Bob Lee", "Carl", "Bo",
                                        'Chukwuemeka "Emeka" Obi', "Ngozi “Zee” Eze-Okafor", "Tom",
-                                       "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi", "Abu Omar"]
+                                       "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi", "Abu Omar",
+                                       "Mauro Schmid", "Mary Ann (Molly) Brown"]
 
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     """"INC" of "ACME WIDGETS, INC." masked alone would leave the firm in clear: the

@@ -1659,14 +1659,14 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
     already stripped), or ending right before it with the surname after it
     ("Chukwuemeka" + "Emeka" of 'Chukwuemeka "Emeka" Obi', `SURNAME_AFTER_MARK`), as one
     name: the gold convention of every real corpus, and the decoder starts a new name
-    after the mark."""
+    after the mark; only after a given name (`_before_nickname`)."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
         if last is not None and last.start <= span.start and span.end <= last.end:
             continue  # the surname a name took in after its nickname ("Obi")
         if last is not None and last.label == span.label == "PERSON" \
-                and last.source == span.source == "model":
+                and last.source == span.source == "model" and _before_nickname(last.text):
             mark = NICK_OPEN.fullmatch(text, last.end, span.start)
             if mark:
                 closes = NICK_CLOSE[mark.group(1)]
@@ -1679,6 +1679,14 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
                     continue
         out.append(span)
     return out
+
+
+def _before_nickname(name: str) -> bool:
+    """Whether a name can go on with a nickname: one word, or one that ends in a given
+    name ("Mary Ann"); after a full name a bracketed word is something else, a rider's
+    country in a race's results ("Mauro Schmid (Sui) Jayco AlUla")."""
+    words = name.split()
+    return len(words) == 1 or words[-1].casefold() in given_names()
 
 
 # a post office box's first letters at a span's end ("Experian, P.O."), and its word at the
