@@ -992,6 +992,24 @@ def test_a_handle_read_as_an_email_is_a_user_name():
         ("EMAIL", "@acme.com"), ("EMAIL", "jdoe42"), ("EMAIL", "@ann@acme.com")]
 
 
+def test_a_phone_number_after_an_accounts_keyword_is_the_account():
+    """The account-phones record's probe, with the model's spans as it gave them: a
+    model PHONE span that is the whole number after an account's keyword ("account no.
+    5521-884102", "NMLS #2284910") is an ACCOUNT; a phone number after other words, a
+    piece of the keyed number and a recognizer's phone number stay phones."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Records for account no. 5521-884102 held by him; NMLS #2284910. Call 5521-884103; "
+            "Acct 4471-223 990; customer number 8812-4471.")
+    values = [("5521-884102", "PHONE"), ("2284910", "PHONE"), ("5521-884103", "PHONE"),
+              ("4471-223", "PHONE")]
+    spans = spans_at(text, values) + [Span(text.index("8812-4471"), len(text) - 1, "PHONE",
+                                           "8812-4471", 1.0, "pattern")]
+    assert [(s.label, s.text) for s in tidy(text, spans)] == [
+        ("ACCOUNT", "5521-884102"), ("ACCOUNT", "2284910"), ("PHONE", "5521-884103"),
+        ("PHONE", "4471-223"), ("PHONE", "8812-4471")]
+
+
 def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
     """A card number has 12 to 19 digits, a security code 3 or 4: a model CARD span of 7
     to 11 digits ("pay by card on 0747-226 2503") is masked as a PHONE."""

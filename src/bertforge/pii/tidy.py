@@ -18,9 +18,9 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       a_place, common_words, given_names, known_names, name_or_rare)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
-from .patterns import (BIC, DEPARTMENT, FIRM_SEAT, FIRMS, KNOWN_FIRMS, LETTER_SALUTATIONS,
-                       MONTH, NAME_PARTICLE, NAME_SALUTATIONS, NOT_NAME_WORDS, REGISTERED,
-                       ROLE_LEAD, job_title, trie_pattern)
+from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, KNOWN_FIRMS,
+                       LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
+                       NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, job_title, trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -733,7 +733,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _by_neighbours(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
-    out = [_handle_shaped(text, _phone_shaped(s)) for s in out if
+    out = [_handle_shaped(text, _keyed_account(text, _phone_shaped(s))) for s in out if
            worth_masking(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
 
@@ -1941,6 +1941,18 @@ def _phone_shaped(span: Span) -> Span:
     if span.label == "CARD" and 7 <= sum(c.isdigit() for c in span.text) <= 11 or \
             span.label == "GOV_ID" and NANP_SHAPE.fullmatch(span.text):
         return replace(span, label="PHONE")
+    return span
+
+
+def _keyed_account(text: str, span: Span) -> Span:
+    """A model PHONE span that is the number after an account's keyword, whole
+    (`patterns.ACCOUNT_NUMBER`: "records for account no. [5521-884102]"), as ACCOUNT: the
+    keyword says what the number is, where the model went by its groups."""
+    if span.label != "PHONE" or span.source != "model":
+        return span
+    if any(m.span(1) == (span.start, span.end) for m in
+           ACCOUNT_NUMBER.finditer(text, max(0, span.start - 40), span.end + 40)):
+        return replace(span, label="ACCOUNT")
     return span
 
 
