@@ -221,3 +221,15 @@ def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
               span("Li Na", "PERSON", score=0.8), span("Bo Kincaid", "PERSON")]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people)}
     assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]
+
+
+def test_a_merchants_first_word_alone_is_the_merchant_its_trade_names():
+    """The food-trades record's probe: a food trade's word ends a firm's name, so the
+    firm's first word alone that the model read as a person is the firm ("Stripe payout
+    to Northwind Bakery bounced ... I'll email Dana at Northwind")."""
+    text = "The payout to Northwind Bakery bounced. I'll email Dana at Northwind."
+    firm = text.index("Northwind Bakery")
+    lone = text.index("Northwind.")
+    spans = [Span(firm, firm + 16, "COMPANY", "Northwind Bakery", 0.99, "model"),
+             Span(lone, lone + 9, "PERSON", "Northwind", 0.99, "model")]
+    assert [s.label for s in every_mention(text, spans)] == ["COMPANY", "COMPANY"]

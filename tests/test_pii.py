@@ -2460,6 +2460,9 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     # and a home contractor's trade (the trade-words record: an insurer's claim notes)
     assert tidied("Contractor is Apex Roofing (Dale).", [("Roofing", "COMPANY")]) == [
         ("COMPANY", "Apex Roofing")]
+    # and a food or drink trade's (the food-trades record: a payout to a merchant)
+    assert tidied("The payout to Halfmoon Brewing bounced.", [("Brewing", "COMPANY")]) == [
+        ("COMPANY", "Halfmoon Brewing")]
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]

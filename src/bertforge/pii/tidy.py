@@ -1007,6 +1007,10 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           # Roofing", "Delgado Plumbing")
           "Roofing", "Plumbing", "Landscaping", "Painting", "Flooring", "Remodeling",
           "Paving", "Fencing", "Towing", "Automotive",
+          # and a food or drink trade's, as card statements and payouts name a merchant
+          # ("Northwind Bakery", "Halfmoon Brewing"); not "Kitchen" or "Grill", surnames too
+          "Bakery", "Bakeries", "Brewery", "Brewing", "Coffee", "Cafe", "Café", "Catering",
+          "Creamery", "Pizzeria", "Bistro", "Diner", "Deli", "Winery", "Distillery",
           # and a law practice's, as letters sign for one ("Tran & Whitlock Elder Law");
           # not "Law" alone, a surname ("Jude Law")
           "Law Group", "Law Firm", "Law Office", "Law Offices", "Elder Law", "Family Law",
