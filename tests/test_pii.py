@@ -3244,6 +3244,18 @@ def test_a_name_read_as_an_address_before_its_street_is_a_person():
         ("ADDRESS", "Jackson Heights, 37-12 81st St"), ("ADDRESS", "Flat Jones, 4 Elm St"),
         ("PERSON", "anna berg"), ("ADDRESS", "4 elm st"), ("ADDRESS", "Mary, 9 Oak St"),
         ("ADDRESS", "Santo Domingo, 12 Calle El Conde")]
+    # and one on the address's first line, above a line with a number (the name-lines
+    # record: a wire's beneficiary), a double-barrelled surname too; a building's name,
+    # a street's, and a line that is no name stay in the address
+    text = (":59:/DE44500700100175526303\nKLAUS ABERNATHY-VOGT\nSCHILLERSTRASSE 14\n"
+            "Victoria House\n12 High St\nGrace Court\n4 Elm St\nAccounts Payable\n9 Oak St\n")
+    values = [("KLAUS ABERNATHY-VOGT\nSCHILLERSTRASSE 14", "ADDRESS"),
+              ("Victoria House\n12 High St", "ADDRESS"), ("Grace Court\n4 Elm St", "ADDRESS"),
+              ("Accounts Payable\n9 Oak St", "ADDRESS")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("PERSON", "KLAUS ABERNATHY-VOGT"), ("ADDRESS", "SCHILLERSTRASSE 14"),
+        ("ADDRESS", "Victoria House\n12 High St"), ("ADDRESS", "Grace Court\n4 Elm St"),
+        ("ADDRESS", "Accounts Payable\n9 Oak St")]
 
 
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():

@@ -1792,11 +1792,27 @@ def _all_names(value: str) -> bool:
     Faker knows or an initial, the first a given name."""
     first, *rest = value.casefold().split(" ")
     return 1 <= len(rest) <= 3 and first in given_names() and \
-        all(w in known_names() or len(w.rstrip(".")) == 1 for w in rest) and not a_place(value)
+        all(all(part in known_names() for part in w.split("-")) or len(w.rstrip(".")) == 1
+            for w in rest) and not a_place(value)
 
 
-# the start of an address span up to its first comma, before the street's number
+# the start of an address span up to its first comma, before the street's number; or its
+# first line, without a digit, before a line with one, where a payment message or a
+# label writes the payee's name above the street ("KLAUS ABERNATHY-VOGT\nSCHILLERSTRASSE
+# 14"), unless the line ends in a building's or a street's word ("Victoria House")
 ADDRESS_HEAD = re.compile(r"([^\n,\d]+),[ \t]*(?=\d)")
+NAME_LINE = re.compile(r"([^\n,\d]+)\n(?=[^\n]*\d)")
+BUILDING_WORDS = {"house", "hall", "lodge", "tower", "towers", "manor", "cottage", "centre",
+                  "center", "chambers", "mansions", "villa", "farm", "barn", "mill"}
+
+
+def _address_head(value: str) -> re.Match | None:
+    """An address's first part that may be a name (`ADDRESS_HEAD`, `NAME_LINE`)."""
+    line = NAME_LINE.match(value)
+    if line is not None and line.group(1).split()[-1].casefold() not in \
+            BUILDING_WORDS | STREET_WORDS:
+        return line
+    return ADDRESS_HEAD.match(value)
 
 
 STREET_AFTER = re.compile(r",?[ \t]*\n?[ \t]*\d")  # a comma or a line, then a street's number
@@ -1805,13 +1821,14 @@ STREET_AFTER = re.compile(r",?[ \t]*\n?[ \t]*\d")  # a comma or a line, then a s
 def _named_addresses(text: str, spans: list[Span]) -> list[Span]:
     """An ADDRESS span that is a person's name (`_all_names`), right before an address
     that starts with its street's number (a comma or a line between), or at the start of
-    one before a comma and the street's number (`ADDRESS_HEAD`): the person the mail goes
+    one before a comma and the street's number or on a line of its own (`_address_head`:
+    a wire's "KLAUS ABERNATHY-VOGT\nSCHILLERSTRASSE 14"): the person the mail goes
     to, not their address ("c/o Law Office of [Patricia Nunez], 3111 Camino del Rio N";
     a contract's "Buyer Name and Address: [Brianna L. Castillo], 802 Wren Hollow Dr")."""
     out: list[Span] = []
     for i, span in enumerate(spans):
         after = spans[i + 1] if i + 1 < len(spans) else None
-        head = ADDRESS_HEAD.match(span.text) if span.label == "ADDRESS" else None
+        head = _address_head(span.text) if span.label == "ADDRESS" else None
         if span.label == "ADDRESS" and after is not None and after.label == "ADDRESS" and \
                 STREET_AFTER.fullmatch(text, span.end, after.start + 1) and \
                 _all_names(span.text):
