@@ -2446,6 +2446,15 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
                   [("LLC", "COMPANY")]) == [("COMPANY", "HARBOR WIDGETS LLC")]
     assert tidied("Ann Lee Acme Inc", [("Ann Lee", "PERSON"), ("Inc", "COMPANY")]) == [
         ("PERSON", "Ann Lee"), ("COMPANY", "Acme Inc")]
+    # a founder's name the model read as a person's is the firm's first word (the
+    # founders-forms record), not a name of two words or one on the line before
+    text = "Counsel: Vanessa Quintero, Quintero Law PLLC"
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, [
+        "Vanessa Quintero", ("Quintero", "PERSON", 1), ("PLLC", "COMPANY")]))] == [
+        ("PERSON", "Vanessa Quintero"), ("COMPANY", "Quintero Law PLLC")]
+    assert tidied("Signed: Okafor\nACME WIDGETS INC",
+                  [("Okafor", "PERSON"), ("INC", "COMPANY")]) == [
+        ("PERSON", "Okafor"), ("COMPANY", "ACME WIDGETS INC")]
     assert tidied("Consents: the Company shall deliver", [("Company", "COMPANY")]) == []
     assert tidied("was filed.\nLLC records", [("LLC", "COMPANY")]) == []
     # a firm at the start of its line, on the line under a name

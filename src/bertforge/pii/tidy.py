@@ -1580,9 +1580,10 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
     a firm's word ("Bank" of "an account at Frost Bank") with the name before it on its
     line taken in: up to four words that start with a capital or a digit, the last
     perhaps with a comma after it, stopping at a word that ends a sentence or a field, at
-    a joining word ("THE SERVICER AND"), and at the span before; with no such word a
-    form is dropped ("the Company"), a firm's word kept. Masking the form alone would
-    hide nothing and leave the firm in clear."""
+    a joining word ("THE SERVICER AND"), and at the span before, unless that is one word
+    read as a person (`_founders_word`: "Vanessa Quintero, [Quintero] Law [PLLC]"); with
+    no such word a form is dropped ("the Company"), a firm's word kept. Masking the form
+    alone would hide nothing and leave the firm in clear."""
     out: list[Span] = []
     for span in spans:
         form = span.text.casefold().rstrip(".") in FORMS_FOLDED
@@ -1591,7 +1592,8 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
             out.append(span)
             continue
         line = text.rfind("\n", 0, span.start) + 1  # the name is on the form's line
-        floor = max(out[-1].end if out else 0, line)
+        founder = out[-1] if out and _founders_word(out[-1]) else None
+        floor = max(founder.start if founder else out[-1].end if out else 0, line)
         head = text[floor:span.start]
         head = head[:-2] if head.endswith(", ") else head[:-1] if head.endswith(" ") else ""
         start = None
@@ -1604,12 +1606,20 @@ def _lone_forms(text: str, spans: list[Span]) -> list[Span]:
                 break
             head = head[:-1]
         if start is not None:
+            if founder is not None and start <= founder.start:
+                out.pop()  # the firm's first word, not a person ("[Quintero] Law PLLC")
             end = span.end + (text[span.end:span.end + 1] == "." and
                               span.text.casefold() + "." in DOTTED_FOLDED)  # "INC" + "."
             out.append(Span(start, end, "COMPANY", text[start:end], span.score, span.source))
         elif not form:
             out.append(span)
     return out
+
+
+def _founders_word(span: Span) -> bool:
+    """Whether a span may be the first word of the firm a lone legal form after it ends:
+    one word the model read as a person (on the form's line, where the name is looked for)."""
+    return span.label == "PERSON" and span.source == "model" and " " not in span.text
 
 
 # the rest of a name after a hyphen glued to it ("Al" + "-Sayed"), and its start before one
