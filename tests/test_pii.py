@@ -1898,20 +1898,23 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
     case, as posts write them), "COACH [KERR]"; a word that only starts like one stays
     ("Agentina Ross", "Dadi Ola", "Opal Reyes"); a role read alone is no name (the
     plural-titles record's amendment); a grandparent, aunt or uncle in another language
-    ("Nonna [Lucia]", the kin-abroad record)."""
+    ("Nonna [Lucia]", the kin-abroad record); a clergy's "Revd" and "Archdeacon", and
+    "aunty" (the clergy-and-kin record)."""
     from bertforge.pii.tidy import tidy
 
     text = ("Adjuster Brian Koval inspected it; shoutout to uncle Ray and COACH KERR, to "
             "Agentina Ross and Dadi Ola, and to the Manager; mr peterson did not; Teller Jenna "
             "Brooks did; COO Raj Patel agreed. My grandma (Nonna Lucia) and Tío Jorge; Opal "
-            "Reyes.")
+            "Reyes. Rt Revd Stephen Ashdown, the Archdeacon Jane Hill, send it to aunty ngozi.")
     values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
               "Manager", "mr peterson", "Teller Jenna Brooks", "COO Raj Patel", "Nonna Lucia",
-              "Tío Jorge", "Opal Reyes"]
+              "Tío Jorge", "Opal Reyes", "Revd Stephen Ashdown", "Archdeacon Jane Hill",
+              "aunty ngozi"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
                                        "Dadi Ola", "peterson", "Jenna Brooks", "Raj Patel",
-                                       "Lucia", "Jorge", "Opal Reyes"]
+                                       "Lucia", "Jorge", "Opal Reyes", "Stephen Ashdown",
+                                       "Jane Hill", "ngozi"]
 
 
 def test_a_role_in_lower_case_is_left_out_of_a_name():

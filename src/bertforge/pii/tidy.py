@@ -785,8 +785,8 @@ DEMONYMS = ("Briton", "Swede", "Spaniard", "Dane", "Dutchman", "Dutchwoman", "Fr
             "Californian", "New Yorker", "Londoner", "Parisian", "Muscovite")
 # kinship words; they and the courtesy titles are written in lower case too ("my uncle
 # Ray", "mr peterson")
-KIN = ("Uncle", "Aunt", "Auntie", "Cousin", "Brother", "Grandma", "Grandpa", "Granny", "Mom",
-       "Mum", "Dad",
+KIN = ("Uncle", "Aunt", "Auntie", "Aunty", "Cousin", "Brother", "Grandma", "Grandpa", "Granny",
+       "Mom", "Mum", "Dad",
        # and the grandparents, aunts and uncles of other languages, as English posts write
        # them ("my grandma (Nonna Lucia)", "Abuela Rosa"), none a given name of Faker's
        "Nonna", "Nonno", "Abuela", "Abuelo", "Abuelita", "Abuelito", "Opa", "Bubbe", "Zayde",
