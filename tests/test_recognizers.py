@@ -365,6 +365,18 @@ def test_numbers_dates_and_emails_said_in_words_are_found():
         assert recognized("spoken", "US", f"write to {email}") == [(email, "EMAIL")]
 
 
+def test_digits_said_one_by_one_are_a_number_by_their_keyword():
+    """The spaced-digits record's probe: a voicemail's automatic transcript writes a
+    number digit by digit ("call back at 8 6 6, 5 5 5, 0 1 9 2"): seven digits or more
+    after a keyword are a number of the keyword's kind; without a keyword (a line score's
+    innings), fewer than seven, a count, and digits glued to a word or a decimal are not."""
+    text = ("Please give me a call back at 8 6 6, 5 5 5, 0 1 9 2, extension 4 4. Your account "
+            "number is 7 7 1 2 0 9 3. Yankees 0 0 1 0 2 0 0 0 1 won. Account: 1 2 3 4 5 6 7. "
+            "Call Q1 2 3 4 5 6 7 8, Q1, 2 3 4 5 6 7 8 or 0.5 5 5 5 5 5 5 5.")
+    assert recognized("spoken", "US", text) == [
+        ("8 6 6, 5 5 5, 0 1 9 2", "PHONE"), ("7 7 1 2 0 9 3", "ACCOUNT")]
+
+
 def test_a_chat_logs_nicks_are_found_as_user_names():
     """The chat-nicks record's probe: a nick in angle brackets after a log line's time
     stamp is a user name ("<kwame_a>", "<@op_sam>" of an operator, the dotted-nicks

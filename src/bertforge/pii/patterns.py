@@ -1596,6 +1596,9 @@ _SPOKEN_YEAR = (rf"(?:nineteen|twenty)[ -](?:{_TENS}|{_TEENS}|oh[ -](?:one|two|t
                 rf"seven|eight|nine)|hundred)|two thousand(?:(?: and)? (?:{_TENS}|{_TEENS}|one|two|"
                 rf"three|four|five|six|seven|eight|nine))?")
 MONTH_NAME = "(?:%s)" % "|".join(MONTHS)  # read case-blind where it is used
+# digits said one by one as a call's automatic transcript writes them, a space or a comma
+# and a space between ("call me back at 8 6 6, 5 5 5, 0 1 9 2"): seven at least
+SPACED_DIGITS = re.compile(r"(?=\d)(?<![\w.,-])(?<!\d )(?<!\d, )\d(?:,? \d){6,}(?![\w-]|\.\d)")
 SPOKEN_DATE = re.compile(
     rf"(?i)\b{MONTH_NAME}[ \t]+(?:{_ORDINAL})\b(?:,?[ \t]+(?:{_SPOKEN_YEAR})\b)?")
 SPOKEN_EMAIL = re.compile(r"(?i)(?=[a-z0-9_])(?<![\w.])[a-z0-9_]+(?:[ \t]+(?:dot|underscore)[ \t]+[a-z0-9_]+)*"
@@ -1629,14 +1632,21 @@ def spoken_digits(value: str) -> str:
     return "".join(out)
 
 
+def spoken_keyword(text: str, start: int, reach: int = 50) -> str | None:
+    """The kind the nearest keyword in the `reach` characters before a spoken number
+    names (`SPOKEN_KINDS`), or None."""
+    before = text[max(0, start - reach):start]
+    found = [(m.end(), kind) for kind, pattern in SPOKEN_KINDS for m in pattern.finditer(before)]
+    return max(found)[1] if found else None
+
+
 def spoken_kind(text: str, start: int, digits: int) -> str:
     """The kind of a spoken number: named by the nearest keyword in the 50 characters
-    before it, else by its length (16 digits a card, 10 or 11 a phone, else an account
-    or customer number)."""
-    before = text[max(0, start - 50):start]
-    found = [(m.end(), kind) for kind, pattern in SPOKEN_KINDS for m in pattern.finditer(before)]
-    if found:
-        return max(found)[1]
+    before it (`spoken_keyword`), else by its length (16 digits a card, 10 or 11 a
+    phone, else an account or customer number)."""
+    keyword = spoken_keyword(text, start)
+    if keyword is not None:
+        return keyword
     if digits >= 13:
         return "credit_card_number"
     return "phone_number" if digits in (10, 11) else "customer_id"

@@ -220,11 +220,11 @@ class Bic(Recognizer):
 
 class Spoken(Recognizer):
     """Numbers, dates and email addresses said in words, as call transcripts write them
-    (`patterns.SPOKEN_DIGITS`, `SPOKEN_DATE`, `SPOKEN_EMAIL`), and an email address
-    disguised with "[at]" (`patterns.BRACKETED_EMAIL`): a run of at least four
-    spoken digits is a card, SSN, routing, PIN, account or phone number by the keyword
-    before it (`patterns.spoken_kind`); no checksum backs them, so the model decides where
-    it found something."""
+    (`patterns.SPOKEN_DIGITS`, `SPOKEN_DATE`, `SPOKEN_EMAIL`), numbers said digit by digit
+    (`_spaced`), and an email address disguised with "[at]" (`patterns.BRACKETED_EMAIL`): a
+    run of at least four spoken digits is a card, SSN, routing, PIN, account or phone number
+    by the keyword before it (`patterns.spoken_kind`); no checksum backs them, so the model
+    decides where it found something."""
     name, trust = "spoken", "shape"
     kinds = ("credit_card_number", "ssn", "bank_routing_number", "account_pin", "customer_id",
              "phone_number", "date", "email")
@@ -239,6 +239,7 @@ class Spoken(Recognizer):
         lower = text.lower()
         out = [self.match(m.start(), m.end(), "email") for m in p.BRACKETED_EMAIL.finditer(text)] \
             if "at]" in lower or "at)" in lower else []
+        out += self._spaced(text)
         if not self.NEEDS.search(lower):
             return out
         for m in p.SPOKEN_DIGITS.finditer(text):
@@ -250,6 +251,22 @@ class Spoken(Recognizer):
         out += [self.match(m.start(), m.end(), "date") for m in p.SPOKEN_DATE.finditer(text)]
         out += [self.match(m.start(), m.end(), "email") for m in p.SPOKEN_EMAIL.finditer(text)]
         return sorted(out, key=lambda m: m.start)
+
+
+    def _spaced(self, text: str) -> list[PatternMatch]:
+        """Digits said one by one (`patterns.SPACED_DIGITS`), of the kind a keyword before
+        them in their sentence names (`patterns.spoken_keyword`, within 50 characters);
+        without one, a line of a table's single digits (a game's score by innings) is no
+        number."""
+        out = []
+        for m in p.SPACED_DIGITS.finditer(text):
+            digits = re.sub(r"\D", "", m.group())
+            reach = max(0, m.start() - 50)
+            start = max(reach, *(text.rfind(c, reach, m.start()) + 1 for c in ".!?\n"))
+            kind = p.spoken_keyword(text, m.start(), m.start() - start)
+            if kind is not None and not "1234567890".startswith(digits):
+                out.append(self.match(m.start(), m.end(), kind))
+        return out
 
 
 class DatesAndTimes(Recognizer):
