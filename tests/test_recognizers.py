@@ -401,7 +401,9 @@ def test_uk_addresses_written_inline_are_found_up_to_their_postcode():
                  "639 Brookes Well\nEast Albertport\nE0S 9LX", "PO Box 812, Leeds LS1 4BZ",
                  "27 ORMSKIRK ROAD, AUGHTON L39 5HE",
                  # a signature's parts apart (the field-separators record)
-                 "221B Baker Street | London NW1 6XE"]
+                 "221B Baker Street | London NW1 6XE",
+                 # a flat after the street (the flat-after-street record)
+                 "14 Albany Road, Flat 2, Cardiff CF24 3RP"]
     text = ("Send it to " + "; then to ".join(addresses) + ". Postcode SE8 3QT only; we met "
             "in Leeds on 12 May; 12 items, ref LS1 4AB-7; room 4, code W1 2AB.")
     found = recognized("uk_addresses", "GB", text)

@@ -542,9 +542,10 @@ FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u201
     trie_pattern(KNOWN_FIRMS), _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
-# building and a house number after it); the street and up to three more runs of
-# capitalised words (building, town, county), each after a comma, a space or a line
-# break; the postcode. A word with a digit is no word of it.
+# building and a house number after it); the street, perhaps with a flat after it ("14
+# Albany Road, Flat 2, Cardiff CF24 3RP"), and up to three more runs of capitalised words
+# (building, town, county), each after a comma, a space or a line break; the postcode. A
+# word with a digit is no word of it.
 UK_POSTCODE = re.compile(r"(?=[A-Z])(?<![\w-])[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
 _ADDRESS_WORD = r"[A-ZÀ-ÖØ-Þ](?:[^\W\d_]|['\u2019-])*\.?(?![\w'\u2019-])"  # "Montréal" too
 _ADDRESS_RUN = rf"{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,3}}"
@@ -553,10 +554,11 @@ _ADDRESS_RUN = rf"{_ADDRESS_WORD}(?: {_ADDRESS_WORD}){{0,3}}"
 _FIELD_SEP = r"[ \t]+[|\u00b7\u2022][ \t]+"
 _ADDRESS_SEP = rf"(?:,?[ \t]+|,?[ \t]*\n[ \t]*|{_FIELD_SEP})"
 _HOUSE = r"\d{1,4}[A-Za-z]?"
+_FLAT = r"(?:Flat|Unit|Studio|Apartment|Apt\.?|Suite|Room)"
 UK_ADDRESS = re.compile(
-    rf"(?<![\w/.,-])(?:(?:Flat|Unit|Studio|Apartment|Apt\.?|Suite|Room|P\.?O\.? Box) {_HOUSE}{_ADDRESS_SEP}"
+    rf"(?<![\w/.,-])(?:(?:{_FLAT}|P\.?O\.? Box) {_HOUSE}{_ADDRESS_SEP}"
     rf"(?:{_ADDRESS_RUN}{_ADDRESS_SEP}{_HOUSE},?[ \t]+|{_HOUSE},?[ \t]+)?|{_HOUSE},?[ \t]+)"
-    rf"{_ADDRESS_RUN}(?:{_ADDRESS_SEP}{_ADDRESS_RUN}){{0,3}}"
+    rf"{_ADDRESS_RUN}(?:{_ADDRESS_SEP}{_FLAT} {_HOUSE})?(?:{_ADDRESS_SEP}{_ADDRESS_RUN}){{0,3}}"
     rf"{_ADDRESS_SEP}{UK_POSTCODE.pattern}")
 # A US address written inline, anchored by its state and ZIP code ("88 Harbor Blvd, Suite
 # 300, Long Beach, CA 90802", "P.O. Box 64854, St. Paul, MN 55164-0854"): a house number
