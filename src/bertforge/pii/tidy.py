@@ -529,8 +529,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     """Two values joined by a word no value holds are two spans, where each side is one
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
-    side with a capitalised word of two letters or more, and full names or surnames listed
-    with commas (`_people_listed`, `_surnames_listed`); two people's names that the
+    side with a capitalised word of two letters or more, and full names listed with
+    commas (`_people_listed`); two people's names that the
     model read as one firm are two names (`_name_pair`), and so is one name written
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
@@ -543,9 +543,6 @@ def _apart(text: str, span: Span) -> list[Span]:
         _case_parties(span) or _possessed(span)
     if pair is not None:
         return pair
-    if span.label == "PERSON" and _surnames_listed(span):
-        return [replace(span, start=m.start(), end=m.end(), text=m.group())
-                for m in SURNAME_ALONE.finditer(text, span.start, span.end)]
     sentences = _two_sentences(span)
     if sentences is not None:
         return [piece for s in sentences for piece in _apart(text, s)]
@@ -584,21 +581,6 @@ def _people_listed(span: Span) -> bool:
         words[-1].rstrip(".").casefold() not in names and
         not any(w.casefold() in NOT_NAME_WORDS for w in words)
         for words in (part.split() for part in parts))
-
-
-# one capitalised word of three letters or more (a surname alone: "Odegaard", "O'Neil")
-SURNAME_ALONE = re.compile(r"[A-Z][^\W\d_]+(?:['\u2019-][A-Z]?[^\W\d_]+)?")
-
-
-def _surnames_listed(span: Span) -> bool:
-    """Whether a PERSON span is surnames listed with commas, as a match report lists a
-    side ("Saliba, Gabriel, Calafiori; [Rice, Odegaard] (Merino 78)"): every part one
-    capitalised word and none a desk's or title's word; of two, the second no given name
-    (`given_names`), where an inverted name has its given name ("Thomas, Elias")."""
-    parts = span.text.split(", ")
-    return len(parts) > 1 and all(SURNAME_ALONE.fullmatch(p) and len(p) > 2 and
-                                  p.casefold() not in NOT_NAME_WORDS for p in parts) and \
-        (len(parts) > 2 or parts[-1].casefold() not in given_names())
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
