@@ -2078,6 +2078,13 @@ def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
             for v in ("venmo", "Kroger", "kevin", "VenMo")]
     assert [(s.text, s.label) for s in tidy(post, read)] == [
         ("venmo", "COMPANY"), ("Kroger", "COMPANY"), ("kevin", "PERSON"), ("VenMo", "PERSON")]
+    # and the sites where people review firms and employers (the review-sites record)
+    post = "Glassdoor - Senior Analyst. Reviewed by Kelsey M. on Trustpilot and Yelp"
+    read = [Span(post.index(v), post.index(v) + len(v), "PERSON", v, 0.9, "model")
+            for v in ("Glassdoor", "Kelsey M.", "Trustpilot", "Yelp")]
+    assert [(s.text, s.label) for s in tidy(post, read)] == [
+        ("Glassdoor", "COMPANY"), ("Kelsey M.", "PERSON"), ("Trustpilot", "COMPANY"),
+        ("Yelp", "COMPANY")]
 
 
 def test_a_firms_span_ends_before_a_comma_and_lower_case_words():

@@ -442,6 +442,9 @@ KNOWN_FIRMS = (
     "Synchrony Financial", "Synchrony Bank", "Navient", "Rocket Mortgage", "Quicken Loans",
     "Credit Karma", "NerdWallet", "Intuit", "H&R Block", "Binance", "Kraken Digital",
     "Block, Inc.", "Adyen", "Worldpay", "Fiserv", "Global Payments Inc.",
+    # and the sites where people review them and their employers ("Reviewed by Kelsey M.
+    # on Trustpilot"; not "Indeed", a word)
+    "Trustpilot", "Glassdoor", "Yelp",
     # the investors startup news names, and fintech firms
     "Andreessen Horowitz", "Y Combinator", "Founders Fund", "Sequoia Capital", "Accel",
     "Kleiner Perkins", "Lightspeed Venture Partners", "Tiger Global", "SoftBank",
