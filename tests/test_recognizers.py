@@ -1285,7 +1285,10 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("MyKad 900215-10-1234 (Selangor)", "900215-10-1234"),
     # (the cnpj record: Brazil's firms' tax number, two check digits mod 11)
     ("Para: Construtora Vale Verde Ltda\nCNPJ: 12.345.678/0001-95", "12.345.678/0001-95"),
-    ("CNPJ 11222333000181 (matriz)", "11222333000181")]
+    ("CNPJ 11222333000181 (matriz)", "11222333000181"),
+    # (the abn record: Australia's business number, mod 89)
+    ("Tax invoice\nABN 51 824 753 556\nHarbourside Accounting", "51 824 753 556"),
+    ("Australian Business Number: 53004085616", "53004085616")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)

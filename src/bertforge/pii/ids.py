@@ -197,6 +197,16 @@ def tfn(value: str) -> bool:
     return weights is not None and sum(w * x for w, x in zip(weights, d)) % 11 == 0
 
 
+def abn(value: str) -> bool:
+    """Australia's business number (eleven digits): one taken from the first digit, the
+    digits weighted 10, 1, 3, 5, ... 19 and summed, divisible by 89."""
+    d = [int(c) for c in _digits(value)]
+    if len(d) != 11:
+        return False
+    d[0] -= 1
+    return sum(w * x for w, x in zip((10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19), d)) % 89 == 0
+
+
 def ird(value: str) -> bool:
     """New Zealand's IRD number (eight or nine digits, between 10,000,000 and
     150,000,000): the digits before the last, padded to eight, weighted 3, 2, 7, 6, 5, 4,
@@ -298,6 +308,8 @@ KINDS = (
     _kind("Malaysian MyKad", r"(?<![\w-])\d{6}-\d{2}-\d{4}", None, "mykad|k/p"),
     _kind("Australian TFN", rf"(?<![\w-])\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{2,3}}", tfn,
           "tax file number", "TFN"),
+    _kind("Australian ABN", rf"(?<![\w-])\d{{2}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}",
+          abn, "australian business number", "ABN"),
     _kind("New Zealand IRD number", rf"(?<![\w-])\d{{2,3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", ird,
           "ird number|ird no|inland revenue number", "IRD"),
 )
