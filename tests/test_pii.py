@@ -1855,17 +1855,21 @@ def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
     """The honorifics record's probe, with the model's spans as it gave them: "Shri",
     "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")
     are no part of it, nor is "Dame" (the honours record), nor a Senior Advocate of
-    Nigeria's "SAN" (the senior-advocates record); "Sri Mulyani Indrawati", whose "Sri" is
-    her given name, stays."""
+    Nigeria's "SAN" (the senior-advocates record), nor a doctor's, nurse's or pharmacist's
+    degrees (the medical-credentials record); "Sri Mulyani Indrawati", whose "Sri" is her
+    given name, stays."""
     from bertforge.pii.tidy import tidy
 
     text = ("Shri Ramesh Iyer, Smt. Lakshmi Narayanan and Alhaji Aliko Dangote, GCON, met "
-            "Dame Mary Berry OBE and Sri Mulyani Indrawati. Counsel: Rotimi Oyedepo, SAN.")
+            "Dame Mary Berry OBE and Sri Mulyani Indrawati. Counsel: Rotimi Oyedepo, SAN. "
+            "Dr Oluwatobi Adeyemi-Brooks MBBS MRCGP; Ann Lee, RN; Kofi Mensah, PharmD.")
     values = ["Shri Ramesh Iyer", "Smt. Lakshmi Narayanan", "Alhaji Aliko Dangote", "GCON",
-              "Dame Mary Berry OBE", "Sri Mulyani Indrawati", "Rotimi Oyedepo, SAN"]
+              "Dame Mary Berry OBE", "Sri Mulyani Indrawati", "Rotimi Oyedepo, SAN",
+              "Oluwatobi Adeyemi-Brooks MBBS", "Ann Lee, RN", "Kofi Mensah, PharmD"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Ramesh Iyer", "Lakshmi Narayanan", "Aliko Dangote",
-                                       "Mary Berry", "Sri Mulyani Indrawati", "Rotimi Oyedepo"]
+                                       "Mary Berry", "Sri Mulyani Indrawati", "Rotimi Oyedepo",
+                                       "Oluwatobi Adeyemi-Brooks", "Ann Lee", "Kofi Mensah"]
 
 
 def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comma():

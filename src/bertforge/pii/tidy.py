@@ -1216,7 +1216,11 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                "KC", "QC", "SAN",
                # and the orders of the British Empire and of Nigeria ("Aliko Dangote, GCON")
                "OBE", "CBE", "MBE", "KBE", "DBE", "GBE", "GCFR", "GCON", "CFR", "OFR", "OON",
-               "MFR")
+               "MFR",
+               # and a doctor's, nurse's or vet's degrees and colleges, as letters sign them
+               # ("Dr Oluwatobi Adeyemi-Brooks MBBS MRCGP")
+               "MBBS", "MBChB", "MRCGP", "MRCP", "FRCP", "MRCS", "FRCS", "FRCA", "BDS",
+               "DVM", "PharmD", "DNP", "FACP", "FACS", "RN")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA",
