@@ -2082,6 +2082,10 @@ def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
             for v in ("venmo", "Kroger", "kevin", "VenMo")]
     assert [(s.text, s.label) for s in tidy(post, read)] == [
         ("venmo", "COMPANY"), ("Kroger", "COMPANY"), ("kevin", "PERSON"), ("VenMo", "PERSON")]
+    # and a firm Asian business news names (the news-firms-abroad record)
+    post = "Shares of Rakuten fell."
+    assert [s.label for s in tidy(post, [Span(10, 17, "PERSON", "Rakuten", 0.9, "model")])] == [
+        "COMPANY"]
     # and the sites where people review firms and employers (the review-sites record)
     post = "Glassdoor - Senior Analyst. Reviewed by Kelsey M. on Trustpilot and Yelp"
     read = [Span(post.index(v), post.index(v) + len(v), "PERSON", v, 0.9, "model")
@@ -2469,6 +2473,10 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     # and a food or drink trade's (the food-trades record: a payout to a merchant)
     assert tidied("The payout to Halfmoon Brewing bounced.", [("Brewing", "COMPANY")]) == [
         ("COMPANY", "Halfmoon Brewing")]
+    # and a broker's research arm after its name (the news-firms-abroad record)
+    assert tidied("Kotak Institutional Equities analyst Nischint Chawathe said", [
+        ("Kotak Institutional", "COMPANY"), ("Nischint Chawathe", "PERSON")]) == [
+        ("COMPANY", "Kotak Institutional Equities"), ("PERSON", "Nischint Chawathe")]
     # a firm the model found whole is left as it was
     assert tidied("paid Acme Widgets, Inc. in full", [("Acme Widgets, Inc.", "COMPANY")]) == [
         ("COMPANY", "Acme Widgets, Inc.")]

@@ -407,7 +407,7 @@ KNOWN_FIRMS = (
     "Hewlett Packard", "Lenovo", "Samsung Electronics", "Samsung", "Sony Group", "Sony",
     "Panasonic", "Toshiba", "Hitachi", "Huawei", "Xiaomi", "Alibaba", "Tencent", "Baidu",
     "ByteDance", "TikTok", "Foxconn", "TSMC", "Taiwan Semiconductor", "Nokia", "Netflix",
-    "Spotify", "Uber Technologies", "Lyft", "Airbnb", "eBay", "LinkedIn", "YouTube",
+    "Spotify", "Uber Technologies", "Lyft", "Airbnb", "eBay", "LinkedIn", "YouTube", "Rakuten",
     "Instagram", "WhatsApp", "OpenAI", "Anthropic", "SpaceX", "Tesla Inc.", "Tesla Motors",
     "Toyota", "Volkswagen", "BMW", "Mercedes-Benz", "Daimler AG", "Stellantis", "Chrysler",
     "Fiat Chrysler", "Renault SA", "Peugeot SA", "Nissan", "Honda Motor", "Hyundai Motor",

@@ -965,8 +965,9 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Analytics", "Aerospace", "Chemicals", "Materials", "Robotics", "Telecom",
           "Devices", "Instruments",
           # and a broker's research arm, as earnings calls name an analyst's firm ("Wolfe
-          # Research", "Autonomous Research", "Jefferies Markets")
-          "Research", "Markets",
+          # Research", "Autonomous Research", "Jefferies Markets", "Kotak Institutional
+          # Equities")
+          "Research", "Markets", "Equities",
           # and a payments firm's and a bank holding company's ("Bluewater Payments")
           "Payments", "Bankshares", "Bancorporation",
           # and the trades a merchant's or a contractor's name ends in, as statements and
