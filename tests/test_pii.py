@@ -2473,6 +2473,11 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     # and a food or drink trade's (the food-trades record: a payout to a merchant)
     assert tidied("The payout to Halfmoon Brewing bounced.", [("Brewing", "COMPANY")]) == [
         ("COMPANY", "Halfmoon Brewing")]
+    # and a maker's (the industrial-firms record: a director's former employer)
+    text = "she was President of Kessler Industrial. Mr. Ogunbiyi joined"
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, [
+        "Kessler", ("Industrial", "COMPANY"), "Ogunbiyi"]))] == [
+        ("COMPANY", "Kessler Industrial"), ("PERSON", "Ogunbiyi")]
     # and a broker's research arm after its name (the news-firms-abroad record)
     assert tidied("Kotak Institutional Equities analyst Nischint Chawathe said", [
         ("Kotak Institutional", "COMPANY"), ("Nischint Chawathe", "PERSON")]) == [

@@ -958,12 +958,13 @@ _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank",
           "Foods", "Motors", "Pharmaceuticals", "Healthcare", "Energy", "Financial", "Lending",
           "Realty", "Properties", "Management", "Advisors", "Advisory", "Recoveries",
           "Collections", "Fund", "Funds",
-          # and the words of a listed company's industry ("Kellner Pharma", "Orbis Therapeutics")
+          # and the words of a listed company's industry ("Kellner Pharma", "Orbis
+          # Therapeutics", "Kessler Industrial")
           "Pharma", "Pharmaceutical", "Therapeutics", "Biosciences", "Biotech", "Laboratories",
           "Minerals", "Mining", "Resources", "Bancshares", "Brands", "Airlines",
           "Communications", "Networks", "Software", "Semiconductor", "Semiconductors",
           "Analytics", "Aerospace", "Chemicals", "Materials", "Robotics", "Telecom",
-          "Devices", "Instruments",
+          "Devices", "Instruments", "Industrial",
           # and a broker's research arm, as earnings calls name an analyst's firm ("Wolfe
           # Research", "Autonomous Research", "Jefferies Markets", "Kotak Institutional
           # Equities")
