@@ -1010,21 +1010,6 @@ def test_a_phone_number_after_an_accounts_keyword_is_the_account():
         ("PHONE", "4471-223"), ("PHONE", "8812-4471")]
 
 
-def test_a_user_name_read_as_a_number_is_a_user_name():
-    """The user-shaped record's probe, with the model's spans as it gave them: a model
-    ACCOUNT, GOV_ID or PHONE span that is letters with an underscore ("Posted by
-    gemma_r_1987") is a user's name, DIGITAL; a number with an underscore before its
-    letters, one without an underscore, and a PERSON span stay as they were."""
-    from bertforge.pii.tidy import tidy
-
-    text = "Posted by gemma_r_1987; ref 4471_AB; id AB-4471; user ann_lee; cust_id 88120045."
-    values = [("gemma_r_1987", "ACCOUNT"), ("4471_AB", "ACCOUNT"), ("AB-4471", "GOV_ID"),
-              ("ann_lee", "PERSON"), ("88120045", "ACCOUNT")]
-    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
-        ("DIGITAL", "gemma_r_1987"), ("ACCOUNT", "4471_AB"), ("GOV_ID", "AB-4471"),
-        ("PERSON", "ann_lee"), ("ACCOUNT", "88120045")]
-
-
 def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
     """A card number has 12 to 19 digits, a security code 3 or 4: a model CARD span of 7
     to 11 digits ("pay by card on 0747-226 2503") is masked as a PHONE."""

@@ -715,7 +715,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _by_neighbours(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
-    out = [_handle_shaped(text, _user_shaped(_keyed_account(text, _phone_shaped(s))))
+    out = [_handle_shaped(text, _keyed_account(text, _phone_shaped(s)))
            for s in out if worth_masking(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
 
@@ -1972,19 +1972,6 @@ def _keyed_account(text: str, span: Span) -> Span:
     if any(m.span(1) == (span.start, span.end) for m in
            ACCOUNT_NUMBER.finditer(text, max(0, span.start - 40), span.end + 40)):
         return replace(span, label="ACCOUNT")
-    return span
-
-
-# a user's name: letters with an underscore between them and the rest ("gemma_r_1987")
-USER_SHAPE = re.compile(r"[A-Za-z][A-Za-z0-9.]*_[A-Za-z0-9_.]*")
-
-
-def _user_shaped(span: Span) -> Span:
-    """A model span of a number's group that is a user's name, as DIGITAL: no account,
-    card, ID or phone number holds an underscore between letters ("Posted by
-    [gemma_r_1987]"), and the handles recognizer masks such a name so."""
-    if span.label in NUMBER_GROUPS and span.source == "model" and USER_SHAPE.fullmatch(span.text):
-        return replace(span, label="DIGITAL")
     return span
 
 
