@@ -715,8 +715,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = _by_neighbours(text, out)
     out = [piece for s in out if not nobodys(text, s)
            for cut in _without_credentials(s) for piece in _without_terms(cut)]
-    out = [_handle_shaped(text, _keyed_account(text, _phone_shaped(s)))
-           for s in out if worth_masking(s.text, s.label) and not _in_markup(text, s.start, s.end)]
+    out = [_handle_shaped(text, _keyed_account(text, _phone_shaped(s))) for s in out if
+           worth_masking(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
 
 
