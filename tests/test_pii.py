@@ -2675,6 +2675,10 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Pari Passu"), ("PERSON", "Majeure"), ("PERSON", "Vires"),
       ("COMPANY", "AMICUS"), ("COMPANY", "Inter Alia"), ("PERSON", "Julia Passu")],
      ["Julia Passu"]),
+    # and the old English of a preamble (the contract-old-english record)
+    ("WITNESSETH: WHEREAS, the Issuer agrees; Hereinafter, Whitney Hereford signed.",
+     [("PERSON", "WITNESSETH"), ("COMPANY", "WHEREAS"), ("PERSON", "Hereinafter"),
+      ("PERSON", "Whitney Hereford")], ["Whitney Hereford"]),
     # a team's or a project's name (the calls-teams-patients record, `TEAM_NAME`); a
     # team's member named after it stays
     ("Congrats to Team Falcon and Project Atlas: Mireille Okafor, Team Lead Tanvir.",

@@ -556,8 +556,9 @@ def _security_id(text: str, span: Span) -> bool:
     return False
 
 
-# the Latin and Law French of contracts and courts, which contracts write capitalised
-# ("Pari Passu", "Force Majeure") and an uncased model reads as names
+# the Latin, Law French and old English of contracts and courts, which contracts write
+# capitalised ("Pari Passu", "Force Majeure", "WITNESSETH") and an uncased model reads as
+# names
 LEGAL_LATIN = (
     "pari passu", "force majeure", "per annum", "pro rata", "pro tanto", "ultra vires",
     "quantum meruit", "de minimis", "pro forma", "mutatis mutandis", "lis pendens",
@@ -574,7 +575,11 @@ LEGAL_LATIN = (
     "lex loci", "lex mercatoria", "nemo dat", "rebus sic stantibus", "pacta sunt servanda",
     "a fortiori", "ad litem", "in forma pauperis", "pro hac vice", "qui tam", "scienter",
     "respondeat superior", "sua sponte", "in toto", "inter se", "ipso facto", "vis major",
-    "casus belli", "ex gratia")
+    "casus belli", "ex gratia",
+    # and the old English of a contract's preamble and recitals, which it writes in
+    # capitals ("WITNESSETH: WHEREAS, ...")
+    "witnesseth", "whereas", "whereof", "wherefore", "hereinafter", "hereinbefore",
+    "heretofore", "hereunder", "hereof", "herein", "thereof", "therein", "thereunder")
 LATIN = re.compile(r"(?<![\w-])(?:%s)(?![\w-])" % trie_pattern(
     {v for term in LEGAL_LATIN for v in (term, term.title(), term.upper(), term.capitalize())}))
 LATIN_WORDS = frozenset(w for term in LEGAL_LATIN for w in term.split())  # a cheap first test
