@@ -2002,6 +2002,26 @@ def test_full_names_listed_with_commas_are_apart_and_an_inverted_name_stays_whol
                                        "Pieter de Vries", "Yusuf Demir", *values[2:]]
 
 
+def test_a_name_broken_by_a_lines_wrap_is_one_name():
+    """The wrapped-names record's probe, with the model's spans as it gave them: an
+    unfinished name (a given name alone, or ending in an initial) at the end of a line of
+    running text and a name at the next line's start are one name; a full name at a long
+    line's end before another line's name and names one per short line stay apart."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Copy to: Sidley Austin LLP, for the Agent, Attention: Jonathan D.\nPace, Esq., and "
+            "for the record we also thank Maria\n"
+            "Kowalski of the firm. Dr. Jens Weidmann; Olayemi Cardoso (CBN); Lael Brainard\n"
+            "Fireside chat.\nAttendees:\nMaria\nKowalski\nand with them, and also, Ana Maria\n"
+            "de la Cruz Ortega Vidal said.")  # (a full name, "Ana Maria": no join)
+    values = ["Jonathan D.", "Pace, Esq.", "Maria", "Kowalski", "Lael Brainard", "Fireside",
+              ("Maria", "PERSON", 1), ("Kowalski", "PERSON", 1), "Ana Maria",
+              "de la Cruz Ortega Vidal"]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Jonathan D.\nPace", "Maria\nKowalski", "Lael Brainard", "Fireside", "Maria",
+        "Kowalski", "Ana Maria", "de la Cruz Ortega Vidal"]
+
+
 def test_a_lawsuits_caption_read_as_one_name_is_its_parties():
     """The case-parties record's probe, with the model's spans as it gave them: a
     caption read as one firm is a person and a firm ("Reyes v. Northgate Bancorp,

@@ -732,10 +732,39 @@ def _by_neighbours(text: str, spans: list[Span]) -> list[Span]:
     line with its name (`_surname_lines`), a name read as an address before its street
     (`_named_addresses`), a name without a registration's mark after it
     (`_registration_marks`), a firm read as a person before its officer's role and name
-    (`_officers_firms`), and a table's "Surname, Given" read as two persons
-    (`_inverted_cells`)."""
+    (`_officers_firms`), a table's "Surname, Given" read as two persons
+    (`_inverted_cells`), and a name broken by a line's wrap (`_wrapped_names`)."""
     spans = _named_addresses(text, _surname_lines(text, _po_boxes(text, spans)))
-    return _inverted_cells(text, _officers_firms(text, _registration_marks(text, spans)))
+    spans = _officers_firms(text, _registration_marks(text, spans))
+    return _wrapped_names(text, _inverted_cells(text, spans))
+
+
+# a line's end between two spans, with the spaces around it
+LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
+WRAPPED_LINE = 40  # characters before a name on its line, at least, in running text
+INITIAL_END = re.compile(r"(?<![\w.])[A-Z]\.$")  # a name's last word an initial ("Jonathan D.")
+
+
+def _wrapped_names(text: str, spans: list[Span]) -> list[Span]:
+    """Two model PERSON spans, the first ending a line of running text and the second
+    starting the next line ("Copy to: Sidley Austin LLP, Attention: Jonathan D.\nPace,
+    Esq."), as one name: text wrapped at a fixed width breaks a name where its line is
+    full, and the model starts a name anew after a line's end. Only where the first is
+    unfinished, a given name alone or a name ending in an initial; not a list's or a
+    table's lines (the first has fewer than `WRAPPED_LINE` characters before it on its
+    line)."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and last.label == span.label == "PERSON" and \
+                last.source == span.source == "model" and \
+                LINE_BREAK.fullmatch(text, last.end, span.start) and \
+                last.start - (text.rfind("\n", 0, last.start) + 1) >= WRAPPED_LINE and \
+                (INITIAL_END.search(last.text) or last.text.casefold() in given_names()):
+            out[-1] = _joined(text, last, span, "PERSON")
+            continue
+        out.append(span)
+    return out
 
 
 def _without_leads(text: str, span: Span) -> tuple[int, int]:
