@@ -947,6 +947,19 @@ def test_a_company_without_a_capital_is_a_word_where_the_writer_uses_capitals():
     assert written_with_capitals("Hi there. i paid. Ok then. Yes sir.")
     assert not written_with_capitals("\n(A) the fee\n(B) the tax\n(C) the rest")
     assert not written_with_capitals("A. B. C. D. E. F. Smith. ok")
+    # a line of running text wrapped at its width goes on in mid-sentence: the next line's
+    # start is no sentence's (the wrapped-capitals record: an 8-K's "Okoro,\nage 46"); a
+    # short line's or a finished line's next line still counts
+    filing = ("On November 30, 2026, Gareth M. Thornbury notified the Board of Directors\n"
+              "of Cobalt Ridge Financial, Inc. of his decision to resign as Chief Operating\n"
+              "officer. The Board appointed Adaeze N. Okoro, age 46, currently Senior Vice\n"
+              "president, to succeed him. There are no family relationships.")
+    assert written_with_capitals(filing)
+    assert [s.text for s in tidy(filing, spans(filing, ("Adaeze N. Okoro", "PERSON"),
+                                               ("age", "PERSON")))] == ["Adaeze N. Okoro"]
+    assert not written_with_capitals("Thanks for the quick reply on the wire we sent us.\n"
+                                     "ok. Yes. No.")
+    assert not written_with_capitals("Hi Ann\nthanks\nsure. Yes. No.")
 
 
 def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_capitals():
