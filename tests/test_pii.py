@@ -3091,6 +3091,12 @@ def test_a_word_or_a_keyword_before_a_number_is_no_part_of_it():
               ("SWIFT BOFAUS3N", "BANK")]
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
         "01 42 68 55 00", "84-1234567", "+44 20 7946 0958", "acct12345", "SWIFT BOFAUS3N"]
+    # and a bank's customer file's, a branch code's and a tax reference's keyword (the
+    # scheme-keys record)
+    text = "Customer Hollis (CIF 00448812); BSB 062-000; your UTR 12345 67890 is due."
+    values = [("CIF 00448812", "ACCOUNT"), ("BSB 062-000", "BANK"), ("UTR 12345 67890", "GOV_ID")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "00448812", "062-000", "12345 67890"]
 
 
 def test_an_account_number_in_groups_is_whole():

@@ -1144,7 +1144,10 @@ ID_SCHEMES = {"SWIFT", "BIC", "IBAN", "ABA", "NMLS", "SSN", "EIN", "TIN", "ITIN"
               "CUSIP", "ISIN", "LEI", "SEDOL", "NPI", "KYC", "AML", "CIP", "PEP", "EDD", "CDD",
               "UBO", "MLRO", "ACH", "SEPA", "BACS", "CHAPS", "Fedwire", "FedNow",
               # and a card payment's reference numbers ("ARN 7402765...", a chargeback's)
-              "ARN", "RRN"}
+              "ARN", "RRN",
+              # and a bank's customer file, Australia's branch code, the UK's and
+              # Australia's tax references ("CIF 00448812", "BSB 062-000", "UTR 12345 67890")
+              "CIF", "BSB", "UTR", "ABN", "TFN"}
 # a scheme's name at the end of what a checked value left of a model span: it labels
 # the value ("Standard Bank of South Africa, [SWIFT] SBZAZAJJ"), no part of a name
 SCHEME_AT_END = re.compile(r"[\s,;:(]*(?<![\w-])(?:%s)[\s:#.]*$" % trie_pattern(ID_SCHEMES))
