@@ -3442,6 +3442,13 @@ def test_a_firm_after_one_persons_courtesy_title_is_a_person():
         ("PERSON", "Arvind Subramaniam"), ("PERSON", "Nkechi Obi"),
         ("COMPANY", "Reddy's Laboratories"), ("COMPANY", "Kessler Vance"),
         ("COMPANY", "Kessler Vance")]
+    # and one on the next line after a title that ends a wrapped line (the wrapped-titles
+    # record: a filing's footnote); not two lines down
+    text = ("held by the Oyelaran-Cole Family Trust, of which Ms.\nOyelaran-Cole is trustee; "
+            "Mr.\n\nAcme")
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, [
+        ("Oyelaran-Cole", "COMPANY", 1), ("Acme", "COMPANY")]))] == [
+        ("PERSON", "Oyelaran-Cole"), ("COMPANY", "Acme")]
 
 
 def test_a_surname_found_alone_takes_in_a_rare_or_given_name_before_it():

@@ -1432,8 +1432,9 @@ def _caption_party(text: str, span: Span) -> Span:
     return replace(span, label="PERSON")
 
 
-# one person's courtesy title right before a span ("with Dr. [Arvind Subramaniam]")
-PERSONS_TITLE = re.compile(r"(?:%s)\.?[ \t]+$" % trie_pattern(ENGLISH_TITLES))
+# one person's courtesy title right before a span ("with Dr. [Arvind Subramaniam]"), or at
+# the end of the line before, in text wrapped at its width
+PERSONS_TITLE = re.compile(r"(?:%s)\.?(?:[ \t]+|[ \t]*\n[ \t]*)\Z" % trie_pattern(ENGLISH_TITLES))
 
 
 def _titled(text: str, span: Span) -> Span:
