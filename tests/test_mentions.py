@@ -233,3 +233,20 @@ def test_a_merchants_first_word_alone_is_the_merchant_its_trade_names():
     spans = [Span(firm, firm + 16, "COMPANY", "Northwind Bakery", 0.99, "model"),
              Span(lone, lone + 9, "PERSON", "Northwind", 0.99, "model")]
     assert [s.label for s in every_mention(text, spans)] == ["COMPANY", "COMPANY"]
+
+
+def test_a_double_barrelled_surname_of_a_person_stays_the_persons_beside_her_trust():
+    """The hyphen-founders record's probe: "Oyelaran-Cole" alone, read as a person, is the
+    first word of the "Oyelaran-Cole Family Trust" named in full, but also the whole
+    surname of "Henrietta Oyelaran-Cole": it stays the person."""
+    text = ("Henrietta Oyelaran-Cole holds shares via the Oyelaran-Cole Family Trust, of which "
+            "Oyelaran-Cole is trustee.")
+
+    def span(value, label, at=0):
+        start = text.index(value, at)
+        return Span(start, start + len(value), label, value, 0.97, "model")
+
+    lone = span("Oyelaran-Cole", "PERSON", text.index("which"))
+    spans = [span("Henrietta Oyelaran-Cole", "PERSON"),
+             span("Oyelaran-Cole Family Trust", "COMPANY"), lone]
+    assert [s.label for s in every_mention(text, spans) if s.start == lone.start] == ["PERSON"]

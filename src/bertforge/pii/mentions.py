@@ -206,12 +206,14 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     's]" or "[McDoniel and Caldwell]", a person's possessive or two people read as a
     firm); unless the word is a given name two of Faker's locales list ("Morgan",
     `lexicon.widely_given`) or a word of a PERSON span of two words or more ("Alastair
-    Pembroke" founded "Pembroke Advisors"; "[Pembroke] said")."""
+    Pembroke" founded "Pembroke Advisors"; "[Pembroke] said"; a double-barrelled surname
+    whole, "Henrietta Oyelaran-Cole" and the "Oyelaran-Cole Family Trust")."""
     heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
     if not lone:
         return list(spans)
-    people = {w for s in spans if s.label == "PERSON" and " " in s.text for w in WORD.findall(s.text)}
+    people = {w for s in spans if s.label == "PERSON" and " " in s.text
+              for w in WORD.findall(s.text) + s.text.split()}  # ("Oyelaran-Cole" whole too)
     given = widely_given()
     firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given}
     return [replace(s, label="COMPANY", explanation=s.explanation and
