@@ -2245,7 +2245,8 @@ def test_a_datelines_place_is_nobodys():
     """The datelines record's probe, with the model's spans as it gave them: the place
     of a dateline read as a person goes ("HARARE 1996-12-06", "HILVERSUM , Netherlands
     1996-08-30", "KABUL, Dec 3 (Reuters)", "ABUJA — President", the dateline-dashes
-    record); a headline's name stays ("CUTTITTA BACK"),
+    record; "RIYADH - Saudi", "TOKYO -- SoftBank", the plain-dashes record); a headline's
+    name stays ("CUTTITTA BACK"), and a name not at its line's start before a dash,
     and so do a known surname and two words in capitals before a date (a list of names
     and birth dates), and a place in the middle of a sentence."""
     from bertforge.pii.tidy import tidy
@@ -2255,14 +2256,15 @@ def test_a_datelines_place_is_nobodys():
             "RUGBY - CUTTITTA BACK FOR ITALY .\nSMITH 1990-05-01\nJOHN KOWALSKI 1990-05-01\n"
             "KINSHASA (Reuters) - Rebels attacked .\nKasongo 1996-12-06\n"
             "He met OKONJO 1996-12-06 .\nABUJA — President Bola Tinubu spoke.\n"
-            "ADEYEMI — the defendant — spoke.\nNAIROBI – Kenya's central bank held.")
+            "ADEYEMI — the defendant — spoke.\nNAIROBI – Kenya's central bank held.\n"
+            "RIYADH - Saudi Aramco met.\nTOKYO -- SoftBank said.\nScorers: CUTTITTA - 3")
     values = ["HARARE", "Robert Mugabe", "HILVERSUM", "Ian Woosnam", "KABUL", "CUTTITTA", "SMITH",
               "JOHN KOWALSKI", "KINSHASA", "Kasongo", "OKONJO", "ABUJA", "Bola Tinubu", "ADEYEMI",
-              "NAIROBI"]
+              "NAIROBI", "RIYADH", "TOKYO", ("CUTTITTA", "PERSON", 1)]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Robert Mugabe", "Ian Woosnam", "CUTTITTA", "SMITH",
                                        "JOHN KOWALSKI", "Kasongo", "OKONJO", "Bola Tinubu",
-                                       "ADEYEMI"]
+                                       "ADEYEMI", "CUTTITTA"]
 
 
 def test_a_club_in_brackets_after_a_name_is_nobodys():

@@ -428,12 +428,12 @@ MAIL_HEADER = re.compile(r"X-[A-Za-z]+(?:-[A-Za-z]+)*")
 
 # what follows the place of a news story's dateline: perhaps its region, then the date,
 # the agency or a dash ("HARARE 1996-12-06", "HILVERSUM , Netherlands 1996-08-30", "KABUL,
-# Dec 3 (Reuters)", "ABUJA — President ..."); and what comes before it: the text's or a
-# line's start, or a headline's end
+# Dec 3 (Reuters)", "ABUJA — President ...", "RIYADH - Saudi Aramco", plain text's "--");
+# and what comes before it: the text's or a line's start, or a headline's end
 DATELINE_AFTER = re.compile(
     r"(?:[ \t]*,[ \t]*[A-Z][\w.]*(?:[ \t]+[A-Z][\w.]*){0,2})?(?:[ \t]*,)?[ \t]+"
     r"(?:\d{4}-\d\d-\d\d|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.? \d"
-    r"|\((?:Reuters|AP|AFP|UPI|Bloomberg|dpa|Xinhua)\)|[\u2014\u2013])")
+    r"|\((?:Reuters|AP|AFP|UPI|Bloomberg|dpa|Xinhua)\)|[\u2014\u2013]|--?[ \t])")
 DATELINE_BEFORE = re.compile(r"(?:^|\n|[.!?][ \t]+)[ \t]*$")
 
 
