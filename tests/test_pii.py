@@ -2033,6 +2033,17 @@ def test_a_name_broken_by_a_lines_wrap_is_one_name():
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
         "Jonathan D.\nPace", "Maria\nKowalski", "Lael Brainard", "Fireside", "Maria",
         "Kowalski", "Ana Maria", "de la Cruz Ortega Vidal"]
+    # the surname the model read as a firm's (the wrapped-surnames record); not a known
+    # firm's name, nor two words
+    text = ("Our assessor for this travel claim, Ms. Ingeborg\nSæther, requires it; otherwise you "
+            "may always ask Maria\nBarclays about it, and our assessor for this one, Ms. Ingrid\n"
+            "Solberg Holdings.")
+    found = tidy(text, spans_at(text, ["Ingeborg", ("Sæther", "COMPANY"), "Maria",
+                                       ("Barclays", "COMPANY"), "Ingrid",
+                                       ("Solberg Holdings", "COMPANY")]))
+    assert [(s.label, s.text) for s in found] == [
+        ("PERSON", "Ingeborg\nSæther"), ("PERSON", "Maria"), ("COMPANY", "Barclays"),
+        ("PERSON", "Ingrid"), ("COMPANY", "Solberg Holdings")]
 
 
 def test_a_lawsuits_caption_read_as_one_name_is_its_parties():

@@ -752,11 +752,14 @@ def _wrapped_names(text: str, spans: list[Span]) -> list[Span]:
     full, and the model starts a name anew after a line's end. Only where the first is
     unfinished, a given name alone or a name ending in an initial; not a list's or a
     table's lines (the first has fewer than `WRAPPED_LINE` characters before it on its
-    line)."""
+    line). The second may be one word the model read as a firm's, no known firm's: the
+    surname alone ("our assessor, Ms. Ingeborg\nSæther, requires")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
-        if last is not None and last.label == span.label == "PERSON" and \
+        if last is not None and last.label == "PERSON" and (span.label == "PERSON" or (
+                span.label == "COMPANY" and " " not in span.text and
+                not FIRMS.fullmatch(span.text))) and \
                 last.source == span.source == "model" and \
                 LINE_BREAK.fullmatch(text, last.end, span.start) and \
                 last.start - (text.rfind("\n", 0, last.start) + 1) >= WRAPPED_LINE and \
