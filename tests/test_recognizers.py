@@ -1165,6 +1165,16 @@ def test_a_payment_apps_cashtag_and_link_give_their_user_name():
         assert recognized("handles", "US", link) == [(user, "DIGITAL")]
 
 
+def test_an_ethereum_name_is_a_user_name():
+    """The ens-names record's probe: an Ethereum Name Service name ("My ENS is segun.eth",
+    "vault.dao.eth") is a user name; ".eth" inside a longer word or a file's name, a name
+    with a capital, and an email address's domain are not."""
+    text = ("My ENS is segun.eth. Send to vault.dao.eth, not x.ethereum or file.eth.bak; "
+            "Seg.eth; mail a@b.eth")
+    assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
+        "segun.eth", "vault.dao.eth"]]
+
+
 def test_an_indian_ifsc_after_its_keyword_is_a_banks_code():
     """The ifsc-codes record's probe: a branch's IFSC after "IFSC" (in capitals, or
     written as a word) is bank details; the same shape without the keyword, or a longer

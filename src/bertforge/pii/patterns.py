@@ -1347,6 +1347,9 @@ PROFILE_URL = re.compile(
 PAYMENT_URL = re.compile(r"(?=[pvcrm])(?<![\w.-])(?:www\.)?(?:paypal\.me|venmo\.com(?:/u)?|"
                          r"cash\.app/\$|revolut\.me|monzo\.me)/?([A-Za-z0-9_][\w.-]{1,39}?)"
                          r"(?=[/?#]|\.?(?:\s|$)|[)\],;:'\"])")
+# an Ethereum Name Service name, a crypto wallet's name as its owner gives it ("My ENS is
+# segun.eth"): lower-case labels, the last ".eth"
+ENS_NAME = re.compile(r"(?<![\w.@/-])((?:[a-z0-9][a-z0-9-]*\.)+eth)(?![\w-]|\.\w)")
 # a Cash App user's "$cashtag" ("my Cash App $JaylenB2004"), taken only where the app or
 # the cashtag is named before it on its line (`CASH_APP`): elsewhere "$" and a word is a
 # ticker ("$TSLA") or a program's variable ("$user"); a ticker in capitals stays even there

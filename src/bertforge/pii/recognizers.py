@@ -435,7 +435,8 @@ class Handles(Recognizer):
     `patterns.HOME_DIR`), the user name of a social site's profile address
     ("linkedin.com/in/jordanlee", `patterns.PROFILE_URL`) or of a payment's link
     ("paypal.me/jaylenb", `patterns.PAYMENT_URL`), a Cash App "$cashtag" where the app is
-    named before it (`patterns.CASHTAG`), an Indian UPI payment address
+    named before it (`patterns.CASHTAG`), an Ethereum Name Service name ("segun.eth",
+    `patterns.ENS_NAME`), an Indian UPI payment address
     ("ramesh.kumar@okhdfcbank", `patterns.UPI_ID`), the user of a web server's
     access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's
     shape ("Posted by Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
@@ -471,6 +472,8 @@ class Handles(Recognizer):
                     if m.group(1).lower() not in p.NOT_PROFILES]
         if ".me/" in text or ".com/u/" in text or ".app/$" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.PAYMENT_URL.finditer(text)]
+        if ".eth" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.ENS_NAME.finditer(text)]
         if "$" in text:
             out += [self.match(m.start(1), m.end(1)) for m in p.CASHTAG.finditer(text)
                     if not p.TICKER.fullmatch(m.group(1)) and
