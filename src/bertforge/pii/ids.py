@@ -36,12 +36,14 @@ def cnpj(value: str) -> bool:
     d = [int(c) for c in _digits(value)]
     if len(d) != 14 or len(set(d)) == 1:
         return False
-    for n in (12, 13):
-        weights = [(n - 7 - i) if i < n - 8 else (n + 1 - i) for i in range(n)]
+    for n, weights in ((12, _CNPJ_WEIGHTS), (13, (6,) + _CNPJ_WEIGHTS)):
         rest = sum(w * x for w, x in zip(weights, d)) % 11
         if (0 if rest < 2 else 11 - rest) != d[n]:
             return False
     return True
+
+
+_CNPJ_WEIGHTS = (5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)
 
 
 DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"

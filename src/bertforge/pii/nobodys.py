@@ -831,7 +831,7 @@ def _amount_piece(text: str, span: Span) -> bool:
 
 # a currency's code or sign right before an amount ("GBP 12,400.00", "$ 1,200")
 CURRENCY_BEFORE = re.compile(r"(?<![\w$\u20ac\u00a3\u00a5\u20b9\u20a6])"
-                             r"(?:[A-Z]{3}|[$\u20ac\u00a3\u00a5\u20b9\u20a6])[ \t\u00a0]?$")
+                             r"(?:[A-Z]{3}|[$\u20ac\u00a3\u00a5\u20b9\u20a6])[ \t\u00a0]?\Z")
 
 
 def _currency_start(text: str, start: int) -> int:

@@ -1843,8 +1843,8 @@ BUILDING_WORDS = {"house", "hall", "lodge", "tower", "towers", "manor", "cottage
 def _address_head(value: str) -> re.Match | None:
     """An address's first part that may be a name (`ADDRESS_HEAD`, `NAME_LINE`)."""
     line = NAME_LINE.match(value)
-    if line is not None and line.group(1).split()[-1].casefold() not in \
-            BUILDING_WORDS | STREET_WORDS:
+    last = line.group(1).split()[-1:] if line is not None else []
+    if last and last[0].casefold() not in BUILDING_WORDS | STREET_WORDS:
         return line
     return ADDRESS_HEAD.match(value)
 
