@@ -960,6 +960,12 @@ def test_a_company_without_a_capital_is_a_word_where_the_writer_uses_capitals():
     assert not written_with_capitals("Thanks for the quick reply on the wire we sent us.\n"
                                      "ok. Yes. No.")
     assert not written_with_capitals("Hi Ann\nthanks\nsure. Yes. No.")
+    # a capital after a long line that ends without a mark starts a form's next field
+    # (the wrapped-capitals record's amendment: a term sheet's lines)
+    sheet = ("SERIES A TERM SHEET\nInvestors: Northwind Ventures (lead), and angel investor Rahul "
+             "Mehta\nBoard: Two seats for Common (Priya Nair, Daniel Osei), one for Series A\n"
+             "Counsel to the Company: Cooley LLP (Attn: Samantha Greer)")
+    assert written_with_capitals(sheet)
 
 
 def test_a_lower_case_person_no_one_is_called_is_a_word_where_the_writer_uses_capitals():

@@ -2043,13 +2043,15 @@ SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+|\n[ \t]*)[\"'“‘(\[]*([^\W\d_]
 def written_with_capitals(text: str) -> bool:
     """Whether the text's writer starts sentences with capitals: at least 3 sentence or
     line starts (`SENTENCE_START`), 80% of them capitals ("N.A., in its capacity" reads
-    as a lower-case start); not a line's start where the line before is running text
-    wrapped at its width (`_wrapped_at`), which goes on in mid-sentence. There a
+    as a lower-case start); not a lower-case line's start where the line before is
+    running text wrapped at its width (`_wrapped_at`), which goes on in mid-sentence (a
+    capital there may start a form's next field, "Board: ..."). There a
     company's name has a capital too, and a model COMPANY span without one ("pledge",
     "hypothecation") is an ordinary word the uncased model could not tell from a name; a
     tweet written in lower case ("united has put themselves") says nothing either way."""
     starts = [m.group(1) for m in SENTENCE_START.finditer(text)
-              if text[m.start()] != "\n" or not _wrapped_at(text, m.start())]
+              if text[m.start()] != "\n" or m.group(1).isupper() or
+              not _wrapped_at(text, m.start())]
     return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
 
 
