@@ -2519,6 +2519,11 @@ def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
     assert tidied("opened an account at Frost Bank.", [("Bank", "COMPANY")]) == [
         ("COMPANY", "Frost Bank")]
     assert tidied("the Bank shall pay", [("Bank", "COMPANY")]) == []  # (lone-firm-words)
+    # and a unit's word alone (the unit-words record); a firm named so stays
+    assert tidied("Yours sincerely,\nClaims Department\nAllianz Partners UK", [
+        ("Department", "COMPANY")]) == []
+    assert tidied("Paid to Team Rubicon Inc", [("Team Rubicon Inc", "COMPANY")]) == [
+        ("COMPANY", "Team Rubicon Inc")]
     # and a home contractor's trade (the trade-words record: an insurer's claim notes)
     assert tidied("Contractor is Apex Roofing (Dale).", [("Roofing", "COMPANY")]) == [
         ("COMPANY", "Apex Roofing")]

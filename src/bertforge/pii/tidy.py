@@ -626,7 +626,8 @@ def _plausible(value: str, label: str) -> bool:
     a date a digit or a month or day name ("minutes" is no date), but not a
     weekday alone (the generator and the hand-written sets never mark one), a name
     or a firm a letter ("-400" of a statement's line is none), and a firm more than a
-    firm's word or legal form alone ("[Group] No. 0047721" of a health plan's card)."""
+    firm's word or legal form alone ("[Group] No. 0047721" of a health plan's card) or
+    a unit's word alone (`UNIT_WORDS`: "Claims [Department]")."""
     digits = sum(map(str.isdigit, value))
     if label == "PHONE":  # a mail's Message-ID has the digits, and an "@"
         return digits >= 7 and "@" not in value
@@ -643,8 +644,13 @@ def _plausible(value: str, label: str) -> bool:
     if label == "DATE":  # a weekday alone ("on Saturday") is no one's date
         return (digits > 0 or bool(CALENDAR.search(value))) and not WEEKDAY.fullmatch(value)
     if label in TITLED:  # a statement's amount "-400" is nobody's name, "Group" no firm's
-        return any(c.isalpha() for c in value) and not (label == "COMPANY" and value in FIRM_ENDS)
+        return any(c.isalpha() for c in value) and not (
+            label == "COMPANY" and (value in FIRM_ENDS or value in UNIT_WORDS))
     return True
+
+
+# the words of a firm's unit, none a firm alone (a letter signed "Claims [Department]")
+UNIT_WORDS = {"Department", "DEPARTMENT", "Dept", "Dept.", "Division", "Desk", "Team"}
 
 
 def worth_masking(value: str, label: str) -> bool:
