@@ -227,14 +227,19 @@ def persons_in_other_case(spans: Sequence[Span], sure: float = SURE) -> list[Spa
     `sure` elsewhere in the document: a filing's cover prints the name in capitals, which
     the model reads as a firm's ("Reporting Person: [ZHANG WEIMIN]" above "/s/ ... for
     Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab")."""
-    names = {" ".join(WORD.findall(s.text)).casefold() for s in spans if s.label == "PERSON"
-             and s.source == "model" and s.score >= sure and " " in s.text.strip()}
+    names = {_folded(s.text) for s in spans if s.label == "PERSON" and s.source == "model"
+             and s.score >= sure and " " in s.text.strip()}
     if not names:
         return list(spans)
     return [replace(s, label="PERSON", explanation=s.explanation and
                     f"{s.explanation}; a person's name the document gives in full")
             if s.label == "COMPANY" and s.source == "model" and not _named_in_full(s) and
-            " ".join(WORD.findall(s.text)).casefold() in names else s for s in spans]
+            _folded(s.text) in names else s for s in spans]
+
+
+def _folded(value: str) -> str:
+    """A value's words, one space apart, case folded ("ZHANG  WEIMIN" -> "zhang weimin")."""
+    return " ".join(WORD.findall(value)).casefold()
 
 
 def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:

@@ -1606,6 +1606,7 @@ _SPOKEN_YEAR = (rf"(?:nineteen|twenty)[ -](?:{_TENS}|{_TEENS}|oh[ -](?:one|two|t
 MONTH_NAME = "(?:%s)" % "|".join(MONTHS)  # read case-blind where it is used
 # digits said one by one as a call's automatic transcript writes them, a space or a comma
 # and a space between ("call me back at 8 6 6, 5 5 5, 0 1 9 2"): seven at least
+SENTENCE_END = re.compile(r"[.!?\n]")
 SPACED_DIGITS = re.compile(r"(?=\d)(?<![\w.,-])(?<!\d )(?<!\d, )\d(?:,? \d){6,}(?![\w-]|\.\d)")
 SPOKEN_DATE = re.compile(
     rf"(?i)\b{MONTH_NAME}[ \t]+(?:{_ORDINAL})\b(?:,?[ \t]+(?:{_SPOKEN_YEAR})\b)?")
@@ -1640,10 +1641,13 @@ def spoken_digits(value: str) -> str:
     return "".join(out)
 
 
-def spoken_keyword(text: str, start: int, reach: int = 50) -> str | None:
-    """The kind the nearest keyword in the `reach` characters before a spoken number
-    names (`SPOKEN_KINDS`), or None."""
-    before = text[max(0, start - reach):start]
+def spoken_keyword(text: str, start: int, in_sentence: bool = False) -> str | None:
+    """The kind the nearest keyword in the 50 characters before a spoken number names
+    (`SPOKEN_KINDS`), or None; `in_sentence`: only after the last sentence's or line's end
+    among them."""
+    before = text[max(0, start - 50):start]
+    if in_sentence:
+        before = SENTENCE_END.split(before)[-1]
     found = [(m.end(), kind) for kind, pattern in SPOKEN_KINDS for m in pattern.finditer(before)]
     return max(found)[1] if found else None
 

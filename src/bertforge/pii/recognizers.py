@@ -255,16 +255,12 @@ class Spoken(Recognizer):
 
     def _spaced(self, text: str) -> list[PatternMatch]:
         """Digits said one by one (`patterns.SPACED_DIGITS`), of the kind a keyword before
-        them in their sentence names (`patterns.spoken_keyword`, within 50 characters);
-        without one, a line of a table's single digits (a game's score by innings) is no
-        number."""
+        them in their sentence names (`patterns.spoken_keyword`); without one, a line of a
+        table's single digits (a game's score by innings) is no number."""
         out = []
         for m in p.SPACED_DIGITS.finditer(text):
-            digits = re.sub(r"\D", "", m.group())
-            reach = max(0, m.start() - 50)
-            start = max(reach, *(text.rfind(c, reach, m.start()) + 1 for c in ".!?\n"))
-            kind = p.spoken_keyword(text, m.start(), m.start() - start)
-            if kind is not None and not "1234567890".startswith(digits):
+            kind = p.spoken_keyword(text, m.start(), in_sentence=True)
+            if kind is not None and not "1234567890".startswith(re.sub(r"\D", "", m.group())):
                 out.append(self.match(m.start(), m.end(), kind))
         return out
 
