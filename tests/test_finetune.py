@@ -354,6 +354,51 @@ def test_the_segment_table_learns_at_a_rate_of_its_own(tiny_dirs):
     assert fast["embeddings.words.weight"] == pytest.approx(plain["embeddings.words.weight"])
 
 
+@pytest.mark.parametrize("head, frozen", [("token-classification", False),
+                                          ("sequence-classification", False),
+                                          ("masked-lm", False), ("token-classification", True)])
+def test_training_only_the_used_rows_gives_what_training_the_whole_table_does(tiny_dirs, head,
+                                                                             frozen, monkeypatch):
+    """`fit` trains only the word table's rows the windows use, and shrinks the rest by
+    the weight decay of every step at the end: every weight comes out as training the
+    whole table leaves it (a decay strong enough that leaving it out, or counting a step's
+    rate after the schedule moved it, is far outside the tolerance), with the model's
+    own table back in place. During training the table holds only those rows; a masked
+    LM's (which scores every word against it) and a frozen one are left whole."""
+    from contextlib import contextmanager
+
+    from bertforge.finetune import fit as fitting
+
+    rng = np.random.default_rng(0)
+    features = [{"input_ids": [101] + rng.integers(1000, 1040, n).tolist() + [102],
+                 "token_type_ids": [0] * (n + 2),
+                 "labels": [-100] + rng.integers(0, 3, n).tolist() + [-100]} for n in (5, 9, 3, 7)]
+    if head == "sequence-classification":
+        features = [dict(f, labels=k % 3) for k, f in enumerate(features)]
+    settings = FitSettings(steps=8, batch=2, lr=1e-2, weight_decay=0.5, clip=0.1, warmup=0.25,
+                           precision="fp32", progress=False)
+    start, cut, whole = (load_model(tiny_dirs[head]) for _ in range(3))
+    for model in (cut, whole):
+        model.embeddings.words.weight.requires_grad_(not frozen)
+    table = cut.embeddings.words
+    rows = []
+    forward = fitting.Rows.forward
+    monkeypatch.setattr(fitting.Rows, "forward", lambda self, ids: (
+        rows.append(self.weight.shape[0]), forward(self, ids))[1])
+    fit(cut, features, settings, pad_id=3)  # not the table's padding row (0)
+    used = {i for f in features for i in f["input_ids"]} | {0, 3}
+    assert cut.embeddings.words is table and len(used) < 30
+    assert set(rows) == (set() if frozen or head == "masked-lm" else {len(used)})
+    monkeypatch.setattr(fitting, "used_rows", contextmanager(lambda *a, **k: (yield None)))
+    fit(whole, features, settings, pad_id=3)
+    for (name, a), b in zip(cut.named_parameters(), whole.parameters()):
+        torch.testing.assert_close(a, b, atol=1e-6, rtol=1e-5, msg=name)
+    unused = start.embeddings.words.weight[5000]
+    assert torch.allclose(cut.embeddings.words.weight[5000], unused, atol=1e-3) == frozen
+    with pytest.raises(IndexError):
+        fitting.Rows(table, torch.tensor([0, 101, 102]))(torch.tensor([[101, 7]]))
+
+
 def test_prune_ffn_drops_the_units_that_do_nothing(tiny_dirs, tmp_path):
     """Units whose output weights are zero add nothing: ffn_importance scores them 0,
     prune_ffn drops them, and the smaller model computes exactly what the full one did;

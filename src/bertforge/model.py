@@ -340,6 +340,12 @@ class Bert(nn.Module):
         each token on its own, not a row's first token (the pooler's)."""
         return self.head in (None, "token-classification", "masked-lm")
 
+    @property
+    def looks_words_up(self) -> bool:
+        """Whether the word table is read only at the input's ids (`finetune.fit.used_rows`
+        trains only those rows): not where the masked LM scores every word against it."""
+        return self.head not in ("masked-lm", "pretraining")
+
     def _check_input(self, input_ids: torch.Tensor) -> None:
         if input_ids.dim() != 2:
             raise BertforgeError(f"input_ids must be (batch, length), got shape "

@@ -8,20 +8,24 @@ batch of similar lengths wastes little on padding, but trained worse on validati
 docs/experiments/2026-12-02-trainer-gap.md). A batch of token-labelled windows is
 packed (`pack`): several windows share a row, each with its own positions and seeing
 only itself, so a random batch costs little more than a sorted one and computes the
-same. AdamW, 10% warm-up then linear decay, gradients clipped at 1.0, bf16 autocast
-where the CPU or GPU has it (`training.py`).
+same. Only the word table's rows that the windows use are trained, the rest shrunk by
+weight decay at the end, as training the whole table would leave them (`used_rows`).
+AdamW, 10% warm-up then linear decay, gradients clipped at 1.0, bf16 autocast where the
+CPU or GPU has it (`training.py`).
 """
 
 from __future__ import annotations
 
 import math
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 import torch
 import torch.nn.functional as F
+from torch import nn
 from tqdm import tqdm
 
 from ..errors import BertforgeError
@@ -186,6 +190,62 @@ def pack(features: Sequence[dict], pad_id: int) -> dict[str, torch.Tensor]:
             "labels": torch.from_numpy(labels), "tokens": block >= 0}
 
 
+class Rows(nn.Embedding):
+    """The rows `used` of an embedding table, looked up by the whole table's ids (an id
+    outside them is an index error, never another row)."""
+
+    def __init__(self, table: nn.Embedding, used: torch.Tensor):
+        lookup = torch.full((table.num_embeddings,), -1, dtype=torch.long, device=used.device)
+        lookup[used] = torch.arange(len(used), device=used.device)
+        pad = None if table.padding_idx is None else int(lookup[table.padding_idx])
+        super().__init__(len(used), table.embedding_dim, padding_idx=pad,
+                         _weight=table.weight.detach()[used].clone())
+        self.register_buffer("lookup", lookup, persistent=False)
+        self.shrink = 1.0  # what weight decay has made of a row outside `used` so far
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        return super().forward(self.lookup[ids])
+
+    def decay(self, optimizer: torch.optim.Optimizer) -> None:
+        """Count the weight decay the optimiser's next step would give a row outside
+        `used` (call it before the step: the schedule moves the rate after it)."""
+        group = next(g for g in optimizer.param_groups
+                     if any(p is self.weight for p in g["params"]))
+        self.shrink *= 1.0 - group["lr"] * group["weight_decay"]
+
+
+@contextmanager
+def used_rows(model: torch.nn.Module, features: Sequence[dict], pad_id: int, scaler=None):
+    """Train only the word table's rows that the features' ids use (yields their `Rows`,
+    or None where the model has no such table to cut), and put the whole table back after.
+
+    AdamW moves a row whose gradient is zero at every step by weight decay alone: its
+    moments stay zero, so its Adam step is 0 / eps = 0. So the rows no window looks up
+    are shrunk once at the end by the product of every step's decay (`Rows.shrink`, kept
+    by `fit`), and the weights come out as training the whole table makes them, without
+    a gradient, a norm and an optimiser update of the whole table at every step (a
+    fine-tuning corpus uses a third to half of the vocabulary). Not with fp16's scaler,
+    whose skipped steps decay nothing; not where the table is frozen, or read whole (a
+    masked LM scores every word against it: `Bert.looks_words_up`)."""
+    table = getattr(getattr(model, "embeddings", None), "words", None)
+    if not getattr(model, "looks_words_up", False) or type(table) is not nn.Embedding or \
+            not table.weight.requires_grad or scaler is not None:
+        yield None
+        return
+    ids = {pad_id, *(i for f in features for i in f["input_ids"])}
+    if table.padding_idx is not None:
+        ids.add(table.padding_idx)
+    used = torch.tensor(sorted(ids), device=table.weight.device)
+    rows = model.embeddings.words = Rows(table, used)
+    try:
+        yield rows
+    finally:
+        with torch.no_grad():
+            table.weight.mul_(rows.shrink)
+            table.weight[used] = rows.weight
+        model.embeddings.words = table
+
+
 @dataclass
 class FitReport:
     losses: list[float]   # per step
@@ -219,45 +279,62 @@ def fit(model: torch.nn.Module, features: Sequence[dict], settings: FitSettings,
     limit = getattr(getattr(model, "config", None), "max_position_embeddings", None)
     per_epoch = math.ceil(len(features) / settings.batch)
     steps = settings.steps or max(1, math.ceil(settings.epochs * per_epoch))
-    optimizer = adamw(model, settings.lr, settings.weight_decay,
-                      rates={SEGMENTS: settings.segment_lr} if settings.segment_lr else None)
-    trainable = [p for p in model.parameters() if p.requires_grad]
-    scheduler = linear_schedule(optimizer, steps, settings.warmup)
     autocast, scaler, precision = autocast_for(settings.precision, device)
     losses: list[float] = []
     tokens, start = 0, time.perf_counter()
     queue: list[np.ndarray] = []
     bar = tqdm(total=steps, disable=not settings.progress, unit="step", dynamic_ncols=True)
-    for _ in range(steps):
-        if not queue:
-            queue = length_batches(lengths, settings.batch, rng, settings.sort_pool)
-        chosen = [features[i] for i in queue.pop()]
-        batch = pack(chosen, pad_id) if packed else \
-            collate(chosen, pad_id, padded_width(max(len(f["input_ids"]) for f in chosen), limit))
-        batch = {k: v.to(device) for k, v in batch.items()}
-        labels = batch.pop("labels")
-        real = batch.pop("tokens") if packed else batch["attention_mask"].bool()
-        tokens += int(real.sum())
-        with autocast():
-            logits = model(**batch).logits
-        if (labels == IGNORE).all():  # every token ignored: no loss, but the schedule moves on
-            loss = logits.float().sum() * 0.0
-        else:
-            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
-                                   labels.reshape(-1), ignore_index=IGNORE)
-        if teacher is not None:
-            with torch.no_grad(), autocast():
-                taught = teacher(**batch).logits
-            loss = (1 - weight) * loss + weight * distillation_loss(
-                logits, taught, real if logits.dim() == 3 else None, temperature)
-        (scaler.scale(loss) if scaler is not None else loss).backward()
-        training.step(trainable, optimizer, scheduler, scaler, settings.clip)
-        losses.append(loss.item())
-        bar.set_postfix(loss=f"{loss.item():.4f}")
-        bar.update(1)
+    with used_rows(model, features, pad_id, scaler) as rows:
+        optimizer = adamw(model, settings.lr, settings.weight_decay,
+                          rates={SEGMENTS: settings.segment_lr} if settings.segment_lr else None)
+        trainable = [p for p in model.parameters() if p.requires_grad]
+        scheduler = linear_schedule(optimizer, steps, settings.warmup)
+        for _ in range(steps):
+            if not queue:
+                queue = length_batches(lengths, settings.batch, rng, settings.sort_pool)
+            batch, labels, real = _batch([features[i] for i in queue.pop()], pad_id, packed,
+                                         limit, device)
+            tokens += int(real.sum())
+            loss = _loss(model, batch, labels, real, autocast, teacher, temperature, weight)
+            (scaler.scale(loss) if scaler is not None else loss).backward()
+            if rows is not None:
+                rows.decay(optimizer)
+            training.step(trainable, optimizer, scheduler, scaler, settings.clip)
+            losses.append(loss.item())
+            bar.set_postfix(loss=f"{loss.item():.4f}")
+            bar.update(1)
     bar.close()
     model.eval()
     return FitReport(losses, tokens, time.perf_counter() - start, precision)
+
+
+def _batch(chosen: Sequence[dict], pad_id: int, packed: bool, limit: int | None,
+           device: torch.device):
+    """(model inputs, labels, which positions are real tokens) of one training batch."""
+    batch = pack(chosen, pad_id) if packed else \
+        collate(chosen, pad_id, padded_width(max(len(f["input_ids"]) for f in chosen), limit))
+    batch = {k: v.to(device) for k, v in batch.items()}
+    labels = batch.pop("labels")
+    real = batch.pop("tokens") if packed else batch["attention_mask"].bool()
+    return batch, labels, real
+
+
+def _loss(model, batch: dict, labels: torch.Tensor, real: torch.Tensor, autocast, teacher,
+          temperature: float, weight: float) -> torch.Tensor:
+    """One batch's training loss (`fit`)."""
+    with autocast():
+        logits = model(**batch).logits
+    if (labels == IGNORE).all():  # every token ignored: no loss, but the schedule moves on
+        loss = logits.float().sum() * 0.0
+    else:
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(),
+                               labels.reshape(-1), ignore_index=IGNORE)
+    if teacher is not None:
+        with torch.no_grad(), autocast():
+            taught = teacher(**batch).logits
+        loss = (1 - weight) * loss + weight * distillation_loss(
+            logits, taught, real if logits.dim() == 3 else None, temperature)
+    return loss
 
 
 # tokens per forward pass in prediction, by device type: on a CPU small passes stay in
