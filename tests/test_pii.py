@@ -2629,6 +2629,24 @@ def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
         ("Prosek Partners", "COMPANY"), ("Amy Reyes", "PERSON")]
 
 
+def test_one_word_names_in_a_series_that_goes_on_are_each_a_name():
+    """The series-names record's probe, with the model's span as it gave it: one-word
+    names with commas between them and a series' ", and" after them are each a name; an
+    inverted name at a line's end, or before a full stop, stays one, and so do full names
+    of two words before ", and" (`_people_listed` judges those)."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("to the early readers - Tunde, Haruki, and my brother Callum - who told me.\n"
+            "Okonkwo, Chidi\nSigned by Okonkwo, Chidi. Then Mbeki, Thabo or Ramaphosa.\n"
+            "Ask Mbeki, Thabo Ramaphosa, and the rest.")
+    spans = [Span(m.start(), m.end(), "PERSON", m.group(), 0.9, "model") for m in re.finditer(
+        r"Tunde, Haruki|Callum|Okonkwo, Chidi|Mbeki, Thabo(?: Ramaphosa)?|Ramaphosa(?=\.)",
+        text)]
+    assert [s.text for s in tidy(text, spans)] == [
+        "Tunde", "Haruki", "Callum", "Okonkwo, Chidi", "Okonkwo, Chidi", "Mbeki, Thabo",
+        "Ramaphosa", "Mbeki, Thabo Ramaphosa"]
+
+
 def test_per_before_a_one_word_name_and_its_possessive_is_no_part_of_it():
     """The labelled-names record's probe, with the model's spans as it gave them: "Per
     Mateus's email" is the preposition and a name; the Scandinavian given name, with a

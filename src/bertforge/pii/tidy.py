@@ -530,7 +530,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     by itself: dates by "and" ("letters of 2025-04-08 and 2024-02-17"; "1 and 3 May"
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more, and full names listed with
-    commas (`_people_listed`); two people's names that the
+    commas (`_people_listed`), or one-word names where the series goes on after them
+    (`_series_goes_on`); two people's names that the
     model read as one firm are two names (`_name_pair`), and so is one name written
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
@@ -550,7 +551,7 @@ def _apart(text: str, span: Span) -> list[Span]:
     if span.label == "PERSON" and (PLURAL_TITLE.match(text, span.start, span.end) or
                                    PLURAL_TITLE_BEFORE.search(text, max(0, span.start - 8),
                                                               span.start) or
-                                   _people_listed(span)):
+                                   _people_listed(span) or _series_goes_on(text, span)):
         join = COMMA
     found = join.search(text, span.start, span.end) if join else None
     if found is None:
@@ -581,6 +582,19 @@ def _people_listed(span: Span) -> bool:
         words[-1].rstrip(".").casefold() not in names and
         not any(w.casefold() in NOT_NAME_WORDS for w in words)
         for words in (part.split() for part in parts))
+
+
+# a series' last comma and its "and" or "or" (", and my brother Callum")
+SERIES_GOES_ON = re.compile(r",[ \t]+(?:and|or)[ \t]")
+
+
+def _series_goes_on(text: str, span: Span) -> bool:
+    """Whether a PERSON span is one-word names with commas between them that a series
+    goes on after ("the early readers: [Tunde, Haruki], and my brother Callum"): an
+    inverted name ("Okonkwo, Chidi") ends where its line or sentence does, not before a
+    series' last ", and"."""
+    return all(" " not in part for part in span.text.split(", ")) and \
+        SERIES_GOES_ON.match(text, span.end) is not None
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
