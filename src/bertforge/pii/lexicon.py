@@ -50,6 +50,10 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice",
+                 # and a university's or a school's heads, as its notices write them
+                 # ("Provost Ramón Echeverría"); not "Dean", a given name too
+                 "Provost", "Vice-Provost", "Vice Provost", "Vice-Chancellor",
+                 "Vice Chancellor", "Headmaster", "Headmistress", "Headteacher",
                  # and a deed's witness to its signing, as the signature block writes
                  # them ("before me, Lourdes Ibarra, Notary Public"; "[Notary] Public")
                  "Notary", "Notary Public",
