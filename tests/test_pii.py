@@ -1922,22 +1922,27 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
     ("Agentina Ross", "Dadi Ola", "Opal Reyes"); a role read alone is no name (the
     plural-titles record's amendment); a grandparent, aunt or uncle in another language
     ("Nonna [Lucia]", the kin-abroad record); a clergy's "Revd" and "Archdeacon", and
-    "aunty" (the clergy-and-kin record)."""
+    "aunty" (the clergy-and-kin record); a university's "Provost" and "Vice-Chancellor"
+    and a school's "Headteacher" (the academic-heads record)."""
     from bertforge.pii.tidy import tidy
 
     text = ("Adjuster Brian Koval inspected it; shoutout to uncle Ray and COACH KERR, to "
             "Agentina Ross and Dadi Ola, and to the Manager; mr peterson did not; Teller Jenna "
             "Brooks did; COO Raj Patel agreed. My grandma (Nonna Lucia) and Tío Jorge; Opal "
-            "Reyes. Rt Revd Stephen Ashdown, the Archdeacon Jane Hill, send it to aunty ngozi.")
+            "Reyes. Rt Revd Stephen Ashdown, the Archdeacon Jane Hill, send it to aunty ngozi. "
+            "Thanks to Provost Ramón Echeverría, Vice-Chancellor Nicola Hartwell and "
+            "Headteacher Aileen Gorman.")
     values = ["Adjuster Brian Koval", "uncle Ray", "COACH KERR", "Agentina Ross", "Dadi Ola",
               "Manager", "mr peterson", "Teller Jenna Brooks", "COO Raj Patel", "Nonna Lucia",
               "Tío Jorge", "Opal Reyes", "Revd Stephen Ashdown", "Archdeacon Jane Hill",
-              "aunty ngozi"]
+              "aunty ngozi", "Provost Ramón Echeverría", "Vice-Chancellor Nicola Hartwell",
+              "Headteacher Aileen Gorman"]
     found = tidy(text, spans_at(text, values))
     assert [s.text for s in found] == ["Brian Koval", "Ray", "KERR", "Agentina Ross",
                                        "Dadi Ola", "peterson", "Jenna Brooks", "Raj Patel",
                                        "Lucia", "Jorge", "Opal Reyes", "Stephen Ashdown",
-                                       "Jane Hill", "ngozi"]
+                                       "Jane Hill", "ngozi", "Ramón Echeverría",
+                                       "Nicola Hartwell", "Aileen Gorman"]
 
 
 def test_a_role_in_lower_case_is_left_out_of_a_name():
