@@ -16,7 +16,11 @@ again, never every "ben"; "Mr", "HB" or an initial never stands alone). The rule
 pre-registered comparison on validation splits: docs/experiments/2026-12-02-mentions.md.
 A part of a name is not looked for inside a run of capitalised words, where it is a
 term's word ("the Purchase Price" after "Thomas Price" signed:
-docs/experiments/2026-12-06-mention-terms.md).
+docs/experiments/2026-12-06-mention-terms.md). One exception to the two words: a chat
+writes a one-word name in lower case that the other side writes with its capital ("thx
+tamsin" to the agent "Tamsin", found by the model or a recognizer), and a Capitalised
+name whose lower-case form is no word of the vocabulary is looked for so
+(`_in_lower_case`, docs/experiments/2026-12-06-lower-case-mentions.md).
 
 A firm's words alone are too often ordinary words ("First", "National") to be looked
 for so; but a short name a contract defines right after a firm's full name
@@ -38,7 +42,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, widely_given
+from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, widely_given
 from .patterns import FIRMS
 from .tidy import FIRM_ENDS
 
@@ -90,6 +94,18 @@ def _forms(name: str) -> list[tuple[str, ...]]:
         if (i, j) == (0, len(words)) or _stands_alone([w.group() for w in words[i:j]])))
 
 
+def _in_lower_case(name: str) -> list[tuple[str, ...]]:
+    """A one-word name in lower case, as a chat writes it ("thx tamsin" to the agent
+    "Tamsin"), as `_pieces`: only for a Capitalised name of three letters or more whose
+    lower-case form is no whole word of the vocabulary (`lexicon.common_words`), so
+    that "Will" or "Grace" never makes every "will" or "grace" a name."""
+    word = name.strip()
+    if len(word) > 2 and WORD.fullmatch(word) and word[0].isupper() and word[1:].islower() \
+            and word.lower() not in common_words():
+        return [(word.lower(),)]
+    return []
+
+
 def _defined_name(text: str, firm: Span) -> tuple[str, ...] | None:
     """The short name a contract defines right after a firm's full name (as `_pieces`),
     or None: every word of it a word of the name, one of them no legal form or firm's
@@ -139,8 +155,8 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     words or more that ends in a firm's word or legal form (`tidy.FIRM_ENDS`), found as
     surely (by the model or a recognizer: "About [Meridian Payments]" above "Meridian
     Payments (NASDAQ: MRDP) is ..."; not a place read as a firm, "Alice Springs") and of
-    its short name defined after its full name (`_defined_name`); `allowed(value)` true
-    keeps a value in clear.
+    its short name defined after its full name (`_defined_name`); a PERSON span too for
+    a one-word name in lower case (`_in_lower_case`). allowed(value) true: left in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
     spans = persons_in_other_case(firms_first_words(sorted(spans)), sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
@@ -159,7 +175,11 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                 add(form, s.score, "PERSON")
             whole.update(forms_of_name[:1])  # the name in full comes first
             own.update(WORD.findall(s.text) if forms_of_name else ())
-        elif s.label == "COMPANY":
+        if s.label == "PERSON" and s.score >= sure:  # a recognizer's name too
+            for form in _in_lower_case(s.text):
+                add(form, s.score, "PERSON")
+                whole.add(form)
+        if s.label == "COMPANY":
             short = _defined_name(text, s)
             if short:
                 add(short, s.score, "COMPANY")
