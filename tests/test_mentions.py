@@ -3,6 +3,7 @@ name found in full is masked; words that merely look alike are not; the redactor
 over a whole document, across its segments, and keeps the allow-list in clear."""
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -250,3 +251,20 @@ def test_a_double_barrelled_surname_of_a_person_stays_the_persons_beside_her_tru
     spans = [span("Henrietta Oyelaran-Cole", "PERSON"),
              span("Oyelaran-Cole Family Trust", "COMPANY"), lone]
     assert [s.label for s in every_mention(text, spans) if s.start == lone.start] == ["PERSON"]
+
+
+def test_a_one_word_name_in_lower_case_is_masked_where_it_is_no_word():
+    """The lower-case-mentions record's probe: a chat's agent "Tamsin" (a recognizer's
+    span) makes the customer's "thx tamsin" a name, after a capitalised word too; a name
+    whose lower-case form is a word of the vocabulary ("Grace") does not make "grace"
+    one, nor does an unsure name, a name the document writes only in lower case or in
+    capitals, a name of two letters, or the name inside another word."""
+    text = ("Agent (Tamsin): Hello, Deshawn will call.\nCustomer: thx tamsin, and grace to "
+            "Grace, hi deshawn, tamsinx. Tj said hi to tj. zorblax and zorblax; ZELNIK, zelnik."
+            "\nThanks tamsin")
+    spans = [Span(7, 13, "PERSON", "Tamsin", 1.0, "pattern"), _name(text, "Grace"),
+             _name(text, "Tj"), _name(text, "Deshawn", 0.5), _name(text, "zorblax"),
+             _name(text, "ZELNIK")]
+    assert _added(text, spans) == ["tamsin", "tamsin"]
+    assert _added(text, spans[:1] + [replace(spans[3], score=0.95)]) == [
+        "tamsin", "deshawn", "tamsin"]

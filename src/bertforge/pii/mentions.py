@@ -100,8 +100,8 @@ def _in_lower_case(name: str) -> list[tuple[str, ...]]:
     lower-case form is no whole word of the vocabulary (`lexicon.common_words`), so
     that "Will" or "Grace" never makes every "will" or "grace" a name."""
     word = name.strip()
-    if len(word) > 2 and WORD.fullmatch(word) and word[0].isupper() and word[1:].islower() \
-            and word.lower() not in common_words():
+    if len(word) > 2 and word[0].isupper() and word[1:].islower() and \
+            word.lower() not in common_words():
         return [(word.lower(),)]
     return []
 
