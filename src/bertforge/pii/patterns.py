@@ -452,6 +452,13 @@ KNOWN_FIRMS = (
     "Khosla Ventures", "Bessemer Venture Partners", "Thrive Capital", "Coatue",
     "Ribbit Capital", "Union Square Ventures", "First Round Capital",
     "New Enterprise Associates", "Robinhood", "Brex", "Plaid Inc.",
+    # the sovereign wealth and public pension funds deal news names as buyers ("Mubadala is
+    # weighing a bid", "Temasek-backed"); not their letters alone ("GIC", "PIF", "ADQ"),
+    # which name other things too
+    "Mubadala", "Temasek", "Abu Dhabi Investment Authority", "Public Investment Fund",
+    "Qatar Investment Authority", "Kuwait Investment Authority", "Khazanah Nasional",
+    "Norges Bank Investment Management", "China Investment Corporation", "CPP Investments",
+    "CalPERS", "CalSTRS", "CDPQ", "Ontario Teachers' Pension Plan",
     # filings: auditors of smaller companies
     "Marcum LLP", "Moss Adams", "RSM US", "Baker Tilly", "Plante Moran", "CohnReznick",
     "Eide Bailly", "Mazars", "Forvis", "Crowe LLP", "WithumSmith+Brown",
