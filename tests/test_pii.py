@@ -2148,6 +2148,12 @@ def test_a_statement_lines_known_firm_in_capitals_and_its_field_label():
     assert [(s.text, s.label) for s in tidy(post, read)] == [
         ("Glassdoor", "COMPANY"), ("Kelsey M.", "PERSON"), ("Trustpilot", "COMPANY"),
         ("Yelp", "COMPANY")]
+    # and the state funds deal news names as buyers (the sovereign-funds record)
+    post = "Mubadala is weighing a bid; Temasek-backed Olam declined, as did CalPERS."
+    read = [Span(post.index(v), post.index(v) + len(v), "PERSON", v, 0.9, "model")
+            for v in ("Mubadala", "Temasek", "CalPERS")]
+    assert [(s.text, s.label) for s in tidy(post, read)] == [
+        ("Mubadala", "COMPANY"), ("Temasek", "COMPANY"), ("CalPERS", "COMPANY")]
 
 
 def test_a_firms_span_ends_before_a_comma_and_lower_case_words():
