@@ -227,11 +227,11 @@ def used_rows(model: torch.nn.Module, features: Sequence[dict], pad_id: int, sca
     fine-tuning corpus uses a third to half of the vocabulary). Not with fp16's scaler,
     whose skipped steps decay nothing; not where the table is frozen, or read whole (a
     masked LM scores every word against it: `Bert.looks_words_up`)."""
-    table = getattr(getattr(model, "embeddings", None), "words", None)
-    if not getattr(model, "looks_words_up", False) or type(table) is not nn.Embedding or \
-            not table.weight.requires_grad or scaler is not None:
+    if not getattr(model, "looks_words_up", False) or scaler is not None or \
+            not model.embeddings.words.weight.requires_grad:
         yield None
         return
+    table = model.embeddings.words
     ids = {pad_id, *(i for f in features for i in f["input_ids"])}
     if table.padding_idx is not None:
         ids.add(table.padding_idx)

@@ -98,7 +98,8 @@ def _in_lower_case(name: str) -> list[tuple[str, ...]]:
     """A one-word name in lower case, as a chat writes it ("thx tamsin" to the agent
     "Tamsin"), as `_pieces`: only for a Capitalised name of three letters or more whose
     lower-case form is no whole word of the vocabulary (`lexicon.common_words`), so
-    that "Will" or "Grace" never makes every "will" or "grace" a name."""
+    that "Will" or "Grace" never makes every "will" or "grace" a name (a longer name's
+    form is one piece with a space in it, which no word matches)."""
     word = name.strip()
     if len(word) > 2 and word[0].isupper() and word[1:].islower() and \
             word.lower() not in common_words():
