@@ -896,10 +896,10 @@ _CELL_WORD = r"[A-Z0-9][\w&'\u2019.-]*"
 # where a group's firm sits, in brackets between its name and its form ("Marlowe
 # Holdings (BVI) Ltd", "HSBC Bank (Hong Kong) Ltd", South Africa's "Vodacom (Pty) Ltd"):
 # one to three capitalised words
-FIRM_SEAT = r"(?:[ \t]\([A-Z][\w.]*(?:[ \t][A-Z][\w.]*){0,2}\))?"
+FIRM_SEAT = r"(?: \([A-Z][\w.]*(?: [A-Z][\w.]*){0,2}\))?"
 FIRM_CELL = re.compile(
-    rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?(?<![a-z]{{4}}\.)[ \t](?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
-    rf"{FIRM_SEAT},?[ \t](?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
+    rf"(?:^|(?<=[\t|•·]))[ \t]*{_CELL_TITLE}((?:{_CELL_WORD}|&)(?:,?(?<![a-z]{{4}}\.) (?:{_CELL_WORD}|&|of|and|de|du|der)){{0,6}}"
+    rf"{FIRM_SEAT},? (?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
 # A firm named in running text with its abbreviated legal form ("The invoice from Sharma
 # Textiles Ltd. was paid", "da Rocha Bakery, Co."): capitalised words, a name's particles
 # before them, then the form. The name does not start with a word that starts sentences
@@ -938,7 +938,7 @@ LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*
 # dashes too ("--(BUSINESS WIRE)--Northwind Semiconductor Corp. (NASDAQ: NWSC)")
 LISTED_FIRM = re.compile(
     rf"(?=[A-ZÀ-ÖØ-ÞĀ-ž])(?<![\w&.'\u2019])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
-    rf"({_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&)){{0,4}})[ \t]*(?=\([ \t]*{_LISTING})")
+    rf"({_FIRM_WORD}(?: (?:{_FIRM_WORD}|&)){{0,4}})[ \t]*(?=\([ \t]*{_LISTING})")
 
 _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d\u2019)"
 # a name's particle written alone before its surname, where a name may start in lower
@@ -946,8 +946,8 @@ _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d
 NAME_PARTICLE = re.compile(rf"{_PARTICLE}|bin|binti|ibn|al|el|ben|zu|ten")
 FIRM_FORM = re.compile(
     rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
-    rf"(?:{_PARTICLE}[ \t]?)*{_FIRM_WORD}(?:[ \t](?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
-    rf"{FIRM_SEAT},?[ \t](?:(?:AG|Co\.)(?![ \t]+[A-Z])|{trie_pattern(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
+    rf"(?:{_PARTICLE} ?)*{_FIRM_WORD}(?: (?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
+    rf"{FIRM_SEAT},? (?:(?:AG|Co\.)(?![ \t]+[A-Z])|{trie_pattern(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
     rf"(?![\w/-])")
 # A person's full name right after a label that names one: a copy's ("cc", "Attn"), a
 # ticket's verb ("Assigned to", "Reviewed by") or, with its colon, a form's field
