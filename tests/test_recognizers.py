@@ -456,6 +456,18 @@ def test_firms_alone_in_a_cell_or_a_list_line_are_found_by_their_legal_form():
     assert recognized("firm_cells", "US", text) == [(f, "COMPANY") for f in firms]
 
 
+def test_a_firms_name_never_runs_over_a_tab():
+    """The tabbed-firms record's probe, a filing cover's table of securities: the cell
+    before a tab (a ticker, a class of stock) is no word of the firm after it, whichever
+    legal-form pattern finds the firm."""
+    text = ("Common Stock, par value $0.01 per share\tHBVF\tThe Nasdaq Stock Market LLC\n"
+            "Ticker\tAcme Widgets LLC paid\nNWSC\tNorthwind Semiconductor (NASDAQ: NWSC)\n")
+    assert recognized("firm_cells", "US", text) == [("The Nasdaq Stock Market LLC", "COMPANY")]
+    assert recognized("firm_forms", "US", text) == [("Nasdaq Stock Market LLC", "COMPANY"),
+                                                    ("Acme Widgets LLC", "COMPANY")]
+    assert recognized("listed_firms", "US", text) == [("Northwind Semiconductor", "COMPANY")]
+
+
 def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
     """The cell-titles record's probe, signatures: a job title and its comma before a firm
     on one line stay outside the firm, and so does a department (the department-cells
