@@ -173,12 +173,41 @@ def _document_code(text: str, span: Span) -> bool:
     program's version (`_version`), a contract's numbered part (`_section`), a
     reference's piece (`_reference_piece`), an address's scheme ("[postgres]://"), a
     fiscal period (`FISCAL_PERIOD`), a security's identifier after its keyword ("CUSIP
-    [037833100]", `_security_id`), a parcel's tracking number (`_tracking`) or a tax
-    form's name (`_tax_form`: "the revised [1040-X]", "[W-9]")."""
+    [037833100]", `_security_id`), a parcel's tracking number (`_tracking`), a tax
+    form's name (`_tax_form`: "the revised [1040-X]", "[W-9]") or a filing cover's form
+    words (`_cover_words`: "([Mark One])", "UNITED [STATES]")."""
     return _file_number(text, span) or _docket(text, span) or _version(text, span) or \
         _section(text, span) or _reference_piece(text, span) or \
         text.startswith("://", span.end) or FISCAL_PERIOD.fullmatch(span.text) is not None or \
-        _security_id(text, span) or _tracking(text, span) or _tax_form(text, span)
+        _security_id(text, span) or _tracking(text, span) or _tax_form(text, span) or \
+        _cover_words(text, span)
+
+
+# the government whose regulator a securities filing is made to, and the regulators and
+# tax offices a filing's cover or a bank's letter names: no one's personal data, which
+# the model masks where a cover writes them in capitals or as a field's label ("UNITED
+# STATES / SECURITIES AND EXCHANGE COMMISSION", "(I.R.S. Employer Identification No.)")
+GOVERNMENT_BODIES = frozenset(body.casefold() for body in (
+    "United States", "United States of America", "Securities and Exchange Commission",
+    "Internal Revenue Service", "I.R.S.", "IRS", "Federal Reserve",
+    "Federal Deposit Insurance Corporation", "Office of the Comptroller of the Currency",
+    "Consumer Financial Protection Bureau", "Commodity Futures Trading Commission",
+    "Financial Conduct Authority", "Prudential Regulation Authority", "HM Revenue & Customs",
+    "HMRC"))
+# a filing cover's instruction to tick one of the reports it may be
+MARK_ONE = re.compile(r"\(Mark One\)", re.IGNORECASE)
+
+
+def _cover_words(text: str, span: Span) -> bool:
+    """Whether a model span is a filing cover's form words: a government body's name
+    (`GOVERNMENT_BODIES`), whole or the whole of its line ("UNITED [STATES]"), or the
+    cover's "(Mark One)"."""
+    if span.source != "model":
+        return False
+    start, end = text.rfind("\n", 0, span.start) + 1, text.find("\n", span.end)
+    return span.text.casefold() in GOVERNMENT_BODIES or \
+        text[start:end if end >= 0 else len(text)].strip().casefold() in GOVERNMENT_BODIES or \
+        span.start > 0 and MARK_ONE.fullmatch(text, span.start - 1, span.end + 1) is not None
 
 
 # the US tax forms' names whose letters say what they are ("1040-X", "1099-INT", "W-9",
@@ -500,8 +529,8 @@ def eponym(text: str, span: Span) -> bool:
 # the numbers the SEC gives a company's filings ("Commission File Number 001-35565",
 # "Registration Statement Nos. 333-181780, 333-189036 and ..."), and the words before them
 FILE_NUMBER = re.compile(r"(?:\d{3})?-\d{5,6}")
-FILE_NUMBER_KEY = re.compile(r"(?i)\b(?:file\s+(?:no\.?|number)|commission\s+file|"
-                             r"registration\s+statements?(?:\s+nos?\.?)?)")
+FILE_NUMBER_KEY = re.compile(r"(?i)\b(?:(?:commission\s+)?file\s+(?:no\.?|number)|"
+                             r"commission\s+file|registration\s+statements?(?:\s+nos?\.?)?)")
 
 
 # what may stand between the words and a number of their list ("Nos. 333-1, 333-2 and")
