@@ -142,9 +142,23 @@ TERM_CLOSE = re.compile(r"[^\"\u201c\u201d\n]{0,40}?[\"\u201d]")
 
 def _contract_words(text: str, span: Span) -> bool:
     """Whether a span is a Latin term of contracts (`_legal_latin`), a party's role in a
-    lawsuit or a contract (`_party_role`) or a word of a term a contract defines
-    (`_defined_term`)."""
-    return _legal_latin(text, span) or _party_role(span) or _defined_term(text, span)
+    lawsuit or a contract (`_party_role`), a word of a term a contract defines
+    (`_defined_term`) or of a statute's or a court rule's citation (`CITATION`: "[Pub]. L.
+    107-56", "[Fed]. R. Civ. P. 23")."""
+    return _legal_latin(text, span) or _party_role(span) or _defined_term(text, span) or \
+        _cited(text, span)
+
+
+# the abbreviated words of a citation that contracts and filings make of a statute, a
+# register or a court's rules ("Pub. L. No. 111-203", "Fed. R. Civ. P. 23(b)(3)", "85 Fed.
+# Reg. 1234", "Fed. Cir."): the model reads "Pub" and "Fed" as firms
+CITATION = re.compile(r"Pub\.[ \t]*L\.|Fed\.[ \t]*(?:R\.|Reg\.|Cir\.)")
+
+
+def _cited(text: str, span: Span) -> bool:
+    """Whether a span lies inside a citation's abbreviated words (`CITATION`)."""
+    m = CITATION.match(text, span.start)
+    return m is not None and span.end <= m.end()
 
 
 def _defined_term(text: str, span: Span) -> bool:
@@ -423,9 +437,14 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
                                 # and of a bank statement's lines ("TRANSFER TO [SAV]
                                 # XXXX4821", "WIRE TYPE:[INTL] OUT")
                                 "sav", "chk", "intl", "xfer", "trn", "bnf", "orig", "wdl"))
+# the means a contract's notices go by, perhaps with their number's word ("sent by
+# [telecopy]", "([Telecopy No]. (303) 555-0199)"): the model reads them as names and firms
+NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy", "telecopier",
+                                                          "telefax", "telex", "fax")
+                         for number in ("", " no", " number"))
 # what no name is, alone: a title, a field's label, a firm's department ("Sabine Krause,
 # [Kundenservice], Rheinland Direktbank AG")
-LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS}
+LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS} | NOTICE_MEANS
 # a form's field labels in German, Spanish, French, Italian and Portuguese, which the
 # model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
 # "[Né] le : 03/07/1985")
