@@ -2885,6 +2885,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("COMPANY", "Facsimile"), ("PERSON", "Telecopy"), ("COMPANY", "Cedente"),
       ("COMPANY", "Studio Rossi S.r.l."), ("PERSON", "Pagamento"), ("COMPANY", "Fax Express Ltd")],
      ["Studio Rossi S.r.l.", "Fax Express Ltd"]),
+    # (and a notice's means alone or with its number's word, and a citation's abbreviated
+    # words, the contract-abbreviations record; a firm named after a means and a person
+    # whose name starts as a citation's word stay)
+    ("Sent by telecopy to Kestrel (Telecopy No. (303) 555-0199) and Fifth Third (Telecopy No. "
+     "(513)); see Pub. L. 107-56 and Fed. R. Civ. P. 23. Fax Express Ltd paid Fed Pubman.",
+     [("PERSON", "telecopy"), ("COMPANY", "Telecopy"), ("ADDRESS", "Telecopy No", 1),
+      ("COMPANY", "Pub"), ("COMPANY", "Fed"), ("COMPANY", "Fax Express Ltd"),
+      ("PERSON", "Fed Pubman")],
+     ["Fax Express Ltd", "Fed Pubman"]),
     ("Klient: Jan Nowak\nKund: Anna Lind\nMüşteri: Ayşe Yılmaz\nAsiakas: Matti Virtanen\n"
      "Klant: Sanne de Vries",
      [("PERSON", "Klient"), ("PERSON", "Jan Nowak"), ("PERSON", "Kund"), ("PERSON", "Anna Lind"),

@@ -143,7 +143,7 @@ TERM_CLOSE = re.compile(r"[^\"\u201c\u201d\n]{0,40}?[\"\u201d]")
 def _contract_words(text: str, span: Span) -> bool:
     """Whether a span is a Latin term of contracts (`_legal_latin`), a party's role in a
     lawsuit or a contract (`_party_role`), a word of a term a contract defines
-    (`_defined_term`) or of a statute's or a court rule's citation (`CITATION`: "[Pub]. L.
+    (`_defined_term`) or a statute's or a court rule's citation (`_cited`: "[Pub]. L.
     107-56", "[Fed]. R. Civ. P. 23")."""
     return _legal_latin(text, span) or _party_role(span) or _defined_term(text, span) or \
         _cited(text, span)
@@ -156,9 +156,8 @@ CITATION = re.compile(r"Pub\.[ \t]*L\.|Fed\.[ \t]*(?:R\.|Reg\.|Cir\.)")
 
 
 def _cited(text: str, span: Span) -> bool:
-    """Whether a span lies inside a citation's abbreviated words (`CITATION`)."""
-    m = CITATION.match(text, span.start)
-    return m is not None and span.end <= m.end()
+    """Whether a span starts where a citation's abbreviated words do (`CITATION`)."""
+    return CITATION.match(text, span.start) is not None
 
 
 def _defined_term(text: str, span: Span) -> bool:
