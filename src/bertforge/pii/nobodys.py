@@ -7,7 +7,8 @@ authorisation code, a saint's name in a church's, a dateline's place, a club in
 brackets after a player, a name inside an institution's, a filing's number at the SEC,
 a listed company's ticker, a court's abbreviation and a docket number, a program's
 version, a piece of an amount, a degree, a security's identifier, a tracking number,
-the Latin of contracts, a judge's title, the unnamed parties of a complaint, a
+the Latin of contracts, a notice's means, a citation's abbreviations, a filing cover's
+government and regulator, a judge's title, the unnamed parties of a complaint, a
 function's name in code, a lawmaker's party tag, a mail header, a title alone, a
 program, a greeting, a team's name, a national number's keyword.
 """
