@@ -1567,14 +1567,20 @@ def _firm(text: str, span: Span) -> Span:
 # shortens them before a possessive
 FIRM_HEADS = frozenset(firm.split()[0] for firm in KNOWN_FIRMS if " " in firm)
 POSSESSIVE = re.compile(r"['\u2019]s ")
+# a possessive and one of a firm's officers, whom no person has ("Abrdn's chief executive
+# Jason Windsor", "Meridian's president, Craig O'Sullivan"; not "Biden's chief of staff")
+OFFICER_OF = re.compile(r"['\u2019]s (?i:chief executive(?: officer)?|chief financial officer|"
+                        r"chief operating officer|CEO|CFO|COO|chairman|chairwoman|president|"
+                        r"managing director|general counsel),? ")
 
 
 def _firms_people(text: str, spans: list[Span]) -> list[Span]:
     """A one-word model PERSON span that is the first word of a well-known firm's name
     and no given name ("Goldman", not "Arthur" of "Arthur Andersen"), or no name Faker
     knows at all ("Scion", not the surname "Sandberg"), with a possessive and a person's
-    full name right after it, as COMPANY: news says "Goldman's Dan Dees" and "Scion's
-    Michael Burry" for a firm's people."""
+    full name right after it, perhaps with a firm's officer between (`OFFICER_OF`), as
+    COMPANY: news says "Goldman's Dan Dees", "Scion's Michael Burry" and "Abrdn's chief
+    executive Jason Windsor" for a firm's people."""
     out = list(spans)
     for k, (span, after) in enumerate(zip(spans, spans[1:])):
         word = span.text.casefold()
@@ -1582,7 +1588,8 @@ def _firms_people(text: str, spans: list[Span]) -> list[Span]:
                 " " not in span.text and (span.text in FIRM_HEADS and word not in given_names()
                                           or word not in known_names()) and \
                 " " in after.text and \
-                POSSESSIVE.fullmatch(text, span.end, after.start):
+                (POSSESSIVE.fullmatch(text, span.end, after.start) or
+                 OFFICER_OF.fullmatch(text, span.end, after.start)):
             out[k] = replace(span, label="COMPANY")
     return out
 
