@@ -3649,6 +3649,16 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
         ("COMPANY", "Blackstone"), ("PERSON", "Jon Gray"), ("PERSON", "Carter"),
         ("PERSON", "Steve Bannon"), ("COMPANY", "Jefferies"), ("PERSON", "Ann Lee"),
         ("PERSON", "Ann's Jo"), ("PERSON", "Ann's new Mini Cooper")]
+    # an officer's title between (the possessive-officers record), with its comma or
+    # none, in any case; a title people have, a founder, a known surname before the
+    # title, and a title before one word, stay persons
+    text = ("Abrdn's chief executive Jason Windsor; Meridian's president, Craig O'Sullivan; "
+            "Nomura's Chief Executive Kentaro Okuda; Bidenx's chief of staff Jeff Zients; "
+            "Olam's co-founder Sunny Verghese; Sandberg's chairman Tom Lee; Baupost's CEO Seth.")
+    spans = spans_at(text, ["Abrdn", "Jason Windsor", "Meridian", "Craig O'Sullivan", "Nomura",
+                            "Kentaro Okuda", "Bidenx", "Jeff Zients", "Olam", "Sunny Verghese",
+                            "Sandberg", "Tom Lee", "Baupost", "Seth"])
+    assert [s.label for s in tidy(text, spans)] == ["COMPANY", "PERSON"] * 3 + ["PERSON"] * 8
 
 
 def test_the_unnamed_parties_a_complaint_sues_are_nobodys():
