@@ -35,8 +35,8 @@ def nobodys(text: str, span: Span) -> bool:
     company's exchange and ticker (`_listing`), a city or its state where a place is
     written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation (`_court`),
     a document's own number or code (`_document_code`: "Schedule [9.01]", "[FY2026]"), a
-    piece of an amount (`_amount_piece`), a degree's letters or a degree and its field
-    (`_degree`), a contract's Latin term, party's role or defined term (`_contract_words`:
+    piece of an amount (`_amount_piece`), a degree's letters, a degree and its field or
+    its Latin honour (`_degree`), a contract's Latin term, party's role or defined term (`_contract_words`:
     "[Pari Passu]", "[Defendant-Appellee]", '(the "[Lender]")'); or, read
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
     place has ("[Chad]'s president", `_civic`), a lawmaker's party tag, a mail header's
@@ -444,7 +444,8 @@ NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy
                          for number in ("", " no", " number"))
 # what no name is, alone: a title, a field's label, a firm's department ("Sabine Krause,
 # [Kundenservice], Rheinland Direktbank AG")
-LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS} | NOTICE_MEANS
+LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS} | NOTICE_MEANS | \
+    {"valedictorian", "salutatorian"}  # a class's first and second in a résumé
 # a form's field labels in German, Spanish, French, Italian and Portuguese, which the
 # model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
 # "[Né] le : 03/07/1985")
@@ -838,14 +839,21 @@ DEGREES = frozenset((
     "D.B.A.", "BSc", "BCom", "BBA", "MSc", "MBA", "MPA", "MPH", "MPhil", "DPhil", "PhD",
     "LLB", "LLM"))
 DEGREE_WORD = re.compile(r"[^\s,;:()/]+")
+# the Latin honours a degree is awarded with ("Magna Cum Laude"; "Magna" alone is a firm's)
+LATIN_HONOUR = re.compile(r"(?i:(?:summa|magna)[ \t]+)?(?i:cum[ \t]+laude)")
 
 
 def _degree(text: str, span: Span) -> bool:
     """Whether a model PERSON or COMPANY span lies inside a degree's letters ("M.[B.A.]",
-    `DEGREES`), or is a degree and its field, none of whose words is a name
+    `DEGREES`) or its Latin honour ("Magna [Cum] Laude", "[summa cum] laude",
+    `LATIN_HONOUR`), or is a degree and its field, none of whose words is a name
     (`known_names`: "[B.S. Finance]", "[M.S. Computer Science]"; not "J.D. Vance")."""
-    if span.label not in ("PERSON", "COMPANY") or span.source != "model" or \
-            "." not in span.text and span.text.split(None, 1)[0] not in DEGREES and \
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
+        return False
+    honour = LATIN_HONOUR.search(text, max(0, span.start - 12), span.end + 12)
+    if honour is not None and honour.start() <= span.start and span.end <= honour.end():
+        return True
+    if "." not in span.text and span.text.split(None, 1)[0] not in DEGREES and \
             not DEGREE_WORD.match(text, span.start - 1, span.start):  # a cheap first test
         return False
     start = span.start  # the start of the word the span starts in
