@@ -2761,6 +2761,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "B.A."), ("COMPANY", "B.S. Finance"), ("PERSON", "Ph.D"),
       ("PERSON", "J.D. Vance"), ("PERSON", "Ishaan Mehta IRA"), ("PERSON", "SEP IRA")],
      ["J.D. Vance", "Ishaan Mehta"]),
+    # a degree's Latin honour, whole or a piece, and a class's valedictorian (the
+    # latin-honours record); "Magna", "Cum" and a name without "cum laude" after them stay
+    ("Summa cum laude: Ann Lee\nBBA, Magna Cum Laude (2016)\nValedictorian, Lincoln High\n"
+     "She graduated summa cum laude. Magna reported. Laude Smith and Cum Li spoke. Ask Cum.",
+     [("PERSON", "Summa"), ("PERSON", "Ann Lee"), ("PERSON", "Cum"), ("PERSON", "Valedictorian"),
+      ("PERSON", "summa cum"), ("COMPANY", "Magna", 1), ("PERSON", "Laude Smith"),
+      ("PERSON", "Cum Li"), ("PERSON", "Cum", 2)],
+     ["Ann Lee", "Magna", "Laude Smith", "Cum Li", "Cum"]),
     # an account's type after a firm, and the UK's and Canada's types after a name (the
     # account-types record); a firm with no type after it, or a type inside it, stays
     ("Account: Hargreaves Lansdown SIPP - 7731 2290. Questrade TFSA Holdings Inc. and AJ "
