@@ -30,7 +30,8 @@ from .patterns import (CA_PROVINCES, DEPARTMENTS, GREETING_BEFORE, LISTING, MONT
 def nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
-    (`_dateline`), a club's or party's name in brackets after a name (`_affiliation`), a
+    (`_dateline`), a sports club's name or a club's or party's in brackets after a name
+    (`_affiliation`), a
     name that is part of a thing's or an institution's name (`eponym`), a listed
     company's exchange and ticker (`_listing`), a city or its state where a place is
     written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation (`_court`),
@@ -492,15 +493,60 @@ CLOSE_BRACKET = re.compile(r"[ \t]*\)")
 
 
 def _affiliation(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is the club, team or party in brackets after a
-    person's name ("Gabriel Batistuta ( [Fiorentina] )", as results and league tables
-    write them): one word alone in the brackets that is nobody's given name or surname
-    (`known_names`; a nickname, "Carl (Bo)", stays)."""
-    if span.label != "PERSON" or span.source != "model" or " " in span.text or \
-            span.text.casefold() in known_names():
+    """Whether a model PERSON span is a well-known football club's name or a word of it
+    (`_club`), or the club, team or party in brackets after a person's name ("Gabriel
+    Batistuta ( [Fiorentina] )", as results and league tables write them): one word alone
+    in the brackets that is nobody's given name or surname (`known_names`; a nickname,
+    "Carl (Bo)", stays)."""
+    if span.label != "PERSON" or span.source != "model":
+        return False
+    if _club(text, span):
+        return True
+    if " " in span.text or span.text.casefold() in known_names():
         return False
     return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
         CLOSE_BRACKET.match(text, span.end) is not None
+
+
+# football clubs news names, as it writes them ("Bayer Leverkusen", "Steaua Bucureşti",
+# "Villarreal"), which the model reads as persons, whole or a word of them; not clubs named
+# as people are ("Vasco da Gama")
+CLUBS = (
+    "Arsenal", "Aston Villa", "Chelsea", "Everton", "Liverpool", "Manchester City",
+    "Manchester United", "Newcastle United", "Tottenham Hotspur", "West Ham United",
+    "Leeds United", "Leicester City", "Wolverhampton Wanderers", "Crystal Palace",
+    "Brighton & Hove Albion", "Nottingham Forest", "Fulham", "Brentford", "Southampton",
+    "Sheffield United", "Sheffield Wednesday", "Blackburn Rovers", "Bolton Wanderers",
+    "Middlesbrough", "Oldham Athletic", "Queens Park Rangers", "Norwich City", "Stoke City",
+    "West Bromwich Albion", "Celtic", "Glasgow Rangers", "Hibernian", "Real Madrid",
+    "Atlético Madrid", "Atletico Madrid", "FC Barcelona", "Athletic Bilbao", "Real Sociedad",
+    "Real Betis", "Sevilla", "Villarreal", "Celta Vigo", "Espanyol", "Osasuna", "Getafe",
+    "Deportivo La Coruña", "Real Zaragoza", "Rayo Vallecano", "Bayern Munich", "Bayern München",
+    "Borussia Dortmund", "Borussia Mönchengladbach", "Bayer Leverkusen", "Werder Bremen",
+    "Schalke 04", "VfB Stuttgart", "Eintracht Frankfurt", "VfL Wolfsburg", "Hamburger SV",
+    "Hertha BSC", "RB Leipzig", "TSG Hoffenheim", "SC Freiburg", "Union Berlin", "Juventus",
+    "AC Milan", "Inter Milan", "Internazionale", "AS Roma", "Lazio", "Napoli", "Fiorentina",
+    "Atalanta", "Sampdoria", "Udinese", "Paris Saint-Germain", "Olympique de Marseille",
+    "Olympique Lyonnais", "AS Monaco", "Stade Rennais", "Ajax", "PSV Eindhoven", "Feyenoord",
+    "AZ Alkmaar", "Benfica", "FC Porto", "Sporting CP", "Sporting Lisbon", "Galatasaray",
+    "Fenerbahçe", "Beşiktaş", "Steaua Bucureşti", "Steaua Bucharest", "Dinamo Bucureşti",
+    "Rapid Bucureşti", "Flamengo", "Corinthians", "Palmeiras", "Fluminense", "Botafogo",
+    "Grêmio", "Cruzeiro", "Boca Juniors", "River Plate", "Independiente", "Red Star Belgrade",
+    "Partizan", "Dynamo Kyiv", "Dynamo Kiev", "Shakhtar Donetsk", "Spartak Moscow",
+    "CSKA Moscow", "Zenit", "Olympiacos", "Panathinaikos", "Anderlecht", "Club Brugge",
+    "Red Bull Salzburg", "Rapid Wien", "Molde", "Rosenborg", "Malmö FF")
+CLUB = re.compile(rf"(?<![\w-])(?:{trie_pattern(CLUBS)})(?![\w-])")
+
+
+def _club(text: str, span: Span) -> bool:
+    """Whether a span lies inside a club's name as the text writes it (`CLUBS`), and is
+    not, whole, a club's name that is someone's given name or surname too ("Chelsea",
+    "Everton" stay: the text may mean the person)."""
+    found = CLUB.search(text, max(0, span.start - 30), span.end + 30)
+    while found is not None and found.end() < span.end:
+        found = CLUB.search(text, found.end(), span.end + 30)
+    return found is not None and found.start() <= span.start and \
+        (found.group() != span.text or span.text.casefold() not in known_names())
 
 
 # the words that make a person's name part of the name of a thing, a place or an
