@@ -2315,6 +2315,14 @@ def test_a_club_in_brackets_after_a_name_is_nobodys():
     found = tidy(text, spans)
     assert [s.text for s in found] == ["Gabriel Batistuta", "Giuseppe Signori", "Carl", "Bo",
                                        "Okonjo", "Ian Wright", "Okonjo"]
+    # a club named in a sentence, whole or a word of it (the football-clubs record); a
+    # club's whole name that is a name too ("Chelsea"), a player's name beside a club, and a
+    # name that only starts like a club's ("Werderman") stay
+    text = ("Bayer Leverkusen beat Werder Bremen; Steaua Bucureşti won. Chelsea called Jude "
+            "Bellingham of Real Madrid. Anna Werderman spoke.")
+    found = tidy(text, spans_at(text, ["Bayer Leverkusen", "Werder", "Steaua", "Chelsea",
+                                       "Jude Bellingham", "Anna Werderman"]))
+    assert [s.text for s in found] == ["Chelsea", "Jude Bellingham", "Anna Werderman"]
 
 
 def test_a_name_in_the_name_of_a_thing_or_an_institution_is_nobodys():

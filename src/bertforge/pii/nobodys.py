@@ -535,13 +535,13 @@ CLUBS = (
     "Partizan", "Dynamo Kyiv", "Dynamo Kiev", "Shakhtar Donetsk", "Spartak Moscow",
     "CSKA Moscow", "Zenit", "Olympiacos", "Panathinaikos", "Anderlecht", "Club Brugge",
     "Red Bull Salzburg", "Rapid Wien", "Molde", "Rosenborg", "Malmö FF")
-CLUB = re.compile(rf"(?<![\w-])(?:{trie_pattern(CLUBS)})(?![\w-])")
+CLUB = re.compile(trie_pattern(CLUBS))
 
 
 def _club(text: str, span: Span) -> bool:
-    """Whether a span lies inside a club's name as the text writes it (`CLUBS`), and is
-    not, whole, a club's name that is someone's given name or surname too ("Chelsea",
-    "Everton" stay: the text may mean the person)."""
+    """Whether a span (whole words) lies inside a club's name as the text writes it
+    (`CLUBS`), and is not, whole, a club's name that is someone's given name or surname
+    too ("Chelsea", "Everton" stay: the text may mean the person)."""
     found = CLUB.search(text, max(0, span.start - 30), span.end + 30)
     while found is not None and found.end() < span.end:
         found = CLUB.search(text, found.end(), span.end + 30)
