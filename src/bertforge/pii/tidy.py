@@ -2000,6 +2000,9 @@ def _partners_name(span: Span, gap: str | None) -> bool:
 # a North American number's shape, which no identity number the redactor knows has
 # (an SSN is grouped 3-2-4, a SIN 3-3-3)
 NANP_SHAPE = re.compile(r"\(?\d{3}\)?[ .-]?\d{3}[.-]\d{4}")
+# and a North American number without its area code, as a local notice writes it ("RSVP
+# to Sandra at 555-0148")
+LOCAL_NANP_SHAPE = re.compile(r"\d{3}-\d{4}")
 
 
 def _handle_shaped(text: str, span: Span) -> Span:
@@ -2019,9 +2022,13 @@ def _phone_shaped(span: Span) -> Span:
     """A CARD span of 7 to 11 digits as PHONE: a card number has 12 to 19 digits and a
     security code 3 or 4, and the model, reading "pay by card on 0747-226 2503", took
     the context for the shape; and a GOV_ID span written as a North American number is
-    (`NANP_SHAPE`: "Witness: Ingrid Solheim, 604-555-0188")."""
+    (`NANP_SHAPE`: "Witness: Ingrid Solheim, 604-555-0188"), and so is an ACCOUNT span
+    written as one without its area code (`LOCAL_NANP_SHAPE`: "RSVP to Sandra Kowalczyk
+    at [555-0148]"; after an account's keyword, `_keyed_account` makes it the account's
+    again)."""
     if span.label == "CARD" and 7 <= sum(c.isdigit() for c in span.text) <= 11 or \
-            span.label == "GOV_ID" and NANP_SHAPE.fullmatch(span.text):
+            span.label == "GOV_ID" and NANP_SHAPE.fullmatch(span.text) or \
+            span.label == "ACCOUNT" and LOCAL_NANP_SHAPE.fullmatch(span.text):
         return replace(span, label="PHONE")
     return span
 
