@@ -1047,6 +1047,13 @@ def test_a_card_number_of_a_phone_numbers_length_is_a_phone_number():
              for v in ("604-555-0188", "(604) 555-0189", "412-55-7890", "046-454-286",
                        "1604-555-0188")]
     assert [s.label for s in tidy(text, spans)] == ["PHONE", "PHONE", "GOV_ID", "GOV_ID", "GOV_ID"]
+    # and an account number written as a North American number without its area code
+    # (the local-phones record); after an account's keyword, and in other groups, it stays
+    text = ("RSVP to Sandra at 555-0148; account no. 555-0149; then 5550-148 and "
+            "555-01489 paid.")
+    spans = [Span(text.index(v), text.index(v) + len(v), "ACCOUNT", v, 0.9, "model")
+             for v in ("555-0148", "555-0149", "5550-148", "555-01489")]
+    assert [s.label for s in tidy(text, spans)] == ["PHONE", "ACCOUNT", "ACCOUNT", "ACCOUNT"]
 
 
 def test_a_separator_before_a_value_and_a_day_after_a_date_are_not_part_of_them():
