@@ -1483,14 +1483,22 @@ FIRM_DEALINGS = re.compile(r"[ \t]+(?:advisors?|advisers?|accounts?|branch(?:es)
 def _founders_firm(text: str, span: Span) -> Span:
     """A model PERSON span that is a firm named after its founder (`FOUNDERS_FIRMS`:
     "Edward Jones", "Charles Schwab") where it stands as a firm (`FIRM_PLACE_BEFORE`,
-    `FIRM_DEALINGS`: "Greg at [Edward Jones]", "[Edward Jones] advisor") as COMPANY;
+    `FIRM_DEALINGS`, `_titled_line`: "Greg at [Edward Jones]", "[Edward Jones] advisor",
+    "Analyst, [Raymond James]") as COMPANY;
     elsewhere it may be the person ("Edward Jones, 54, of Dayton")."""
     if span.label != "PERSON" or span.source != "model" or span.text not in FOUNDERS_FIRMS:
         return span
     if FIRM_PLACE_BEFORE.search(text, max(0, span.start - 10), span.start) is None and \
-            FIRM_DEALINGS.match(text, span.end) is None:
+            FIRM_DEALINGS.match(text, span.end) is None and not _titled_line(text, span.start):
         return span
     return replace(span, label="COMPANY")
+
+
+def _titled_line(text: str, start: int) -> bool:
+    """Whether a line holds only a job's title and a comma before `start`, as a résumé's
+    or a signature's line writes the employer after it ("Analyst, [Raymond James]")."""
+    before = text[text.rfind("\n", max(0, start - 60), start) + 1:start]
+    return before.endswith(", ") and job_title(before[:-2].strip())
 
 
 # one word ending in "bank" after letters of its own, as banks name themselves
