@@ -3725,6 +3725,14 @@ def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("COMPANY", "Edward Jones"), ("COMPANY", "Edward Jones"), ("COMPANY", "Raymond James"),
         ("PERSON", "Edward Jones")]
+    # after a job's title and a comma that start its line (the titled-founders record);
+    # a title inside a sentence, a line's start that is no title, and a title before a
+    # colon (a label, a person after it) leave a person
+    text = ("Analyst, Raymond James (2016-2019)\nOur CEO, Charles Schwab, spoke.\n"
+            "Dayton, Edward Jones said.\nAsk Analyst, William Blair.\nAnalyst: Paul Weiss\n")
+    spans = spans_at(text, ["Raymond James", "Charles Schwab", "Edward Jones", "William Blair",
+                            "Paul Weiss"])
+    assert [s.label for s in tidy(text, spans)] == ["COMPANY"] + ["PERSON"] * 4
 
 
 def test_a_tables_surname_and_given_name_read_apart_are_one_name():

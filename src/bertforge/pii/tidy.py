@@ -1497,7 +1497,11 @@ def _founders_firm(text: str, span: Span) -> Span:
 def _titled_line(text: str, start: int) -> bool:
     """Whether a line holds only a job's title and a comma before `start`, as a résumé's
     or a signature's line writes the employer after it ("Analyst, [Raymond James]")."""
-    before = text[text.rfind("\n", max(0, start - 60), start) + 1:start]
+    lo = max(0, start - 60)  # a title and its comma are shorter than a longer line's start
+    line = text.rfind("\n", lo, start)
+    if line < 0 and lo > 0:
+        return False
+    before = text[line + 1:start]
     return before.endswith(", ") and job_title(before[:-2].strip())
 
 
