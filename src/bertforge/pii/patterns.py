@@ -256,7 +256,9 @@ CURL_USER = re.compile(r"\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t=]+['\"]?("
 # capitals, as filings write their parties ("ROYAL BANK OF CANADA, as Lender").
 _BANK_LEADS = ("Royal", "National", "Commonwealth", "Federal", "Reserve", "Central", "First",
                "State", "Savings", "Development", "Export-Import", "Industrial", "Agricultural",
-               "Merchants", "Co-operative", "Mutual", "Investment", "People's")
+               "Merchants", "Co-operative", "Mutual", "Investment", "People's",
+               # the US's regional banks for lenders ("Federal Home Loan Bank of Atlanta")
+               "Home", "Loan")
 _NOT_BANK = ("Base", "Rate", "Rates", "Prime", "Plaza", "Tower", "Building", "Centre", "Center",
              "Branch", "Account", "Accounts", "Loan", "Loans", "Agreement", "Card", "Cards",
              "Arena", "Stadium",
