@@ -269,6 +269,13 @@ def test_banks_named_bank_of_are_found_by_their_shape():
         "Bank of America, N.A.", "Bank of New York Mellon", "Bank of Montreal", "Bank of Scotland",
         "Royal Bank of Canada", "Bank of England", "Bank of the West", "Bank of England",
         "Federal Reserve Bank of St. Louis", "FEDERAL RESERVE BANK OF ST. LOUIS")]
+    # and a Federal Home Loan Bank whole (the home-loan-banks record); a loan's words
+    # before "from the Bank of" are no part of it
+    text = ("Capacity at the Federal Home Loan Bank of Atlanta.\nFEDERAL HOME LOAN BANK OF DALLAS\n"
+            "A Home Loan from the Bank of Montreal.")
+    assert recognized("banks", "US", text) == [(name, "COMPANY") for name in (
+        "Federal Home Loan Bank of Atlanta", "FEDERAL HOME LOAN BANK OF DALLAS",
+        "Bank of Montreal")]
 
 
 def test_a_bank_of_name_ends_before_the_title_of_a_person_after_it():
