@@ -31,13 +31,13 @@ def nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
     (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
     (`_dateline`), a sports club's name or a club's or party's in brackets after a name
-    (`_affiliation`), a
-    name that is part of a thing's or an institution's name (`eponym`), a listed
-    company's exchange and ticker (`_listing`), a city or its state where a place is
-    written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation (`_court`),
-    a document's own number or code (`_document_code`: "Schedule [9.01]", "[FY2026]"), a
-    piece of an amount (`_amount_piece`), a degree's letters, a degree and its field or
-    its Latin honour (`_degree`), a contract's Latin term, party's role or defined term (`_contract_words`:
+    (`_affiliation`), a name that is part of a thing's or an institution's name (`eponym`),
+    a listed company's exchange and ticker (`_listing`), a city or its state where a place
+    is written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation
+    (`_court`), a document's own number or code (`_document_code`: "Schedule [9.01]",
+    "[FY2026]"), a piece of an amount (`_amount_piece`), a degree's letters, a degree and
+    its field or its Latin honour (`_degree`), a contract's Latin term, party's role or
+    defined term, or a citation's words (`_contract_words`:
     "[Pari Passu]", "[Defendant-Appellee]", '(the "[Lender]")'); or, read
     by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a
     place has ("[Chad]'s president", `_civic`), a lawmaker's party tag, a mail header's
@@ -153,13 +153,19 @@ def _contract_words(text: str, span: Span) -> bool:
 
 # the abbreviated words of a citation that contracts and filings make of a statute, a
 # register or a court's rules ("Pub. L. No. 111-203", "Fed. R. Civ. P. 23(b)(3)", "85 Fed.
-# Reg. 1234", "Fed. Cir."): the model reads "Pub" and "Fed" as firms
-CITATION = re.compile(r"Pub\.[ \t]*L\.|Fed\.[ \t]*(?:R\.|Reg\.|Cir\.)")
+# Reg. 1234", "Fed. Cir.", "15 U.S.C. § 78u-4", "17 C.F.R."): the model reads "Pub", "Fed"
+# and "U.S.C" as firms
+CITATION = re.compile(r"Pub\.[ \t]*L\.|Fed\.[ \t]*(?:R\.|Reg\.|Cir\.)|U\.S\.C\.|C\.F\.R\.")
+CITED_YEAR = re.compile(r"\((?:1[89]|20)\d\d\Z")
 
 
 def _cited(text: str, span: Span) -> bool:
-    """Whether a span starts where a citation's abbreviated words do (`CITATION`)."""
-    return CITATION.match(text, span.start) is not None
+    """Whether a span starts where a citation's abbreviated words do (`CITATION`), or is a
+    reported case's page and the year in its brackets read as a phone number ("84 F. [4th
+    312 (2023])", `CITED_YEAR`): no number ends inside a bracket."""
+    return CITATION.match(text, span.start) is not None or \
+        span.label == "PHONE" and text.startswith(")", span.end) and \
+        CITED_YEAR.search(span.text) is not None
 
 
 def _defined_term(text: str, span: Span) -> bool:
@@ -761,13 +767,15 @@ COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "F
                 "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
                 "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
 # a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
-# year (the abbreviation is the group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)",
+# year or the day's date (the abbreviation is the group): a district ("(S.D. Cal.)",
+# "(S.D.N.Y. 2019)", "(N.D. Cal. Mar. 4, 2019)",
 # "(D. Mass.)", "(D.D.C.)"), a circuit ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy
 # court ("(Bankr. D. Del.)")
 COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
                    r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
                    r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
-                   r"[ \t]*(?:\d{4}[ \t]*)?\)" % "|".join(COURT_STATES))
+                   r"[ \t]*(?:(?:[A-Z][a-z]{2,3}\.?[ \t]\d{1,2},[ \t])?\d{4}[ \t]*)?\)"
+                   % "|".join(COURT_STATES))
 
 
 def _court(text: str, span: Span) -> bool:
@@ -864,6 +872,9 @@ def _reference_piece(text: str, span: Span) -> bool:
 # a contract's or a filing's numbered part after its word ("Schedule 9.01", "Section
 # 2.03(b)", "§ 1.402"), which the model may read as a time
 SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+[a-z]?")
+# and a statute's section right after its sign ("§ 78u-4", "§ 240.10b-5", "§§ 1681a")
+STATUTE_SECTION = re.compile(r"\d+[a-z]*(?:[.-]\d*[a-z]*\d*)*")
+SECTION_SIGN = re.compile(r"§§?[ \t\u00a0]*\Z")
 SECTION_BEFORE = re.compile(r"(?:^|[\s(])(?:Sections?|Schedules?|Articles?|Exhibits?|Annex|"
                             r"Appendix|Clauses?|Items?|Rules?|Parts?|SECTIONS?|SCHEDULES?|"
                             r"ARTICLES?|EXHIBITS?|ITEMS?|section|clause|§§?)[ \t]*$")
@@ -871,9 +882,13 @@ SECTION_BEFORE = re.compile(r"(?:^|[\s(])(?:Sections?|Schedules?|Articles?|Exhib
 
 def _section(text: str, span: Span) -> bool:
     """Whether a model span is a contract's or a filing's numbered part after its word
-    (`SECTION_NUMBER` after `SECTION_BEFORE`): "Schedule [9.01]" is no time."""
-    return span.source == "model" and SECTION_NUMBER.fullmatch(span.text) is not None and \
-        SECTION_BEFORE.search(text[max(0, span.start - 12):span.start]) is not None
+    (`SECTION_NUMBER` after `SECTION_BEFORE`): "Schedule [9.01]" is no time; or a
+    statute's section after its sign (`STATUTE_SECTION`: "15 U.S.C. § [78u-4](b)")."""
+    return span.source == "model" and (
+        SECTION_NUMBER.fullmatch(span.text) is not None and
+        SECTION_BEFORE.search(text[max(0, span.start - 12):span.start]) is not None or
+        STATUTE_SECTION.fullmatch(span.text) is not None and
+        SECTION_SIGN.search(text, max(0, span.start - 4), span.start) is not None)
 
 
 # the letters of a degree, dotted or not, as a biography or a résumé writes it after "holds
