@@ -2917,6 +2917,16 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("COMPANY", "Pub"), ("COMPANY", "Fed"), ("COMPANY", "Fax Express Ltd"),
       ("PERSON", "Fed Pubman")],
      ["Fax Express Ltd", "Fed Pubman"]),
+    # (and a case's and a statute's citation, the case-citations record: a reporter's page
+    # and year read as a phone, a court before a day's date, a code's letters, a section
+    # after its sign; the same section after "Section", phones, and a phone read with a year
+    # after it but no bracket's end, stay)
+    ("See 84 F. 4th 312 (2023); Doe v. Roe (N.D. Cal. Mar. 4, 2019); 15 U.S.C. § 78u-4(b); "
+     "Section 78u-4 of Title 15; call (212) 555-0100 (or 555-0199); 555-0142 (2024 rates).",
+     [("PHONE", "4th 312 (2023"), ("PERSON", "N.D. Cal"), ("COMPANY", "U.S.C"),
+      ("GOV_ID", "78u-4"), ("GOV_ID", "78u-4", 1), ("PHONE", "(212) 555-0100"),
+      ("PHONE", "555-0199"), ("PHONE", "555-0142 (2024")],
+     ["78u-4", "(212) 555-0100", "555-0199", "555-0142 (2024"]),
     ("Klient: Jan Nowak\nKund: Anna Lind\nMüşteri: Ayşe Yılmaz\nAsiakas: Matti Virtanen\n"
      "Klant: Sanne de Vries",
      [("PERSON", "Klient"), ("PERSON", "Jan Nowak"), ("PERSON", "Kund"), ("PERSON", "Anna Lind"),

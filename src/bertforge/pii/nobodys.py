@@ -872,8 +872,7 @@ def _reference_piece(text: str, span: Span) -> bool:
 # a contract's or a filing's numbered part after its word ("Schedule 9.01", "Section
 # 2.03(b)", "§ 1.402"), which the model may read as a time
 SECTION_NUMBER = re.compile(r"\d{1,3}(?:\.\d{1,3})+[a-z]?")
-# and a statute's section right after its sign ("§ 78u-4", "§ 240.10b-5", "§§ 1681a")
-STATUTE_SECTION = re.compile(r"\d+[a-z]*(?:[.-]\d*[a-z]*\d*)*")
+# and the sign before a statute's section ("§ 78u-4", "§ 240.10b-5", "§§ 1681a")
 SECTION_SIGN = re.compile(r"§§?[ \t\u00a0]*\Z")
 SECTION_BEFORE = re.compile(r"(?:^|[\s(])(?:Sections?|Schedules?|Articles?|Exhibits?|Annex|"
                             r"Appendix|Clauses?|Items?|Rules?|Parts?|SECTIONS?|SCHEDULES?|"
@@ -883,11 +882,11 @@ SECTION_BEFORE = re.compile(r"(?:^|[\s(])(?:Sections?|Schedules?|Articles?|Exhib
 def _section(text: str, span: Span) -> bool:
     """Whether a model span is a contract's or a filing's numbered part after its word
     (`SECTION_NUMBER` after `SECTION_BEFORE`): "Schedule [9.01]" is no time; or a
-    statute's section after its sign (`STATUTE_SECTION`: "15 U.S.C. § [78u-4](b)")."""
+    statute's section, whatever its shape, right after its sign (`SECTION_SIGN`: "15 U.S.C.
+    § [78u-4](b)")."""
     return span.source == "model" and (
         SECTION_NUMBER.fullmatch(span.text) is not None and
         SECTION_BEFORE.search(text[max(0, span.start - 12):span.start]) is not None or
-        STATUTE_SECTION.fullmatch(span.text) is not None and
         SECTION_SIGN.search(text, max(0, span.start - 4), span.start) is not None)
 
 
