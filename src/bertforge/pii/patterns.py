@@ -825,11 +825,15 @@ ABBREVIATED_FORMS = (
     "a.s.", "K.K.", "Pty Ltd", "Pty. Ltd.", "Pty Ltd.", "Pte. Ltd.", "Pte Ltd", "Pvt. Ltd.",
     "Pvt Ltd", "Ltda.", "Ltda", "Lda.")
 CELL_ONLY_FORMS = ("SA", "SAS", "BV", "NV", "AB")
+# the words a US bank holding company's name ends in, which end no one's name and stand
+# where a legal form does ("Sandy Spring Bancorp", "First Citizens BancShares")
+BANK_HOLDING_WORDS = ("Bancorp", "Bancorporation", "Bancshares", "BancShares", "Bankshares")
 
 
 # a legal form after a space or a comma, which every match of the two firm patterns below
 # holds: a text without one is not searched (the patterns look back from each capital)
-FORM_AFTER_NAME = re.compile(rf"[ \t,](?:{trie_pattern(ABBREVIATED_FORMS)})(?![\w/-])")
+FORM_AFTER_NAME = re.compile(
+    rf"[ \t,](?:{trie_pattern(ABBREVIATED_FORMS + BANK_HOLDING_WORDS)})(?![\w/-])")
 CELL_FORM = re.compile(rf"[ \t,](?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)})")
 
 
@@ -904,7 +908,8 @@ FIRM_CELL = re.compile(
     rf"{FIRM_SEAT},? (?:{trie_pattern(ABBREVIATED_FORMS + CELL_ONLY_FORMS)}))(?=[ \t]*(?:$|[\t|(;]))", re.MULTILINE)
 # A firm named in running text with its abbreviated legal form ("The invoice from Sharma
 # Textiles Ltd. was paid", "da Rocha Bakery, Co."): capitalised words, a name's particles
-# before them, then the form. The name does not start with a word that starts sentences
+# before them, then the form (or a bank holding company's word, `BANK_HOLDING_WORDS`:
+# "Sandy Spring Bancorp"). The name does not start with a word that starts sentences
 # and mail; "AG" and "Co." before a capitalised word are an attorney general and an Irish
 # county ("Ohio AG Dave Yost", "Ballina, Co. Mayo"). The lookahead first (a capital or
 # a particle's first letter) spares the rest at most of a text's characters.
@@ -946,10 +951,11 @@ _PARTICLE = r"(?:da|de|di|do|du|dos|das|del|della|van|von|der|den|ter|le|la|d'|d
 # a name's particle written alone before its surname, where a name may start in lower
 # case ("de la Cruz", "van der Berg", "al Thani", "bin Salman")
 NAME_PARTICLE = re.compile(rf"{_PARTICLE}|bin|binti|ibn|al|el|ben|zu|ten")
+_RUNNING_FORMS = [f for f in ABBREVIATED_FORMS if f not in ("AG", "Co.")] + list(BANK_HOLDING_WORDS)
 FIRM_FORM = re.compile(
     rf"(?=[A-ZÀ-ÖØ-ÞĀ-ždltv])(?<![\w&.'\u2019-])(?!{trie_pattern(NOT_FIRM_STARTS)}(?![\w&'\u2019.-]))"
     rf"(?:{_PARTICLE} ?)*{_FIRM_WORD}(?: (?:{_FIRM_WORD}|&|of|de|del|der|van|von|di|du|la)){{0,6}}"
-    rf"{FIRM_SEAT},? (?:(?:AG|Co\.)(?![ \t]+[A-Z])|{trie_pattern(f for f in ABBREVIATED_FORMS if f not in ('AG', 'Co.'))})"
+    rf"{FIRM_SEAT},? (?:(?:AG|Co\.)(?![ \t]+[A-Z])|{trie_pattern(_RUNNING_FORMS)})"
     rf"(?![\w/-])")
 # A person's full name right after a label that names one: a copy's ("cc", "Attn"), a
 # ticket's verb ("Assigned to", "Reviewed by") or, with its colon, a form's field
