@@ -515,6 +515,15 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
     text = "Audited by Plante Moran, PLLC and Dykema Gossett P.L.L.C. with Hogan Reyes P.C. today."
     assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
         "Plante Moran, PLLC", "Dykema Gossett P.L.L.C.", "Hogan Reyes P.C."]]
+    # and a bank holding company by the word its name ends in (the bank-holdings record),
+    # with no legal form in the text or one after it; the sentence's first word is no
+    # part of it
+    text = ("Shares of Sandy Spring Bancorp rose after First Citizens BancShares and Pinnacle "
+            "Bankshares reported; bancorp filings rose.")
+    assert recognized("firm_forms", "US", text) == [(f, "COMPANY") for f in [
+        "Sandy Spring Bancorp", "First Citizens BancShares", "Pinnacle Bankshares"]]
+    assert recognized("firm_forms", "US", "Glacier Bancorp, Inc. reported.") == [
+        ("Glacier Bancorp, Inc.", "COMPANY")]
     # a legal form says where a firm ends; where the model read the start, the model's stands
     assert REGISTRY["firm_forms"]("US").trust == "end"
     assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))
