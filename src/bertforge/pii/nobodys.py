@@ -215,6 +215,7 @@ GOVERNMENT_BODIES = frozenset(body.casefold() for body in (
     "Consumer Financial Protection Bureau", "Commodity Futures Trading Commission",
     "Financial Conduct Authority", "Prudential Regulation Authority", "HM Revenue & Customs",
     "HMRC"))
+BODY_WORDS = frozenset(word for body in GOVERNMENT_BODIES for word in body.split())
 # a filing cover's instruction to tick one of the reports it may be
 MARK_ONE = re.compile(r"\(Mark One\)", re.IGNORECASE)
 
@@ -222,13 +223,18 @@ MARK_ONE = re.compile(r"\(Mark One\)", re.IGNORECASE)
 def _cover_words(text: str, span: Span) -> bool:
     """Whether a model span is a filing cover's form words: a government body's name
     (`GOVERNMENT_BODIES`), whole or the whole of its line ("UNITED [STATES]"), or the
-    cover's "(Mark One)"."""
+    cover's "(Mark One)". Only a span made of a body's words has its line read (a copy
+    of the line for every span would cost a long line's length each time)."""
     if span.source != "model":
         return False
+    if span.start > 0 and MARK_ONE.fullmatch(text, span.start - 1, span.end + 1) is not None:
+        return True
+    folded = span.text.casefold()
+    if not BODY_WORDS.issuperset(folded.split()):
+        return False
     start, end = text.rfind("\n", 0, span.start) + 1, text.find("\n", span.end)
-    return span.text.casefold() in GOVERNMENT_BODIES or \
-        text[start:end if end >= 0 else len(text)].strip().casefold() in GOVERNMENT_BODIES or \
-        span.start > 0 and MARK_ONE.fullmatch(text, span.start - 1, span.end + 1) is not None
+    return folded in GOVERNMENT_BODIES or \
+        text[start:end if end >= 0 else len(text)].strip().casefold() in GOVERNMENT_BODIES
 
 
 # the US tax forms' names whose letters say what they are ("1040-X", "1099-INT", "W-9",
