@@ -554,11 +554,9 @@ def _club(text: str, span: Span) -> bool:
     """Whether a span (whole words) lies inside a club's name as the text writes it
     (`CLUBS`), and is not, whole, a club's name that is someone's given name or surname
     too ("Chelsea", "Everton" stay: the text may mean the person)."""
-    found = CLUB.search(text, max(0, span.start - 30), span.end + 30)
-    while found is not None and found.end() < span.end:
-        found = CLUB.search(text, found.end(), span.end + 30)
-    return found is not None and found.start() <= span.start and \
-        (found.group() != span.text or span.text.casefold() not in known_names())
+    return any(m.start() <= span.start and span.end <= m.end() and
+               (m.group() != span.text or span.text.casefold() not in known_names())
+               for m in CLUB.finditer(text, max(0, span.start - 30), span.end + 30))
 
 
 # the words that make a person's name part of the name of a thing, a place or an
