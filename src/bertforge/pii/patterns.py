@@ -1263,7 +1263,9 @@ ROLE_LEAD = re.compile(rf"(?:(?:{trie_pattern(_DETERMINERS)})[ \t]+)?(?:{trie_pa
 # going on in lower case or ending ("Judge Park dissented", "Detective Cross testified",
 # "Mr. Cross's letter"): the model misses the surnames that are words too. The word is
 # checked as after a greeting; not one that makes a title with the title ("Attorney
-# General", "Captain America")
+# General", "Captain America"). One space after a title written out: more, or a tab, part
+# a table's columns ("Analyst    Ext. 4412" of a staff list); an abbreviated title's
+# full stop may have two after it, as typists write
 _SURNAME_TITLES = OFFICE_TITLES + ENGLISH_TITLES
 # (a full stop only after the titles that are abbreviated: after a title written out it
 # ends a sentence, "Patricia Okonkwo, Vice President. Attest: ...")
@@ -1271,8 +1273,8 @@ _ABBREVIATED_TITLES = ("Sen", "Rep", "Gov", "Lt. Gov", "Gen", "Col", "Capt", "Lt
                        "Det", "Insp", "Rev", "Fr", "Adm", "Amb", "Hon", *ENGLISH_TITLES)
 TITLED_SURNAME = re.compile(
     rf"(?=[{''.join(sorted({t[0] for t in _SURNAME_TITLES}))}])(?<![\w.-])"
-    rf"(?:{trie_pattern(_SURNAME_TITLES)}|(?:{trie_pattern(_ABBREVIATED_TITLES)})\.)"
-    rf"[ \t]+({_GREETED_WORD})"
+    rf"(?:(?:{trie_pattern(_SURNAME_TITLES)}) |(?:{trie_pattern(_ABBREVIATED_TITLES)})\. {{1,2}})"
+    rf"({_GREETED_WORD})"
     r"(?=['\u2019]s\b|[ \t]+[a-z]|[ \t]*[,.;:!?)]|[ \t]*$)", re.MULTILINE)
 TITLE_WORDS = frozenset(("General", "America", "Marvel", "House", "Elect", "Emeritus",
                          "Orange", "Pepper"))  # (and "Agent Orange", "Dr Pepper")
