@@ -1127,6 +1127,12 @@ GREETED_PROBES = [
         "Byrd, too; Col. Sanders. By: /s/ Ann Cho, Vice President. Attest: Notary Public",
         ["Park", "Cross", "Hope", "Long", "Byrd", "Sanders"],
         id="titled-surnames"),
+    # the roster-columns record: a title and its surname are one space apart (two after
+    # an abbreviated title's full stop); a table's columns are parted by more, or a tab
+    pytest.param(
+        "Patel, Anjali    Analyst    Ext. 4412\nMurphy, Sean     Teller\tExt. 4413\n"
+        "Chen, Wei       Manager  Ext. 4414\nJudge Park dissented. Sen.  Byrd, too.",
+        ["Park", "Byrd"], id="roster-columns"),
     # the roles-abroad record: a role in French, Spanish, Portuguese, Italian or German
     # after its possessive or article, perhaps with a courtesy title after it (in English
     # too); not a word that is no name after one
