@@ -1103,7 +1103,8 @@ def _listed_name(span: Span) -> Span:
                 found.group(1), span.score, span.source)
 
 
-INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)")
+INVERTED = re.compile(r"([A-Z][^\W\d_]*(?:[-'][^\W\d_]+)*), ([A-Z][^\W\d_]*(?:-[^\W\d_]+)*)"
+                      r"( [A-Z]\.)?")
 
 
 # a filer's name as the securities regulator's forms print it: surname, given name and
@@ -1113,7 +1114,9 @@ FILER_NAME = re.compile(r"([A-Z][A-Z'-]+) ([A-Z][A-Z'-]+) [A-Z]\.?")
 
 def _inverted_name(span: Span) -> Span:
     """A model COMPANY span "Surname, Given" ("Miller, Brandon") as PERSON: the second
-    word a given name, the first a name (`given_names`, `known_names`); or a filer's
+    word a given name, the first a name (`given_names`, `known_names`) or any word where
+    a middle initial follows the given name (a creditors' schedule's "Oduya, Patience
+    A.": no firm's name ends so); or a filer's
     name written surname first in capitals with a middle initial (`FILER_NAME`: "FENWICK
     GRAHAM R"), whose initial says enough of the surname, if the second is a given name."""
     if span.label != "COMPANY" or span.source != "model":
@@ -1121,7 +1124,7 @@ def _inverted_name(span: Span) -> Span:
     found = INVERTED.fullmatch(span.text)
     filer = FILER_NAME.fullmatch(span.text)
     if found and found.group(2).casefold() in given_names() and \
-            found.group(1).casefold() in known_names() or \
+            (found.group(3) or found.group(1).casefold() in known_names()) or \
             filer and filer.group(2).casefold() in given_names():
         return replace(span, label="PERSON")
     return span
@@ -1422,21 +1425,34 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
     "Claire M." in a payroll register's line) as one: a one-word model PERSON span at a
     column's edge (`COLUMN_BEFORE`), ", ", and a model PERSON span of up to three words,
     the first a name or a word outside the vocabulary (`name_or_rare`: "Femi"), that ends
-    its cell (`CELL_AFTER`); in running text the two stay apart ("met Abernathy, Claire
-    and Tom")."""
+    its cell (`CELL_AFTER`); so too an item of a list parted by semicolons whose given
+    name is one (`_list_item`: "Plaintiffs: Kowalski, Anna; Brennan, Michael J."). In
+    running text the two stay apart ("met Abernathy, Claire and Tom")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
         if last is not None and last.label == span.label == "PERSON" and \
                 last.source == span.source == "model" and " " not in last.text and \
                 text[last.end:span.start] == ", " and len(span.text.split()) <= 3 and \
-                name_or_rare(span.text.split()[0].casefold()) and \
-                COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and \
-                CELL_AFTER.match(text, span.end):
+                name_or_rare(span.text.split()[0].casefold()) and (
+                    COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and
+                    CELL_AFTER.match(text, span.end) or _list_item(text, last, span)):
             out[-1] = _joined(text, last, span, "PERSON")
             continue
         out.append(span)
     return out
+
+
+ITEM_BEFORE = re.compile(r";[ \t]*$")  # a semicolon before a list's item
+ITEM_AFTER = re.compile(r"[ \t]*;")  # and after one
+
+
+def _list_item(text: str, surname: Span, given: Span) -> bool:
+    """Whether a surname, a comma and a given name (`given_names`) make one item of a
+    list parted by semicolons: a semicolon before the surname or after the given name."""
+    return given.text.split()[0].casefold() in given_names() and (
+        ITEM_AFTER.match(text, given.end) is not None or
+        ITEM_BEFORE.search(text, max(0, surname.start - 4), surname.start) is not None)
 
 
 CAPTION_BEFORE = re.compile(r"(?<![\w.])vs?\.[ \t]+$")  # a caption's "v." before a span
