@@ -3756,6 +3756,31 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_inverted_names_in_a_list_parted_by_semicolons_are_one_person_each():
+    """The listed-inversions record's probes, with the model's spans as they came: a
+    pleading's parties "Kowalski" + "Anna", "Brennan" + "Michael J.", "Tanaka" + "Hiroshi"
+    are one person each, by the semicolon after or before; without a semicolon, or with a
+    word after the comma that is no given name, they stay apart. A creditor read as a
+    firm, "Oduya, Patience A.", is a person by its middle initial; without the initial, or
+    with no given name before it, it stays a firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Plaintiffs: Kowalski, Anna; Brennan, Michael J.; Tanaka, Hiroshi.\n"
+            "I met Abernathy, Claire and Tom; Hale, Okonjo; gone.\n"
+            "3.4 Oduya, Patience A., 19 Birch Hollow Rd; 3.5 Oduya, Patience; "
+            "3.6 Zentrix, Lumen A.\n")
+    people = ["Kowalski", "Anna", "Brennan", "Michael J.", "Tanaka", "Hiroshi", "Abernathy",
+              "Claire", "Tom", "Hale", "Okonjo"]
+    firms = [("Oduya, Patience A.", "COMPANY"), ("Oduya, Patience", "COMPANY", 1),
+             ("Zentrix, Lumen A.", "COMPANY")]
+    assert [(s.text, s.label) for s in tidy(text, spans_at(text, people + firms))] == [
+        ("Kowalski, Anna", "PERSON"), ("Brennan, Michael J.", "PERSON"),
+        ("Tanaka, Hiroshi", "PERSON"), ("Abernathy", "PERSON"), ("Claire", "PERSON"),
+        ("Tom", "PERSON"), ("Hale", "PERSON"), ("Okonjo", "PERSON"),
+        ("Oduya, Patience A.", "PERSON"), ("Oduya, Patience", "COMPANY"),
+        ("Zentrix, Lumen A.", "COMPANY")]
+
+
 def test_a_known_name_read_as_a_firm_on_a_captions_side_is_a_person():
     """The caption-parties record's probe, a 10-K's legal proceedings, with the model's
     spans as they came: "Hernandez v. Crestline Bancorp" and "Acme v. Whitaker" name
