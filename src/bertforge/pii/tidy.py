@@ -1377,7 +1377,9 @@ def _cell_name(text: str, span: Span) -> Span:
     name right before a comma and a house number or a job's title (`TITLE_AFTER`), as
     PERSON: two or three words, none a firm's word or form, not a known firm or one named
     after its founder, the first (or its first part) a given name and the last (or each
-    of its parts) a name ("Kwame Asante-Boateng" among a compensation table's figures,
+    of its parts) a name, or before a title any word outside the vocabulary
+    (`name_or_rare`: "Reporting to Deborah Ashworth, SVP and Chief Credit Officer")
+    ("Kwame Asante-Boateng" among a compensation table's figures,
     "Sofia Mendoza-Rey" under "BlackRock, Inc.", "shipped to Ngozi Eze, 14 Admiralty
     Way", "Seller: Whitaker Family Trust, Leonard Whitaker, Trustee")."""
     if span.label != "COMPANY" or span.source != "model":
@@ -1388,9 +1390,12 @@ def _cell_name(text: str, span: Span) -> Span:
             in FOUNDERS_FIRMS:
         return span
     first, last = words[0].casefold().split("-")[0], words[-1].casefold().split("-")
-    if first not in given_names() or not all(part in known_names() for part in last):
+    if first not in given_names():
         return span
-    if BEFORE_ADDRESS.match(text, span.end) is None and not _title_after(text, span.end) and (
+    titled = _title_after(text, span.end)  # (then any surname outside the vocabulary)
+    if not all(part in known_names() or titled and name_or_rare(part) for part in last):
+        return span
+    if BEFORE_ADDRESS.match(text, span.end) is None and not titled and (
             CELL_BEFORE.search(text, max(0, span.start - 8), span.start) is None or
             CELL_AFTER.match(text, span.end) is None):
         return span
