@@ -3170,21 +3170,28 @@ def test_a_name_before_its_job_title_read_as_a_firm_is_a_person():
     person's name before a comma and a job's title, read as a firm (with the title or
     without it), is a person; a firm named after its founder, a firm's word, a name
     before a word that is no title, and a name whose first word is no given name stay
-    firms."""
+    firms. The rare-surnames-titled record's probe: before a title the surname may be
+    any word outside the vocabulary ("Deborah Ashworth"), not one of it ("Grace
+    Kitchens"), and without the title (a table's cell) only a known name will do."""
     from bertforge.pii.tidy import tidy
 
     text = ("Seller: Whitaker Family Trust, Leonard Whitaker, Trustee\n"
             "Signed: Ana Ruiz, EVP, Operations; Edward Jones, Financial Advisor; "
             "Marcus Capital, Managing Director; Leonard Whitaker, Boston; Quill Whitaker, "
-            "President.")
+            "President.\nReporting to Deborah Ashworth, SVP and Chief Credit Officer; "
+            "Grace Kitchens, CFO.\nDeborah Ashworth\n")
     placed = spans_at(text, [
         ("Whitaker Family Trust", "COMPANY"), ("Leonard Whitaker, Trustee", "COMPANY"),
         ("Ana Ruiz", "COMPANY"), ("Edward Jones", "COMPANY"), ("Marcus Capital", "COMPANY"),
-        ("Leonard Whitaker", "COMPANY", 1), ("Quill Whitaker", "COMPANY")])
+        ("Leonard Whitaker", "COMPANY", 1), ("Quill Whitaker", "COMPANY"),
+        ("Deborah Ashworth, SVP", "COMPANY"), ("Grace Kitchens", "COMPANY"),
+        ("Deborah Ashworth", "COMPANY", 1)])
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("COMPANY", "Whitaker Family Trust"), ("PERSON", "Leonard Whitaker"),
         ("PERSON", "Ana Ruiz"), ("COMPANY", "Edward Jones"), ("COMPANY", "Marcus Capital"),
-        ("COMPANY", "Leonard Whitaker"), ("COMPANY", "Quill Whitaker")]
+        ("COMPANY", "Leonard Whitaker"), ("COMPANY", "Quill Whitaker"),
+        ("PERSON", "Deborah Ashworth"), ("COMPANY", "Grace Kitchens"),
+        ("COMPANY", "Deborah Ashworth")]
 
 
 def test_a_word_or_a_keyword_before_a_number_is_no_part_of_it():
