@@ -771,14 +771,16 @@ COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "F
                 "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
                 "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
 # a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
-# year or the day's date (the abbreviation is the group): a district ("(S.D. Cal.)",
-# "(S.D.N.Y. 2019)", "(N.D. Cal. Mar. 4, 2019)",
+# year or the day's date, perhaps after what happened that day (the abbreviation is the
+# group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(N.D. Cal. Mar. 4, 2019)",
+# "(S.D.N.Y. filed Nov. 20, 2026)",
 # "(D. Mass.)", "(D.D.C.)"), a circuit ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy
 # court ("(Bankr. D. Del.)")
 COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
                    r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
                    r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
-                   r"[ \t]*(?:(?:[A-Z][a-z]{2,3}\.?[ \t]\d{1,2},[ \t])?\d{4}[ \t]*)?\)"
+                   r"[ \t]*(?:(?:filed|decided|argued|entered)[ \t]+)?"
+                   r"(?:(?:[A-Z][a-z]{2,3}\.?[ \t]\d{1,2},[ \t])?\d{4}[ \t]*)?\)"
                    % "|".join(COURT_STATES))
 
 
