@@ -1454,10 +1454,13 @@ ITEM_AFTER = re.compile(r"[ \t]*;")  # and after one
 
 def _list_item(text: str, surname: Span, given: Span) -> bool:
     """Whether a surname, a comma and a given name (`given_names`) make one item of a
-    list parted by semicolons: a semicolon before the surname or after the given name."""
+    list parted by semicolons: a semicolon before the surname or after the given name,
+    the surname someone's (not a contract's "; Hereinafter, Whitney Hereford",
+    `nobodys`)."""
     return given.text.split()[0].casefold() in given_names() and (
         ITEM_AFTER.match(text, given.end) is not None or
-        ITEM_BEFORE.search(text, max(0, surname.start - 4), surname.start) is not None)
+        ITEM_BEFORE.search(text, max(0, surname.start - 4), surname.start) is not None) and \
+        not nobodys(text, surname)
 
 
 CAPTION_BEFORE = re.compile(r"(?<![\w.])vs?\.[ \t]+$")  # a caption's "v." before a span
