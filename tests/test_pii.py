@@ -2920,6 +2920,12 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("GOV_ID", "78u-4"), ("GOV_ID", "78u-4", 1), ("PHONE", "(212) 555-0100"),
       ("PHONE", "555-0199"), ("PHONE", "555-0142 (2024")],
      ["78u-4", "(212) 555-0100", "555-0199", "555-0142 (2024"]),
+    # (and a court's abbreviation before what happened and the day, the filed-courts
+    # record; a person in brackets before "filed" stays)
+    ("SEC v. Hutchins, No. 1:26-cv-08812 (S.D.N.Y. filed Nov. 20, 2026); Doe v. Roe (D. "
+     "Mass. decided 2019); a complaint (Jane Roe filed Nov. 3, 2025).",
+     [("PERSON", "S.D.N.Y."), ("PERSON", "D. Mass"), ("PERSON", "Jane Roe")],
+     ["Jane Roe"]),
     ("Klient: Jan Nowak\nKund: Anna Lind\nMüşteri: Ayşe Yılmaz\nAsiakas: Matti Virtanen\n"
      "Klant: Sanne de Vries",
      [("PERSON", "Klient"), ("PERSON", "Jan Nowak"), ("PERSON", "Kund"), ("PERSON", "Anna Lind"),
