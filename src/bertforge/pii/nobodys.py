@@ -1087,13 +1087,19 @@ def _civic(text: str, span: Span) -> bool:
 # a person's full name (perhaps with their age after a comma) and "of", before their
 # home town ("Dr. and Mrs. Obinna Eze of [Enugu]", "Margaret Hale, 84, of [Duluth]")
 HOME_TOWN_BEFORE = re.compile(r"[A-Z][\w'-]+ [A-Z][\w'-]+(?:, \d{1,3},)? of $")
+# a word, a person's age between commas and "of", as a news story writes a home town
+# ('Anthony "Tony" Maravelli, 46, of [Paramus]'), whatever the name before
+AGED_BEFORE = re.compile(r"[^\W\d_]['\u2019\"\u201d.]?, \d{1,3}, of $")
 
 
 def _home_town(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a person's home town after their name
     (`HOME_TOWN_BEFORE`), a known place (`lexicon.known_place`) that is no given name or
     surname (`known_names`: "Estate of John Smith of Houston" keeps
-    "Houston", a surname)."""
+    "Houston", a surname); or any place after the person's age (`AGED_BEFORE`: no one
+    is written "Name, 46, of Name")."""
+    if AGED_BEFORE.search(text, max(0, span.start - 12), span.start) is not None:
+        return True
     return known_place(span.text) and span.text.casefold() not in known_names() and \
         HOME_TOWN_BEFORE.search(text, max(0, span.start - 60), span.start) is not None
 
