@@ -2989,6 +2989,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Nairobi"), ("PERSON", "John Smith"), ("PERSON", "Houston"),
       ("PERSON", "Enugu", 1)],
      ["Obinna Eze", "Margaret Hale", "John Smith", "Houston", "Enugu"]),
+    # (and any town after a person's age, the aged-home-towns record, whatever the name
+    # before; a firm after the age, and a name after an age without "of", stay)
+    ('Anthony "Tony" Maravelli, 46, of Paramus; Carlos Ibarra Jr., 41, of Hialeah, and '
+     "Ruth Kagwe, 52, of Kisumu Water Ltd; the victims Ama Boateng, 38, Kofi Mensah, 40.",
+     [("PERSON", 'Anthony "Tony" Maravelli'), ("PERSON", "Paramus"),
+      ("PERSON", "Carlos Ibarra Jr."), ("PERSON", "Hialeah"), ("PERSON", "Ruth Kagwe"),
+      ("COMPANY", "Kisumu Water Ltd"), ("PERSON", "Ama Boateng"), ("PERSON", "Kofi Mensah")],
+     ['Anthony "Tony" Maravelli', "Carlos Ibarra Jr.", "Ruth Kagwe", "Kisumu Water Ltd",
+      "Ama Boateng", "Kofi Mensah"]),
     # a place greeted (the greeted-places record, `_greeted_place`); a given name
     # several locales list, and a surname that is a city's outside a greeting, stay
     ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",

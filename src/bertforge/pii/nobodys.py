@@ -1087,9 +1087,9 @@ def _civic(text: str, span: Span) -> bool:
 # a person's full name (perhaps with their age after a comma) and "of", before their
 # home town ("Dr. and Mrs. Obinna Eze of [Enugu]", "Margaret Hale, 84, of [Duluth]")
 HOME_TOWN_BEFORE = re.compile(r"[A-Z][\w'-]+ [A-Z][\w'-]+(?:, \d{1,3},)? of $")
-# a word, a person's age between commas and "of", as a news story writes a home town
-# ('Anthony "Tony" Maravelli, 46, of [Paramus]'), whatever the name before
-AGED_BEFORE = re.compile(r"[^\W\d_]['\u2019\"\u201d.]?, \d{1,3}, of $")
+# a word (perhaps "Jr."), a person's age between commas and "of", as a news story writes
+# a home town ('Anthony "Tony" Maravelli, 46, of [Paramus]'), whatever the name before
+AGED_BEFORE = re.compile(r"[^\W\d_]\.?, \d{1,3}, of $")
 
 
 def _home_town(text: str, span: Span) -> bool:
