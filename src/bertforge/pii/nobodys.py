@@ -1007,25 +1007,25 @@ PLACE_WORDS = frozenset(("Fort", "Ft.", "Saint", "St.", "San", "Santa", "New", "
 
 
 def _place(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is a place in a place's usual writing, city then state
-    (a letter's signature, a news story's dateline or a person's home town): the
-    state itself after a city and a comma ("Tempe, [Ariz].", also a firm's span), the
-    city before the comma and a state ("[Sarasota], FL", "[SARASOTA], Fla. --"), or
-    both ("[Sarasota, Fla]."). The city is taken for one only where none of its words
-    is a given name or a surname (`known_names`) or a place's first word comes first
-    ("[Fort Wayne], Ind."): "Austin, Texas" and "Mary Ortiz, Texas" stay; read as a
-    firm, one word before a state is a city whatever it is ("[Charlotte], NC", where
-    a firm's name would have its form or its address), and so is one before a state and
-    a ZIP code or a date (`DATED_AFTER`: a notice's "[Houston], Texas, March 20, 2026")."""
+    """Whether a model PERSON span is a place in a place's usual writing, city then state (a
+    letter's signature, a news story's dateline or a person's home town): the state itself
+    after a city and a comma ("Tempe, [Ariz].", also a firm's span), the city before the
+    comma and a state ("[Sarasota], FL", "[SARASOTA], Fla. --"), or both ("[Sarasota,
+    Fla]."). The city is taken for one only where none of its words is a given name or a
+    surname (`known_names`) or a place's first word comes first ("[Fort Wayne], Ind."):
+    "Austin, Texas" and "Mary Ortiz, Texas" stay; read as a firm, one word before a state,
+    or with it ("[NEWARK, N.J.] -"), is a city whatever it is ("[Charlotte], NC", where a
+    firm's name would have its form or its address), and so is one before a state and a ZIP
+    code or a date (`DATED_AFTER`: a notice's "[Houston], Texas, March 20, 2026")."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return False
     word = span.text.rstrip(".")
     if STATE_WORD.fullmatch(word + "." if word in AGENCY_STATES else word) is not None:
         return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
     firm = span.label == "COMPANY"
-    if firm and " " in span.text:
-        return False
     city, comma, _ = span.text.partition(",")
+    if firm and " " in city.strip():
+        return False
     after = STATE_AFTER.match(text, span.start + len(city))
     if after is None or comma and after.end() < span.end - (not span.text.endswith(".")):
         return False
