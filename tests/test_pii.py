@@ -2829,10 +2829,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Dallas")],
      ["Katherine M. Oyelaran", "Mary Ortiz", "Dallas"]),
     # a city before its state read as a firm (the firm-places record, `_place`), whatever
-    # its word; a firm of two words, and one without a state after it, stay
-    ("Senior Credit Analyst - Charlotte, NC. Halvorsen Industrial, NC; Charlotte paid.",
-     [("COMPANY", "Charlotte"), ("COMPANY", "Halvorsen Industrial"), ("COMPANY", "Charlotte", 1)],
-     ["Halvorsen Industrial", "Charlotte"]),
+    # its word, and with its state in the firm's span (the firm-datelines record); a firm
+    # of two words, with the state or not, and one without a state after it, stay
+    ("Senior Credit Analyst - Charlotte, NC. Halvorsen Industrial, NC; Charlotte paid.\n"
+     "NEWARK, N.J. - Halvorsen Industrial, N.J. said so.",
+     [("COMPANY", "Charlotte"), ("COMPANY", "Halvorsen Industrial"), ("COMPANY", "Charlotte", 1),
+      ("COMPANY", "NEWARK, N.J."), ("COMPANY", "Halvorsen Industrial, N.J.")],
+     ["Halvorsen Industrial", "Charlotte", "Halvorsen Industrial, N.J."]),
     # a numbered record's word before its number (the numbered-records record,
     # `_numbered`); a name before a number, and a word before a number without "No.",
     # stay

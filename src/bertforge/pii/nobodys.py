@@ -1024,7 +1024,7 @@ def _place(text: str, span: Span) -> bool:
         return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
     firm = span.label == "COMPANY"
     city, comma, _ = span.text.partition(",")
-    if firm and " " in city.strip():
+    if firm and " " in city:
         return False
     after = STATE_AFTER.match(text, span.start + len(city))
     if after is None or comma and after.end() < span.end - (not span.text.endswith(".")):
