@@ -235,10 +235,10 @@ CAPITALS_TAIL = re.compile(r"[ \t]+([A-Z]{3,})$")
 TIME_ZONES = {"UTC", "GMT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT", "AKST",
               "AKDT", "HST", "CET", "CEST", "EET", "EEST", "WET", "WEST", "BST", "IST", "JST",
               "KST", "AEST", "AEDT", "ACST", "AWST", "NZST", "NZDT", "HKT", "SGT", "MSK"}
+ZONE_NAMES = TIME_ZONES | {"ET", "PT", "CT", "MT"}  # and the US's zones by their two letters
 # a time's zone that ends a sentence before a name, which the model reads with it ("at
-# 15:40 [ET. Tobias] will follow up"): the US's zones by their two letters too
-ZONE_LEAD = re.compile(r"(?:%s)\.[ \t]+(?=[A-Z])" % trie_pattern(
-    TIME_ZONES | {"ET", "PT", "CT", "MT"}))
+# 15:40 [ET. Tobias] will follow up")
+ZONE_LEAD = re.compile(r"(?:%s)\.[ \t]+(?=[A-Z])" % trie_pattern(ZONE_NAMES))
 # an introduction's verb in another language, which the model reads with the name after
 # it ("je m'[appelle Théo Marchand]", "me [llamo Andrés]")
 INTRODUCING_VERB = re.compile(r"(?:m['\u2019])?(?:appelle|llamo|chiamo|chamo|heiße|heisse)[ \t]+")
@@ -800,6 +800,8 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
         while a < b and text[a] in ". ":
             a += 1
+        if MERIDIEM_END.match(text, a, b) and text[a - 2:a].casefold() in ("a.", "p."):
+            a = _without_meridiem(text, a, b)
     if span.label == "PERSON":
         a = _glued_initials(text, _without_title(text, a, b))
     if span.label in FIELDED:
@@ -809,6 +811,18 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     if span.label in NUMBER_GROUPS and (m := NUMBER_LEAD.match(text, a, b)):
         a = m.end()
     return a, b
+
+
+MERIDIEM_END = re.compile(r"[mM]\.[ \t]*")  # the rest of a time's "a.m." or "p.m."
+
+
+def _without_meridiem(text: str, a: int, b: int) -> int:
+    """Where a name's span starts without the "m." of a time's "p.m." that it started in
+    ("9 p.[m. ET]", "7:15 p.[m. Quorum]"), the model's token having started at the full
+    stop; a time zone after it is the time's too (`ZONE_NAMES`: the span is then
+    empty)."""
+    a = MERIDIEM_END.match(text, a, b).end()
+    return b if text[a:b] in ZONE_NAMES else a
 
 
 # the nouns for where a person is from, written before the name as sports news writes
