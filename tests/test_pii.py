@@ -3781,6 +3781,20 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_name_that_starts_inside_a_times_meridiem_starts_after_it():
+    """The meridiem-starts record's probes, with the model's spans as they came (starting
+    at the full stop inside "p.m."): a time zone left alone goes, a word after the time
+    loses the "m." and stays; a name's initials "A.M." are no time's."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Call 8 a.m. to 9 p.m. ET or ask for Lisa Ramirez. At 5:32 p.m. Quorum "
+            "confirmed. At 6 P.M. CST we close. Signed, Dr. A.M. Okafor.")
+    spans = spans_at(text, [(".m. ET", "COMPANY"), "Lisa Ramirez", ".m. Quorum",
+                            (".M. CST", "COMPANY"), ".M. Okafor"])
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Lisa Ramirez", "PERSON"), ("Quorum", "PERSON"), ("A.M. Okafor", "PERSON")]
+
+
 def test_inverted_names_in_a_list_parted_by_semicolons_are_one_person_each():
     """The listed-inversions record's probes, with the model's spans as they came: a
     pleading's parties "Kowalski" + "Anna", "Brennan" + "Michael J.", "Tanaka" + "Hiroshi"

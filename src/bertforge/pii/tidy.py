@@ -800,7 +800,7 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
         while a < b and text[a] in ". ":
             a += 1
-        if MERIDIEM_END.match(text, a, b) and text[a - 2:a].casefold() in ("a.", "p."):
+        if MERIDIEM_END.match(text, a, b) and MERIDIEM_BEFORE.search(text, max(0, a - 4), a):
             a = _without_meridiem(text, a, b)
     if span.label == "PERSON":
         a = _glued_initials(text, _without_title(text, a, b))
@@ -813,7 +813,10 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     return a, b
 
 
-MERIDIEM_END = re.compile(r"[mM]\.[ \t]*")  # the rest of a time's "a.m." or "p.m."
+# a time's "a.m." or "p.m." after its digits, where a span starts at the "m." (not a
+# name's initials, "A.M. Okafor")
+MERIDIEM_BEFORE = re.compile(r"\d[ \t]?[aApP]\.$")
+MERIDIEM_END = re.compile(r"[mM]\.[ \t]*")
 
 
 def _without_meridiem(text: str, a: int, b: int) -> int:
