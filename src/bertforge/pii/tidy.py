@@ -536,12 +536,13 @@ def _apart(text: str, span: Span) -> list[Span]:
     twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
     lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
-    person's full name parts the two (`_possessed`); a spaced dash parts names too, and
+    person's full name parts the two (`_possessed`), and a date the sentence's subject
+    after it (`_dated_name`); a spaced dash parts names too, and
     a space before a handle's "@" an email's span (no address holds a space: "cc
     @mkowalczyk @dana-whitlock" lists two handles; WikiText's " @-@ " for a hyphen is
     none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
-        _case_parties(span) or _possessed(span)
+        _case_parties(span) or _possessed(span) or _dated_name(span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
@@ -567,6 +568,31 @@ def _apart(text: str, span: Span) -> list[Span]:
         return [span]
     return [piece for a, b in sides
             for piece in _apart(text, replace(span, start=a, end=b, text=text[a:b]))]
+
+
+# a date's digits and a capitalised word after them, the span's last
+DATED_NAME = re.compile(r"\d[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)$")
+# the words a date may end in that a locale knows as names too ("Easter", "Day", "Eve")
+DATE_WORDS = frozenset("""spring summer fall autumn winter day days eve easter christmas
+    xmas noon midnight morning evening night diwali eid ramadan hanukkah passover lent
+    advent pentecost whitsun kwanzaa midsummer thanksgiving holiday holidays""".split())
+
+
+def _dated_name(span: Span) -> list[Span] | None:
+    """A DATE span and a PERSON span for a model DATE span that ran on into the subject of
+    its sentence ("From [2019 through 2025 Hutchins] caused", "On [March 3 Hutchins]
+    wired"): its last word capitalised after the date's digits, a name or no word of the
+    vocabulary (`name_or_rare`: "2024 Budget" stays a date), and no month's or day's
+    name, season or feast (`MONTH_ALONE`, `WEEKDAY`, `DATE_WORDS`: "25 December
+    Christmas", "2019 Easter"); None for anything else."""
+    found = DATED_NAME.search(span.text) if span.label == "DATE" else None
+    word = found.group(1) if found else ""
+    if not word or not name_or_rare(word.casefold()) or word.casefold() in DATE_WORDS or \
+            MONTH_ALONE.fullmatch(word) or WEEKDAY.fullmatch(word):
+        return None
+    cut = found.start(1)
+    return [_cut(span, len(span.text[:cut].rstrip())),
+            Span(span.start + cut, span.end, "PERSON", found.group(1), span.score, span.source)]
 
 
 def _people_listed(span: Span) -> bool:
