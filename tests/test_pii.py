@@ -3781,6 +3781,22 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_date_that_runs_on_into_its_sentences_subject_is_a_date_and_a_name():
+    """The dated-subjects record's probes, with the model's spans as they came: a date's
+    span that took the name after it ("2019 through 2025 Hutchins", "March 3 Martin") is
+    a date and a person; a month, a day, a feast, a season or a word of the vocabulary
+    after the digits, and a name after no digits, stay the date's."""
+    from bertforge.pii.tidy import tidy
+
+    values = ["2019 through 2025 Hutchins", "March 3 Martin", "2024 Budget",
+              "25 December Christmas", "12 June", "2021 Tues", "2025 Fall", "2019 Easter",
+              "Cinco de Mayo"]
+    text = "; ".join(values) + "."
+    assert [(s.text, s.label) for s in tidy(text, spans_at(text, [(v, "DATE") for v in values]))] \
+        == [("2019 through 2025", "DATE"), ("Hutchins", "PERSON"), ("March 3", "DATE"),
+            ("Martin", "PERSON")] + [(v, "DATE") for v in values[2:]]
+
+
 def test_a_name_that_starts_inside_a_times_meridiem_starts_after_it():
     """The meridiem-starts record's probes, with the model's spans as they came (starting
     at the full stop inside "p.m."): a time zone left alone goes, a word after the time
