@@ -754,8 +754,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
-        text, _founders_firm(text, _judge(text, _caption_party(
-            text, _titled(text, _known_firm(s))))))))))) for s in out]
+        text, _employer(text, _founders_firm(text, _judge(text, _caption_party(
+            text, _titled(text, _known_firm(s)))))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _by_neighbours(text, out)
@@ -1557,6 +1557,27 @@ def _founders_firm(text: str, span: Span) -> Span:
         return span
     if FIRM_PLACE_BEFORE.search(text, max(0, span.start - 10), span.start) is None and \
             FIRM_DEALINGS.match(text, span.end) is None and not _titled_line(text, span.start):
+        return span
+    return replace(span, label="COMPANY")
+
+
+# a word (a name's last), a comma, a job's title and a comma right before a span: the
+# span is the employer ("Dr. Hamza Qureshi, Chief Compliance Officer, [Stripe]")
+EMPLOYER_BEFORE = re.compile(r"[^\W\d_][\w.'\u2019-]*,[ \t]+([^,\n()]{2,60}),[ \t]+$")
+
+
+def _employer(text: str, span: Span) -> Span:
+    """A model PERSON span of one to three words after a name, its job's title and a
+    comma (`EMPLOYER_BEFORE`, `patterns.job_title`), as an agenda, a press release or a
+    bio write the person's firm ("Dr. Hamza Qureshi, Chief Compliance Officer,
+    [Stripe]"), as COMPANY: no one is named after another's title so. A span whose first
+    word is a given name stays (`given_names`), and so does one after a title that may
+    be a firm's word ("Partner", "Head": `job_title` says no)."""
+    if span.label != "PERSON" or span.source != "model" or len(span.text.split()) > 3 or \
+            span.text.split()[0].casefold() in given_names():
+        return span
+    before = EMPLOYER_BEFORE.search(text, max(0, span.start - 80), span.start)
+    if before is None or not job_title(before.group(1)):
         return span
     return replace(span, label="COMPANY")
 
