@@ -3781,6 +3781,23 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_firm_after_a_name_and_a_job_title_read_as_a_person_is_the_firm():
+    """The employers-after-titles record's probes, with the model's spans as they came:
+    "Stripe" after "Dr. Hamza Qureshi, Chief Compliance Officer," and "Plaid Inc" after a
+    CTO are firms; a given name there, a word after a title that may be a firm's
+    ("Partner"), and a name after no title, stay persons."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Dr. Hamza Qureshi, Chief Compliance Officer, Stripe; Dana Ortiz, CTO, Plaid "
+            "Labs; Ravi Menon, Director, Olivia Park; Erin Walsh, Partner, Sequoia; "
+            "Ana Ruiz, Kwame Asante.")
+    people = ["Hamza Qureshi", "Stripe", "Dana Ortiz", "Plaid Labs", "Ravi Menon",
+              "Olivia Park", "Erin Walsh", "Sequoia", "Ana Ruiz", "Kwame Asante"]
+    assert [s.label for s in tidy(text, spans_at(text, people))] == [
+        "PERSON", "COMPANY", "PERSON", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON",
+        "PERSON", "PERSON"]
+
+
 def test_a_date_that_runs_on_into_its_sentences_subject_is_a_date_and_a_name():
     """The dated-subjects record's probes, with the model's spans as they came: a date's
     span that took the name after it ("2019 through 2025 Hutchins", "March 3 Martin") is

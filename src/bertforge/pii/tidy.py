@@ -1567,13 +1567,13 @@ EMPLOYER_BEFORE = re.compile(r"[^\W\d_][\w.'\u2019-]*,[ \t]+([^,\n()]{2,60}),[ \
 
 
 def _employer(text: str, span: Span) -> Span:
-    """A model PERSON span of one to three words after a name, its job's title and a
-    comma (`EMPLOYER_BEFORE`, `patterns.job_title`), as an agenda, a press release or a
-    bio write the person's firm ("Dr. Hamza Qureshi, Chief Compliance Officer,
-    [Stripe]"), as COMPANY: no one is named after another's title so. A span whose first
-    word is a given name stays (`given_names`), and so does one after a title that may
-    be a firm's word ("Partner", "Head": `job_title` says no)."""
-    if span.label != "PERSON" or span.source != "model" or len(span.text.split()) > 3 or \
+    """A model PERSON span after a name, its job's title and a comma (`EMPLOYER_BEFORE`,
+    `patterns.job_title`), as an agenda, a press release or a bio write the person's firm
+    ("Dr. Hamza Qureshi, Chief Compliance Officer, [Stripe]"), as COMPANY: no one is named
+    after another's title so. A span whose first word is a given name stays (`given_names`),
+    and so does one after a title that may be a firm's word ("Partner", "Head": `job_title`
+    says no)."""
+    if span.label != "PERSON" or span.source != "model" or \
             span.text.split()[0].casefold() in given_names():
         return span
     before = EMPLOYER_BEFORE.search(text, max(0, span.start - 80), span.start)
