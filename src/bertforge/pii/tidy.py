@@ -779,10 +779,43 @@ def _by_neighbours(text: str, spans: list[Span]) -> list[Span]:
     (`_named_addresses`), a name without a registration's mark after it
     (`_registration_marks`), a firm read as a person before its officer's role and name
     (`_officers_firms`), a table's "Surname, Given" read as two persons
-    (`_inverted_cells`), and a name broken by a line's wrap (`_wrapped_names`)."""
+    (`_inverted_cells`), a name broken by a line's wrap (`_wrapped_names`), and a firm
+    broken at a particle of its name (`_particle_firms`)."""
     spans = _named_addresses(text, _surname_lines(text, _po_boxes(text, spans)))
     spans = _officers_firms(text, _registration_marks(text, spans))
-    return _wrapped_names(text, _inverted_cells(text, spans))
+    return _particle_firms(text, _wrapped_names(text, _inverted_cells(text, spans)))
+
+
+# a particle that joins the words of a firm's name in French, Spanish, Portuguese,
+# Italian or Dutch, between two spans ("Caixa Geral [de] Depósitos")
+_PARTICLES = r"(?:de|du|des|do|da|dos|das|di|dei|del|della|van|von|van de|van der|et)"
+PARTICLE = re.compile(rf"[ \t]+{_PARTICLES}[ \t]+")
+PARTICLE_TAIL = re.compile(rf"[ \t]+{_PARTICLES}$")  # the model's first span may end in it
+
+
+def _particle_firms(text: str, spans: list[Span]) -> list[Span]:
+    """A firm's name that the model read in two at a particle of its name ("Caixa
+    Geral" + "Depósitos", "Edmond" + "Rothschild Group", "Mishcon" + "Reya LLP") as one
+    COMPANY span: a model PERSON or COMPANY span, the particle between (`PARTICLE`; or at
+    the first span's end, `PARTICLE_TAIL`: "[Mishcon de] [Reya LLP]"), and a model
+    COMPANY span after it, capitalised. A person's name with a particle ("Maria de
+    Souza") has no firm after it and stays."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and span.label == "COMPANY" and last.label in TITLED and \
+                last.source == span.source == "model" and span.text[:1].isupper() and \
+                PARTICLE.fullmatch(text, last.start + _particle_start(last), span.start):
+            out[-1] = _joined(text, last, span, "COMPANY")
+            continue
+        out.append(span)
+    return out
+
+
+def _particle_start(span: Span) -> int:
+    """Where a particle at a span's end starts in it (`PARTICLE_TAIL`), or its length."""
+    tail = PARTICLE_TAIL.search(span.text)
+    return tail.start() if tail else len(span.text)
 
 
 # a line's end between two spans, with the spaces around it
