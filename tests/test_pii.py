@@ -3781,6 +3781,27 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_firm_read_in_two_at_a_particle_of_its_name_is_one_firm():
+    """The particle-firms record's probes, with the model's spans as they came: a firm
+    broken at "de" (the particle between the spans, or at the first's end) is one firm;
+    a person's name with a particle, a firm after a word that is no particle, and a
+    lower-case word after the particle, stay apart."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Caixa Geral de Depósitos; instructed by Mishcon de Reya LLP; Edmond de "
+            "Rothschild Group; Maria de Souza; Acme for Beta Corp; Zentrix de fomento SA.")
+    spans = spans_at(text, [("Caixa Geral", "COMPANY"), ("Depósitos", "COMPANY"),
+                            "Mishcon de", ("Reya LLP", "COMPANY"), "Edmond",
+                            ("Rothschild Group", "COMPANY"), "Maria", "Souza",
+                            ("Acme", "COMPANY"), ("Beta Corp", "COMPANY"),
+                            ("Zentrix", "COMPANY"), ("fomento SA", "COMPANY")])
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Caixa Geral de Depósitos", "COMPANY"), ("Mishcon de Reya LLP", "COMPANY"),
+        ("Edmond de Rothschild Group", "COMPANY"), ("Maria", "PERSON"), ("Souza", "PERSON"),
+        ("Acme", "COMPANY"), ("Beta Corp", "COMPANY"), ("Zentrix", "COMPANY"),
+        ("fomento SA", "COMPANY")]
+
+
 def test_a_firm_after_a_name_and_a_job_title_read_as_a_person_is_the_firm():
     """The employers-after-titles record's probes, with the model's spans as they came:
     "Stripe" after "Dr. Hamza Qureshi, Chief Compliance Officer," and "Plaid Inc" after a
