@@ -3691,7 +3691,8 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
         ("COMPANY", "Scion"), ("PERSON", "Michael Burry"), ("PERSON", "Celsius")]
     # read as one name, the firm's and the person's are parted (the possessed-names
     # record), and a listed firm's whole name is a firm; a person's possessive and
-    # one word, or a lower-case word, stay one span
+    # one word stay one span (a word of prose parts the span at it: the
+    # prose-inside-names record)
     text = ("Blackstone's Jon Gray met Carter's Steve Bannon, Jefferies's Ann Lee, Ann's Jo and "
             "Ann's new Mini Cooper.")
     spans = spans_at(text, ["Blackstone's Jon Gray", "Carter's Steve Bannon",
@@ -3699,7 +3700,7 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("COMPANY", "Blackstone"), ("PERSON", "Jon Gray"), ("PERSON", "Carter"),
         ("PERSON", "Steve Bannon"), ("COMPANY", "Jefferies"), ("PERSON", "Ann Lee"),
-        ("PERSON", "Ann's Jo"), ("PERSON", "Ann's new Mini Cooper")]
+        ("PERSON", "Ann's Jo"), ("PERSON", "Ann's"), ("PERSON", "Mini Cooper")]
     # an officer's title between (the possessive-officers record), with its comma or
     # none, in any case; a title people have, a founder, a known surname before the
     # title, and a title before one word, stay persons

@@ -537,12 +537,13 @@ def _apart(text: str, span: Span) -> list[Span]:
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
     lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
     person's full name parts the two (`_possessed`), and a date the sentence's subject
-    after it (`_dated_name`); a spaced dash parts names too, and
+    after it (`_dated_name`), and names with prose between (`_prose_inside`); a spaced
+    dash parts names too, and
     a space before a handle's "@" an email's span (no address holds a space: "cc
     @mkowalczyk @dana-whitlock" lists two handles; WikiText's " @-@ " for a hyphen is
     none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
-        _case_parties(span) or _possessed(span) or _dated_name(span)
+        _case_parties(span) or _possessed(span) or _dated_name(span) or _prose_inside(span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
@@ -593,6 +594,29 @@ def _dated_name(span: Span) -> list[Span] | None:
     cut = found.start(1)
     return [_cut(span, len(span.text[:cut].rstrip())),
             Span(span.start + cut, span.end, "PERSON", found.group(1), span.score, span.source)]
+
+
+# the words in lower case that a person's name holds between its capitalised words
+# ("Vincent van Gogh", "Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset")
+NAME_LINKS = frozenset("""of the de du des do da dos das di dei del della van von der den
+    ter ten la le bin ibn bint binti al el y e no zu af av op and or et und""".split())
+INNER_WORD = re.compile(r"[ \t]+([a-z]+)[,;]?[ \t]+")  # a lower-case word inside a span
+
+
+def _prose_inside(span: Span) -> list[Span] | None:
+    """The names on either side of a word of prose inside a model PERSON span ("[Mariam
+    via GoFundMe]'s", "her local [Edward Jones guy, Brent]"): a word in lower case of the
+    vocabulary (`common_words`) that no name holds (`NAME_LINKS`) parts it, each side
+    kept where it has a capitalised word (`NAME_WORD`); None for anything else."""
+    if span.label != "PERSON" or span.source != "model":
+        return None
+    inner = next((m for m in INNER_WORD.finditer(span.text)
+                  if m.group(1) not in NAME_LINKS and m.group(1) in common_words()), None)
+    if inner is None:
+        return None
+    sides = [(0, inner.start()), (inner.end(), len(span.text))]
+    return [Span(span.start + a, span.start + b, "PERSON", span.text[a:b], span.score,
+                 span.source) for a, b in sides if NAME_WORD.search(span.text, a, b)]
 
 
 def _people_listed(span: Span) -> bool:
