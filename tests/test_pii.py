@@ -3782,6 +3782,26 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_persons_span_is_parted_at_a_word_of_prose_inside_it():
+    """The prose-inside-names record's probes, with the model's spans as they came: a
+    word of prose inside a person's span parts it, with its comma ("Edward Jones guy,
+    Brent"); the words names hold ("van", "bin", "of", "y") do not, nor does a lower-case
+    word that is no word of the vocabulary ("Ngozi ugwu Eze"), or one beside a word in
+    lower case ("kev said hi")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("her local Edward Jones guy, Brent, and Mariam via GoFundMe; Vincent van Gogh, "
+            "Mohammed bin Salman, Joan of Arc, José Ortega y Gasset, Ngozi ugwu Eze; "
+            "Tomasz said hello.")
+    values = ["Edward Jones guy, Brent", "Mariam via GoFundMe", "Vincent van Gogh",
+              "Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset", "Ngozi ugwu Eze",
+              "Tomasz"]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Edward Jones", "Brent", "Mariam", "GoFundMe"] + values[2:]
+    text = "lol kev said hi to me"  # (a text in lower case: the span stays as it came)
+    assert [s.text for s in tidy(text, spans_at(text, ["kev said hi"]))] == ["kev said hi"]
+
+
 def test_a_firm_read_in_two_at_a_particle_of_its_name_is_one_firm():
     """The particle-firms record's probes, with the model's spans as they came: a firm
     broken at "de" (the particle between the spans, or at the first's end) is one firm;

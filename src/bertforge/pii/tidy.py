@@ -600,23 +600,25 @@ def _dated_name(span: Span) -> list[Span] | None:
 # ("Vincent van Gogh", "Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset")
 NAME_LINKS = frozenset("""of the de du des do da dos das di dei del della van von der den
     ter ten la le bin ibn bint binti al el y e no zu af av op and or et und""".split())
-INNER_WORD = re.compile(r"[ \t]+([a-z]+)[,;]?[ \t]+")  # a lower-case word inside a span
+# a lower-case word between two capitalised ones inside a span
+INNER_WORD = re.compile(r"[A-Z]\S*[ \t]+([a-z]+)[,;]?[ \t]+(?=[A-Z])")
 
 
 def _prose_inside(span: Span) -> list[Span] | None:
     """The names on either side of a word of prose inside a model PERSON span ("[Mariam
     via GoFundMe]'s", "her local [Edward Jones guy, Brent]"): a word in lower case of the
-    vocabulary (`common_words`) that no name holds (`NAME_LINKS`) parts it, each side
-    kept where it has a capitalised word (`NAME_WORD`); None for anything else."""
+    vocabulary (`common_words`) that no name holds (`NAME_LINKS`), between capitalised
+    words (`INNER_WORD`: a text written in lower case says nothing so), parts it; None
+    for anything else."""
     if span.label != "PERSON" or span.source != "model":
         return None
     inner = next((m for m in INNER_WORD.finditer(span.text)
                   if m.group(1) not in NAME_LINKS and m.group(1) in common_words()), None)
     if inner is None:
         return None
-    sides = [(0, inner.start()), (inner.end(), len(span.text))]
+    sides = [(0, inner.start(1)), (inner.end(), len(span.text))]  # (spaces stripped later)
     return [Span(span.start + a, span.start + b, "PERSON", span.text[a:b], span.score,
-                 span.source) for a, b in sides if NAME_WORD.search(span.text, a, b)]
+                 span.source) for a, b in sides]
 
 
 def _people_listed(span: Span) -> bool:
