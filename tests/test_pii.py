@@ -3691,8 +3691,7 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
         ("COMPANY", "Scion"), ("PERSON", "Michael Burry"), ("PERSON", "Celsius")]
     # read as one name, the firm's and the person's are parted (the possessed-names
     # record), and a listed firm's whole name is a firm; a person's possessive and
-    # one word stay one span (a word of prose parts the span at it: the
-    # prose-inside-names record)
+    # one word, or a lower-case word, stay one span
     text = ("Blackstone's Jon Gray met Carter's Steve Bannon, Jefferies's Ann Lee, Ann's Jo and "
             "Ann's new Mini Cooper.")
     spans = spans_at(text, ["Blackstone's Jon Gray", "Carter's Steve Bannon",
@@ -3700,7 +3699,7 @@ def test_a_firms_first_word_before_a_possessive_and_a_person_is_the_firm():
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("COMPANY", "Blackstone"), ("PERSON", "Jon Gray"), ("PERSON", "Carter"),
         ("PERSON", "Steve Bannon"), ("COMPANY", "Jefferies"), ("PERSON", "Ann Lee"),
-        ("PERSON", "Ann's Jo"), ("PERSON", "Ann's"), ("PERSON", "Mini Cooper")]
+        ("PERSON", "Ann's Jo"), ("PERSON", "Ann's new Mini Cooper")]
     # an officer's title between (the possessive-officers record), with its comma or
     # none, in any case; a title people have, a founder, a known surname before the
     # title, and a title before one word, stay persons
@@ -3787,19 +3786,23 @@ def test_a_persons_span_is_parted_at_a_word_of_prose_inside_it():
     word of prose inside a person's span parts it, with its comma ("Edward Jones guy,
     Brent"); the words names hold ("van", "bin", "of", "y") do not, nor does a lower-case
     word that is no word of the vocabulary ("Ngozi ugwu Eze"), or one beside a word in
-    lower case ("kev said hi")."""
+    lower case ("Tomasz said hello"), nor one in a text that does not start its
+    sentences with capitals."""
     from bertforge.pii.tidy import tidy
 
-    text = ("her local Edward Jones guy, Brent, and Mariam via GoFundMe; Vincent van Gogh, "
-            "Mohammed bin Salman, Joan of Arc, José Ortega y Gasset, Ngozi ugwu Eze; "
-            "Tomasz said hello.")
+    text = ("My mom saw her local Edward Jones guy, Brent. Funds go to Mariam via GoFundMe. "
+            "We read Vincent van Gogh, Mohammed bin Salman, Joan of Arc, José Ortega y "
+            "Gasset, Ngozi ugwu Eze. Tomasz said hello.")
     values = ["Edward Jones guy, Brent", "Mariam via GoFundMe", "Vincent van Gogh",
               "Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset", "Ngozi ugwu Eze",
               "Tomasz"]
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
         "Edward Jones", "Brent", "Mariam", "GoFundMe"] + values[2:]
-    text = "lol kev said hi to me"  # (a text in lower case: the span stays as it came)
-    assert [s.text for s in tidy(text, spans_at(text, ["kev said hi"]))] == ["kev said hi"]
+    # a text that does not write its sentences with capitals (a tweet) may write a name's
+    # part in lower case: the span stays as it came
+    text = "lol. Grace gal Mahary is here. so good"
+    assert [s.text for s in tidy(text, spans_at(text, ["Grace gal Mahary"]))] == \
+        ["Grace gal Mahary"]
 
 
 def test_a_firm_read_in_two_at_a_particle_of_its_name_is_one_firm():

@@ -543,7 +543,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     @mkowalczyk @dana-whitlock" lists two handles; WikiText's " @-@ " for a hyphen is
     none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
-        _case_parties(span) or _possessed(span) or _dated_name(span) or _prose_inside(span)
+        _case_parties(span) or _possessed(span) or _dated_name(span) or \
+        _prose_inside(text, span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
@@ -600,21 +601,21 @@ def _dated_name(span: Span) -> list[Span] | None:
 # ("Vincent van Gogh", "Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset")
 NAME_LINKS = frozenset("""of the de du des do da dos das di dei del della van von der den
     ter ten la le bin ibn bint binti al el y e no zu af av op and or et und""".split())
-# a lower-case word between two capitalised ones inside a span
-INNER_WORD = re.compile(r"[A-Z]\S*[ \t]+([a-z]+)[,;]?[ \t]+(?=[A-Z])")
+INNER_WORD = re.compile(r"[ \t]([a-z]+)[,;]?(?=[ \t])")  # a lower-case word inside a span
 
 
-def _prose_inside(span: Span) -> list[Span] | None:
+def _prose_inside(text: str, span: Span) -> list[Span] | None:
     """The names on either side of a word of prose inside a model PERSON span ("[Mariam
     via GoFundMe]'s", "her local [Edward Jones guy, Brent]"): a word in lower case of the
-    vocabulary (`common_words`) that no name holds (`NAME_LINKS`), between capitalised
-    words (`INNER_WORD`: a text written in lower case says nothing so), parts it; None
-    for anything else."""
+    vocabulary (`common_words`) that no name holds (`NAME_LINKS`), in a text written
+    with capitals (`written_with_capitals`: a tweet's "Grace gal Mahary" may write a
+    name's part in lower case), parts it (a side in lower case then goes as prose does,
+    `_as_capitalised`); None for anything else."""
     if span.label != "PERSON" or span.source != "model":
         return None
     inner = next((m for m in INNER_WORD.finditer(span.text)
                   if m.group(1) not in NAME_LINKS and m.group(1) in common_words()), None)
-    if inner is None:
+    if inner is None or not written_with_capitals(text):
         return None
     sides = [(0, inner.start(1)), (inner.end(), len(span.text))]  # (spaces stripped later)
     return [Span(span.start + a, span.start + b, "PERSON", span.text[a:b], span.score,
