@@ -597,10 +597,14 @@ def _dated_name(span: Span) -> list[Span] | None:
             Span(span.start + cut, span.end, "PERSON", found.group(1), span.score, span.source)]
 
 
-# the words in lower case that a person's name holds between its capitalised words
-# ("Vincent van Gogh", "Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset")
-NAME_LINKS = frozenset("""of the de du des do da dos das di dei del della van von der den
-    ter ten la le bin ibn bint binti al el y e no zu af av op and or et und""".split())
+# the particles that join the words of a name in French, Spanish, Portuguese, Italian
+# or Dutch ("Caixa Geral [de] Depósitos", "Vincent [van] Gogh")
+PARTICLES = ("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del", "della", "van",
+             "von", "van de", "van der", "et")
+# the words in lower case that a person's name holds between its capitalised words: the
+# particles and these ("Mohammed bin Salman", "Joan of Arc", "José Ortega y Gasset")
+NAME_LINKS = frozenset(w for p in PARTICLES for w in p.split()) | frozenset("""of the den
+    ter ten la le bin ibn bint binti al el y e no zu af av op and or und""".split())
 INNER_WORD = re.compile(r"[ \t]([a-z]+)[,;]?(?=[ \t])")  # a lower-case word inside a span
 
 
@@ -813,11 +817,8 @@ def _by_neighbours(text: str, spans: list[Span]) -> list[Span]:
     return _particle_firms(text, _wrapped_names(text, _inverted_cells(text, spans)))
 
 
-# a particle that joins the words of a firm's name in French, Spanish, Portuguese,
-# Italian or Dutch, between two spans ("Caixa Geral [de] Depósitos")
-_PARTICLES = r"(?:de|du|des|do|da|dos|das|di|dei|del|della|van|von|van de|van der|et)"
-PARTICLE = re.compile(rf"[ \t]+{_PARTICLES}[ \t]+")
-PARTICLE_TAIL = re.compile(rf"[ \t]+{_PARTICLES}$")  # the model's first span may end in it
+PARTICLE = re.compile(rf"[ \t]+{trie_pattern(PARTICLES)}[ \t]+")  # between two spans
+PARTICLE_TAIL = re.compile(rf"[ \t]+{trie_pattern(PARTICLES)}$")  # a span may end in one
 
 
 def _particle_firms(text: str, spans: list[Span]) -> list[Span]:
