@@ -50,6 +50,10 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
                  "Chief Justice",
+                 # and the offices of public money and its supervision, as financial news
+                 # writes them before a name ("Comptroller Brad Lander", "Superintendent
+                 # Adrienne Harris", "State Treasurer Fiona Ma")
+                 "Comptroller", "Superintendent", "Treasurer", "Registrar",
                  # and a university's or a school's heads, as its notices write them
                  # ("Provost Ramón Echeverría"); not "Dean", a given name too
                  "Provost", "Vice-Provost", "Vice Provost", "Vice-Chancellor",
