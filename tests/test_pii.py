@@ -3001,6 +3001,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("COMPANY", "Kisumu Water Ltd"), ("PERSON", "Ama Boateng"), ("PERSON", "Kofi Mensah")],
      ['Anthony "Tony" Maravelli', "Carlos Ibarra Jr.", "Ruth Kagwe", "Kisumu Water Ltd",
       "Ama Boateng", "Kofi Mensah"]),
+    # (and the offices of public money, the money-offices record: alone they are no one,
+    # before a name no part of it)
+    ("Former Deputy Comptroller, OCC. Comptroller Brad Lander wrote; Treasurer Fiona Ma "
+     "agreed; Superintendent Adrienne Harris fined it; Registrar Chinwe Okoye signed.",
+     [("PERSON", "Comptroller"), ("COMPANY", "OCC"), ("PERSON", "Comptroller Brad Lander"),
+      ("PERSON", "Treasurer Fiona Ma"), ("PERSON", "Superintendent Adrienne Harris"),
+      ("PERSON", "Registrar Chinwe Okoye")],
+     ["OCC", "Brad Lander", "Fiona Ma", "Adrienne Harris", "Chinwe Okoye"]),
     # a place greeted (the greeted-places record, `_greeted_place`); a given name
     # several locales list, and a surname that is a city's outside a greeting, stay
     ("Hello Melbourne! Good morning, London. Thanks Sydney! Denver argued it.",
