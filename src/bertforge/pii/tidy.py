@@ -16,7 +16,8 @@ from typing import Sequence
 
 from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
-                      a_place, common_words, given_names, known_names, name_or_rare)
+                      a_place, common_words, given_names, known_names, name_or_rare,
+                      widely_given)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
 from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, KNOWN_FIRMS,
                        LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
@@ -788,6 +789,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         text, _employer(text, _founders_firm(text, _judge(text, _caption_party(
             text, _titled(text, _known_firm(s)))))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
+    out = _short_firms(text, out)
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _by_neighbours(text, out)
     out = [piece for s in out if not nobodys(text, s)
@@ -1753,6 +1755,26 @@ def _firms_people(text: str, spans: list[Span]) -> list[Span]:
                  OFFICER_OF.fullmatch(text, span.end, after.start)):
             out[k] = replace(span, label="COMPANY")
     return out
+
+
+def _short_firms(text: str, spans: list[Span]) -> list[Span]:
+    """A one-word model PERSON span that is the first word of a firm the document names
+    whole with its legal form ("HARLOW TRADING LIMITED (Claimant) ... a claim by
+    [Harlow]"), as COMPANY: a judgment, a contract or a filing calls a party by that word.
+    Not a given name of several locales (`widely_given`: "Morgan", "Grace"; the rarer
+    "Harlow" will do), nor a word after a courtesy title ("Mr Harlow"), nor the surname
+    of a person the document names in full ("Ann Harlow ... Harlow said")."""
+    heads = {s.text.split()[0].casefold() for s in spans
+             if s.label == "COMPANY" and " " in s.text and FORM_END.search(s.text)}
+    if not heads:
+        return spans
+    surnames = {s.text.split()[-1].casefold() for s in spans
+                if s.label == "PERSON" and " " in s.text}
+    return [replace(s, label="COMPANY") if s.label == "PERSON" and s.source == "model" and
+            (word := s.text.casefold()) in heads and word not in surnames and
+            word not in widely_given() and
+            PERSONS_TITLE.search(text, max(0, s.start - 6), s.start) is None else s
+            for s in spans]
 
 
 def _one_person(text: str, spans: list[Span]) -> list[Span]:
