@@ -3789,6 +3789,26 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_partys_short_name_is_the_firm_the_document_names_whole():
+    """The parties-short-names record's probe, with the model's spans as they came: the
+    claimant "HARLOW TRADING LIMITED" called "Harlow" is the firm; a widely given name
+    ("Morgan" of "Morgan Widgets LLC"), a word after "Mr", a full name's surname, and a
+    firm's first word where no firm has a legal form, stay persons."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("HARLOW TRADING LIMITED (Claimant) v MORGAN WIDGETS LLC and KESTREL HOLDINGS LTD "
+            "and Dana Kestrel. A claim by Harlow; Morgan replied; Mr Harlow and Kestrel "
+            "spoke; Zentrix Group agreed and Zentrix paid.")
+    spans = spans_at(text, [("HARLOW TRADING LIMITED", "COMPANY"), ("MORGAN WIDGETS LLC", "COMPANY"),
+                            ("KESTREL HOLDINGS LTD", "COMPANY"), "Dana Kestrel", "Harlow",
+                            "Morgan", ("Harlow", "PERSON", 1), ("Kestrel", "PERSON", 1),
+                            ("Zentrix Group", "COMPANY"), ("Zentrix", "PERSON", 1)])
+    assert [(s.text, s.label) for s in tidy(text, spans)][3:] == [
+        ("Dana Kestrel", "PERSON"), ("Harlow", "COMPANY"), ("Morgan", "PERSON"),
+        ("Harlow", "PERSON"), ("Kestrel", "PERSON"), ("Zentrix Group", "COMPANY"),
+        ("Zentrix", "PERSON")]
+
+
 def test_a_persons_span_is_parted_at_a_word_of_prose_inside_it():
     """The prose-inside-names record's probes, with the model's spans as they came: a
     word of prose inside a person's span parts it, with its comma ("Edward Jones guy,

@@ -1765,7 +1765,7 @@ def _short_firms(text: str, spans: list[Span]) -> list[Span]:
     "Harlow" will do), nor a word after a courtesy title ("Mr Harlow"), nor the surname
     of a person the document names in full ("Ann Harlow ... Harlow said")."""
     heads = {s.text.split()[0].casefold() for s in spans
-             if s.label == "COMPANY" and " " in s.text and FORM_END.search(s.text)}
+             if s.label == "COMPANY" and FORM_END.search(s.text)}
     if not heads:
         return spans
     surnames = {s.text.split()[-1].casefold() for s in spans
