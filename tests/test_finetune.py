@@ -874,7 +874,7 @@ def test_words_join_touching_pieces_only_between_letters_or_digits(pieces, apart
     letters or digits (`str.isalnum`, any script), whatever array arithmetic computes it."""
     from bertforge.finetune.tagging import words
 
-    text, offsets, at = "", [], 0
+    text, offsets = "", []
     for piece, gap in zip(pieces, apart):
         text += (" " if gap and text else "") + piece
         offsets.append((len(text) - len(piece), len(text)))

@@ -3799,7 +3799,8 @@ def test_a_partys_short_name_is_the_firm_the_document_names_whole():
     text = ("HARLOW TRADING LIMITED (Claimant) v MORGAN WIDGETS LLC and KESTREL HOLDINGS LTD "
             "and Dana Kestrel. A claim by Harlow; Morgan replied; Mr Harlow and Kestrel "
             "spoke; Zentrix Group agreed and Zentrix paid.")
-    spans = spans_at(text, [("HARLOW TRADING LIMITED", "COMPANY"), ("MORGAN WIDGETS LLC", "COMPANY"),
+    spans = spans_at(text, [("HARLOW TRADING LIMITED", "COMPANY"),
+                            ("MORGAN WIDGETS LLC", "COMPANY"),
                             ("KESTREL HOLDINGS LTD", "COMPANY"), "Dana Kestrel", "Harlow",
                             "Morgan", ("Harlow", "PERSON", 1), ("Kestrel", "PERSON", 1),
                             ("Zentrix Group", "COMPANY"), ("Zentrix", "PERSON", 1)])
