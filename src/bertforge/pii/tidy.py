@@ -467,6 +467,28 @@ def _two_sentences(span: Span) -> list[Span] | None:
                  span.score, span.source)]
 
 
+def _firm_sentences(span: Span) -> list[Span] | None:
+    """Two COMPANY spans for a model COMPANY span that runs over a sentence's end ("BNY
+    Mellon and [KPMG. CTP] candidate", "Pérez-[Llorca. Lombard] Odier"): the word before
+    the full stop a word of the vocabulary, one in capitals that is no legal form
+    ("KPMG", not "CORP."), or the end of a hyphenated name; never an abbreviation that
+    firms write with a full stop ("Bros.", "Mfg.", "Amer.": `FIRM_ABBREVIATIONS`, and
+    any other word outside the vocabulary); None for anything else."""
+    found = SENTENCE_END.search(span.text) if span.label == "COMPANY" and \
+        span.source == "model" else None
+    if found is None:
+        return None
+    word = span.text[:found.start()].split()[-1]
+    last = word.rsplit("-", 1)[-1]
+    folded = last.casefold()
+    if folded in FIRM_ABBREVIATIONS or word + "." in LEGAL_FORMS or word in LEGAL_FORMS or \
+            not (folded in common_words() or last.isupper() or "-" in word):
+        return None
+    return [_cut(span, found.start()),
+            Span(span.start + found.end(), span.end, "COMPANY", span.text[found.end():],
+                 span.score, span.source)]
+
+
 def _name_and_firm(span: Span) -> list[Span] | None:
     """A PERSON span and a COMPANY span for a model PERSON span that is a name, a comma
     and a firm ("Betsy Graseck, Morgan Stanley", as an analyst introduces herself on a
@@ -538,14 +560,15 @@ def _apart(text: str, span: Span) -> list[Span]:
     a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
     lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
     person's full name parts the two (`_possessed`), and a date the sentence's subject
-    after it (`_dated_name`), and names with prose between (`_prose_inside`); a spaced
+    after it (`_dated_name`), and names with prose between (`_prose_inside`), and a
+    firm's span over a sentence's end (`_firm_sentences`); a spaced
     dash parts names too, and
     a space before a handle's "@" an email's span (no address holds a space: "cc
     @mkowalczyk @dana-whitlock" lists two handles; WikiText's " @-@ " for a hyphen is
     none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
         _case_parties(span) or _possessed(span) or _dated_name(span) or \
-        _prose_inside(text, span)
+        _prose_inside(text, span) or _firm_sentences(span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
