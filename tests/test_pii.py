@@ -3789,6 +3789,23 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_firms_span_over_a_sentences_end_is_two_firms():
+    """The firm-sentences record's probes, with the model's spans as they came: a firm's
+    span over a full stop after an acronym (a legal form written without a full stop
+    too), a hyphenated name or a word of the vocabulary is parted there; after a legal
+    form's own full stop, an abbreviation firms write with one, or another word outside
+    the vocabulary, it stays whole."""
+    from bertforge.pii.tidy import tidy
+
+    values = ["Mellon and KPMG. CTP", "Pérez-Llorca. Lombard Odier", "Crédit Agricole CIB. Banca",
+              "Acme Holdings. Zentrix", "Acme LLC. Zentrix", "ACME CORP. Zentrix",
+              "Wong Bros. Trading", "Bank of Amer. Securities"]
+    text = "; ".join(values) + "."
+    assert [s.text for s in tidy(text, spans_at(text, [(v, "COMPANY") for v in values]))] \
+        == ["Mellon and KPMG", "CTP", "Pérez-Llorca", "Lombard Odier", "Crédit Agricole CIB",
+            "Banca", "Acme Holdings", "Zentrix", "Acme LLC", "Zentrix"] + values[5:]
+
+
 def test_a_partys_short_name_is_the_firm_the_document_names_whole():
     """The parties-short-names record's probe, with the model's spans as they came: the
     claimant "HARLOW TRADING LIMITED" called "Harlow" is the firm; a widely given name

@@ -470,10 +470,11 @@ def _two_sentences(span: Span) -> list[Span] | None:
 def _firm_sentences(span: Span) -> list[Span] | None:
     """Two COMPANY spans for a model COMPANY span that runs over a sentence's end ("BNY
     Mellon and [KPMG. CTP] candidate", "Pérez-[Llorca. Lombard] Odier"): the word before
-    the full stop a word of the vocabulary, one in capitals that is no legal form
-    ("KPMG", not "CORP."), or the end of a hyphenated name; never an abbreviation that
-    firms write with a full stop ("Bros.", "Mfg.", "Amer.": `FIRM_ABBREVIATIONS`, and
-    any other word outside the vocabulary); None for anything else."""
+    the full stop a word of the vocabulary, one in capitals ("KPMG"; "LLC", a legal form
+    written without a full stop, ends the sentence too), or the end of a hyphenated
+    name; never an abbreviation that firms write with a full stop ("CORP.", "Bros.",
+    "Mfg.", "Amer.": `LEGAL_FORMS`, `FIRM_ABBREVIATIONS`, and any other word outside the
+    vocabulary); None for anything else."""
     found = SENTENCE_END.search(span.text) if span.label == "COMPANY" and \
         span.source == "model" else None
     if found is None:
@@ -481,7 +482,7 @@ def _firm_sentences(span: Span) -> list[Span] | None:
     word = span.text[:found.start()].split()[-1]
     last = word.rsplit("-", 1)[-1]
     folded = last.casefold()
-    if folded in FIRM_ABBREVIATIONS or word + "." in LEGAL_FORMS or word in LEGAL_FORMS or \
+    if folded in FIRM_ABBREVIATIONS or word + "." in LEGAL_FORMS or \
             not (folded in common_words() or last.isupper() or "-" in word):
         return None
     return [_cut(span, found.start()),
