@@ -913,8 +913,7 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
         while a < b and text[a] in ". ":
             a += 1
-        if MERIDIEM_END.match(text, a, b) and MERIDIEM_BEFORE.search(text, max(0, a - 4), a):
-            a = _without_meridiem(text, a, b)
+        a = _without_meridiem(text, a, b)
     if span.label == "PERSON":
         a = _glued_initials(text, _without_title(text, a, b))
     if span.label in FIELDED:
@@ -936,9 +935,11 @@ def _without_meridiem(text: str, a: int, b: int) -> int:
     """Where a name's span starts without the "m." of a time's "p.m." that it started in
     ("9 p.[m. ET]", "7:15 p.[m. Quorum]"), the model's token having started at the full
     stop; a time zone after it is the time's too (`ZONE_NAMES`: the span is then
-    empty)."""
-    a = MERIDIEM_END.match(text, a, b).end()
-    return b if text[a:b] in ZONE_NAMES else a
+    empty). Any other span starts where it did."""
+    rest = MERIDIEM_END.match(text, a, b)
+    if rest is None or MERIDIEM_BEFORE.search(text, max(0, a - 4), a) is None:
+        return a
+    return b if text[rest.end():b] in ZONE_NAMES else rest.end()
 
 
 # the nouns for where a person is from, written before the name as sports news writes
@@ -1650,7 +1651,7 @@ def _founders_firm(text: str, span: Span) -> Span:
 
 # a word (a name's last), a comma, a job's title and a comma right before a span: the
 # span is the employer ("Dr. Hamza Qureshi, Chief Compliance Officer, [Stripe]")
-EMPLOYER_BEFORE = re.compile(r"[^\W\d_][\w.'\u2019-]*,[ \t]+([^,\n()]{2,60}),[ \t]+$")
+EMPLOYER_BEFORE = re.compile(r"[^\W\d_][\w.'\u2019-]*,[ \t]+([^,\n()]{2,60}),[ \t]{1,2}$")
 
 
 def _employer(text: str, span: Span) -> Span:
@@ -1661,7 +1662,8 @@ def _employer(text: str, span: Span) -> Span:
     and so does one after a title that may be a firm's word ("Partner", "Head": `job_title`
     says no)."""
     if span.label != "PERSON" or span.source != "model" or \
-            span.text.split()[0].casefold() in given_names():
+            text.rfind(",", max(0, span.start - 3), span.start) < 0 or \
+            span.text.split()[0].casefold() in given_names():  # (the comma: a cheap first test)
         return span
     before = EMPLOYER_BEFORE.search(text, max(0, span.start - 80), span.start)
     if before is None or not job_title(before.group(1)):
