@@ -2118,6 +2118,7 @@ SURNAME_AFTER_MARK = re.compile(r".[ \t]([A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?)
 
 # a capitalised word one space before a span
 WORD_ONE_BEFORE = re.compile(r"(?<![\w.'\u2019-])([A-Z][^\W\d_]+) $")
+INITIAL_START = re.compile(r"[A-Z]\.[ \t]")  # a name that starts with an initial
 
 
 def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
@@ -2127,6 +2128,10 @@ def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
     a party's ("Respondent Whitmore")."""
     out: list[Span] = []
     for span in spans:
+        given = _given_firm(text, out[-1], span) if out else -1
+        if given >= 0:  # "[and Jamal] [K. Whitfield]": one name
+            out[-1] = _joined(text, replace(out[-1], start=given), span, "PERSON")
+            continue
         head = WORD_ONE_BEFORE.search(text, max(0, span.start - 24), span.start) \
             if span.label == "PERSON" and span.source == "model" and span.text[:1].isupper() \
             else None
@@ -2136,6 +2141,22 @@ def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
             span = replace(span, start=head.start(1), text=text[head.start(1):span.end])
         out.append(span)
     return out
+
+
+def _given_firm(text: str, before: Span, span: Span) -> int:
+    """Where a given name starts that the model read as a firm's, right before the rest
+    of the name read as a person's, or -1: a model COMPANY span's last word, one
+    Capitalised word that two of Faker's locales give (`widely_given`), with only words
+    in lower case before it in the span (a list's "and", cut later), one space before a
+    model PERSON span that starts with an initial ("elect Linda S. Marchetti [and Jamal]
+    [K. Whitfield]"); no firm is named with a given name and a person's initialled name."""
+    lead, _, word = before.text.rpartition(" ")
+    if before.label == "COMPANY" and span.label == "PERSON" and \
+            before.source == span.source == "model" and text[before.end:span.start] == " " and \
+            INITIAL_START.match(span.text) is not None and word[:1].isupper() and \
+            word[1:].islower() and lead == lead.lower() and word.casefold() in widely_given():
+        return before.end - len(word)
+    return -1
 
 
 def _name_before(text: str, span: Span, head: re.Match) -> bool:
