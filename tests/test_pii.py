@@ -3614,6 +3614,29 @@ def test_a_surname_found_alone_takes_in_a_rare_or_given_name_before_it():
     assert [s.text for s in tidy(text, spans_at(text, ["thoo"]))] == ["thoo"]
 
 
+def test_a_firms_span_that_ends_in_a_given_name_before_a_persons_is_one_name():
+    """The given-names-before-initials record's probe, with the model's spans as it gave
+    them: a model firm's span whose last word is a name Faker knows, with only words in
+    lower case before it, one space before a model person's span, is one person with it
+    (the list's "and" left out); not after a firm's Capitalised word, with a comma
+    between, a word no locale knows, nor a recognizer's firm."""
+    from dataclasses import replace
+
+    from bertforge.pii.tidy import tidy
+
+    text = ("Elect Linda S. Marchetti and Jamal K. Whitfield. Then Halcyon Jamal K. Ode. Call "
+            "and Jamal, K. Ray. Ask and Acme K. Lee. Pay and Jamal K. Ito.")
+    spans = spans_at(text, [("and Jamal", "COMPANY"), "K. Whitfield", ("Halcyon Jamal", "COMPANY"),
+                            "K. Ode", ("and Jamal", "COMPANY", 1), "K. Ray",
+                            ("and Acme", "COMPANY"), "K. Lee", ("and Jamal", "COMPANY", 2),
+                            "K. Ito"])
+    spans[-2] = replace(spans[-2], source="pattern")
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Jamal K. Whitfield", "PERSON"), ("Halcyon Jamal", "COMPANY"), ("K. Ode", "PERSON"),
+        ("Jamal", "COMPANY"), ("K. Ray", "PERSON"), ("Acme", "COMPANY"), ("K. Lee", "PERSON"),
+        ("and Jamal", "COMPANY"), ("K. Ito", "PERSON")]
+
+
 def test_a_surname_written_first_after_a_courtesy_title_is_the_names():
     """The titled-surnames record's probe, with the model's spans as it gave them: after
     one person's courtesy title the word before a name of two words is its surname,

@@ -1806,7 +1806,9 @@ def _short_firms(text: str, spans: list[Span]) -> list[Span]:
 def _one_person(text: str, spans: list[Span]) -> list[Span]:
     """A model COMPANY span and a model PERSON span one space apart, the COMPANY one a
     single word that is a given name or surname (`known_names`), as one PERSON span:
-    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli"; unless the
+    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli", and so is
+    the COMPANY span's last word where only words in lower case come before it (a
+    list's "[and Jamal]" + "[K. Whitfield]": the "and" is cut later); unless the
     two are a listed firm's name ("Merrill" + "Lynch", `_known_firm`). And two people's
     names that the model read as a firm up to the second's given name, the rest of it as
     a person, as the two (`_name_pair`: "Laura Davis Jones and Timothy" + "P. Cairns")."""
@@ -1817,7 +1819,8 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 {last.label, span.label} == {"COMPANY", "PERSON"} and \
                 text[last.end:span.start] == " ":
             firm = last if last.label == "COMPANY" else span
-            if " " not in firm.text and firm.text.casefold() in known_names():
+            lead, _, word = firm.text.rpartition(" ") if firm is last else ("", "", firm.text)
+            if lead == lead.lower() and word.casefold() in known_names():  # "and" of "and Jamal"
                 out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
                 continue
             pair = _name_pair(_joined(text, last, span, "COMPANY"))
@@ -2118,7 +2121,6 @@ SURNAME_AFTER_MARK = re.compile(r".[ \t]([A-Z][^\W\d_]+(?:[-'][A-Z]?[^\W\d_]+)?)
 
 # a capitalised word one space before a span
 WORD_ONE_BEFORE = re.compile(r"(?<![\w.'\u2019-])([A-Z][^\W\d_]+) $")
-INITIAL_START = re.compile(r"[A-Z]\.[ \t]")  # a name that starts with an initial
 
 
 def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
@@ -2128,10 +2130,6 @@ def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
     a party's ("Respondent Whitmore")."""
     out: list[Span] = []
     for span in spans:
-        given = _given_firm(text, out[-1], span) if out else -1
-        if given >= 0:  # "[and Jamal] [K. Whitfield]": one name
-            out[-1] = _joined(text, replace(out[-1], start=given), span, "PERSON")
-            continue
         head = WORD_ONE_BEFORE.search(text, max(0, span.start - 24), span.start) \
             if span.label == "PERSON" and span.source == "model" and span.text[:1].isupper() \
             else None
@@ -2141,22 +2139,6 @@ def _with_given_name(text: str, spans: list[Span]) -> list[Span]:
             span = replace(span, start=head.start(1), text=text[head.start(1):span.end])
         out.append(span)
     return out
-
-
-def _given_firm(text: str, before: Span, span: Span) -> int:
-    """Where a given name starts that the model read as a firm's, right before the rest
-    of the name read as a person's, or -1: a model COMPANY span's last word, one
-    Capitalised word that two of Faker's locales give (`widely_given`), with only words
-    in lower case before it in the span (a list's "and", cut later), one space before a
-    model PERSON span that starts with an initial ("elect Linda S. Marchetti [and Jamal]
-    [K. Whitfield]"); no firm is named with a given name and a person's initialled name."""
-    lead, _, word = before.text.rpartition(" ")
-    if before.label == "COMPANY" and span.label == "PERSON" and \
-            before.source == span.source == "model" and text[before.end:span.start] == " " and \
-            INITIAL_START.match(span.text) is not None and word[:1].isupper() and \
-            word[1:].islower() and lead == lead.lower() and word.casefold() in widely_given():
-        return before.end - len(word)
-    return -1
 
 
 def _name_before(text: str, span: Span, head: re.Match) -> bool:
