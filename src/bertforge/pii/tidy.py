@@ -631,6 +631,9 @@ PARTICLES = ("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del", "d
 NAME_LINKS = frozenset(w for p in PARTICLES for w in p.split()) | frozenset("""of the den
     ter ten la le bin ibn bint binti al el y e no zu af av op and or und""".split())
 INNER_WORD = re.compile(r"[ \t]([a-z]+)[,;]?(?=[ \t])")  # a lower-case word inside a span
+# the verbs of speech, which no name holds in any text ("[Grace said Dave] is coming")
+SPEECH = frozenset("""said says told tells asked asks wrote writes replied replies added adds
+    thinks thought""".split())
 
 
 def _prose_inside(text: str, span: Span) -> list[Span] | None:
@@ -638,13 +641,14 @@ def _prose_inside(text: str, span: Span) -> list[Span] | None:
     via GoFundMe]'s", "her local [Edward Jones guy, Brent]"): a word in lower case of the
     vocabulary (`common_words`) that no name holds (`NAME_LINKS`), in a text written
     with capitals (`written_with_capitals`: a tweet's "Grace gal Mahary" may write a
-    name's part in lower case), parts it (a side in lower case then goes as prose does,
-    `_as_capitalised`); None for anything else."""
+    name's part in lower case), or a verb of speech in any text (`SPEECH`: a chat's
+    "[Grace said Dave] is coming"), parts it (a side in lower case then goes as prose
+    does, `_as_capitalised`); None for anything else."""
     if span.label != "PERSON" or span.source != "model":
         return None
     inner = next((m for m in INNER_WORD.finditer(span.text)
                   if m.group(1) not in NAME_LINKS and m.group(1) in common_words()), None)
-    if inner is None or not written_with_capitals(text):
+    if inner is None or inner.group(1) not in SPEECH and not written_with_capitals(text):
         return None
     sides = [(0, inner.start(1)), (inner.end(), len(span.text))]  # (spaces stripped later)
     return [Span(span.start + a, span.start + b, "PERSON", span.text[a:b], span.score,
