@@ -3856,7 +3856,7 @@ def test_a_persons_span_is_parted_at_a_word_of_prose_inside_it():
     Brent"); the words names hold ("van", "bin", "of", "y") do not, nor does a lower-case
     word that is no word of the vocabulary ("Ngozi ugwu Eze"), or one beside a word in
     lower case ("Tomasz said hello"), nor one in a text that does not start its
-    sentences with capitals."""
+    sentences with capitals, unless it is a verb of speech ("Grace said Dave")."""
     from bertforge.pii.tidy import tidy
 
     text = ("My mom saw her local Edward Jones guy, Brent. Funds go to Mariam via GoFundMe. "
@@ -3872,6 +3872,9 @@ def test_a_persons_span_is_parted_at_a_word_of_prose_inside_it():
     text = "lol. Grace gal Mahary is here. so good"
     assert [s.text for s in tidy(text, spans_at(text, ["Grace gal Mahary"]))] == \
         ["Grace gal Mahary"]
+    # but a verb of speech parts a name's span in any text (the speech-inside-names record)
+    text = "[19:47] Ola: lol. Grace said Dave from Homeserve is coming. so good"
+    assert [s.text for s in tidy(text, spans_at(text, ["Grace said Dave"]))] == ["Grace", "Dave"]
 
 
 def test_a_firm_read_in_two_at_a_particle_of_its_name_is_one_firm():
