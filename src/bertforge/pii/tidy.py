@@ -670,17 +670,20 @@ def _people_listed(span: Span) -> bool:
         for words in (part.split() for part in parts))
 
 
-# a series' last comma and its "and" or "or" (", and my brother Callum")
-SERIES_GOES_ON = re.compile(r",[ \t]+(?:and|or)[ \t]")
+# a series' last comma, if it has one, and its "and" or "or" (", and my brother Callum")
+SERIES_GOES_ON = re.compile(r"(,?)[ \t]+(?:and|or)[ \t]")
 
 
 def _series_goes_on(text: str, span: Span) -> bool:
     """Whether a PERSON span is one-word names with commas between them that a series
     goes on after ("the early readers: [Tunde, Haruki], and my brother Callum"): an
     inverted name ("Okonkwo, Chidi") ends where its line or sentence does, not before a
-    series' last ", and"."""
-    return all(" " not in part for part in span.text.split(", ")) and \
-        SERIES_GOES_ON.match(text, span.end) is not None
+    series' last ", and"; nor before its "and" without a comma where every name is a
+    given name two of Faker's locales list ("with [Simon, Laura] and their auditor")."""
+    goes_on = SERIES_GOES_ON.match(text, span.end)
+    parts = span.text.split(", ")
+    return all(" " not in part for part in parts) and goes_on is not None and \
+        (goes_on.group(1) == "," or all(part.casefold() in widely_given() for part in parts))
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
