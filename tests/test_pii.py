@@ -2658,18 +2658,20 @@ def test_one_word_names_in_a_series_that_goes_on_are_each_a_name():
     """The series-names record's probe, with the model's span as it gave it: one-word
     names with commas between them and a series' ", and" after them are each a name; an
     inverted name at a line's end, or before a full stop, stays one, and so do full names
-    of two words before ", and" (`_people_listed` judges those)."""
+    of two words before ", and" (`_people_listed` judges those); before an "and" or "or"
+    without its comma (the given-names-listed record), only given names are parted
+    ("Simon, Laura and their auditor"; "Mbeki, Thabo or Ramaphosa" stays)."""
     from bertforge.pii.tidy import tidy
 
     text = ("to the early readers - Tunde, Haruki, and my brother Callum - who told me.\n"
             "Okonkwo, Chidi\nSigned by Okonkwo, Chidi. Then Mbeki, Thabo or Ramaphosa.\n"
-            "Ask Mbeki, Thabo Ramaphosa, and the rest.")
+            "Ask Mbeki, Thabo Ramaphosa, and the rest. Met Simon, Laura and their auditor.")
     spans = [Span(m.start(), m.end(), "PERSON", m.group(), 0.9, "model") for m in re.finditer(
-        r"Tunde, Haruki|Callum|Okonkwo, Chidi|Mbeki, Thabo(?: Ramaphosa)?|Ramaphosa(?=\.)",
-        text)]
+        r"Tunde, Haruki|Callum|Okonkwo, Chidi|Mbeki, Thabo(?: Ramaphosa)?|Ramaphosa(?=\.)|"
+        r"Simon, Laura", text)]
     assert [s.text for s in tidy(text, spans)] == [
         "Tunde", "Haruki", "Callum", "Okonkwo, Chidi", "Okonkwo, Chidi", "Mbeki, Thabo",
-        "Ramaphosa", "Mbeki, Thabo Ramaphosa"]
+        "Ramaphosa", "Mbeki, Thabo Ramaphosa", "Simon", "Laura"]
 
 
 def test_per_before_a_one_word_name_and_its_possessive_is_no_part_of_it():
