@@ -1142,6 +1142,8 @@ FORM_END = re.compile(r"(?:%s)$" % LEGAL_FORM.pattern)  # a firm's name that end
 _WORDS = {"Group", "Groep", "Gruppe", "Gruppen", "Holdings", "Partners", "Bank", "Banque",
           "Banco", "Trust", "Capital", "Academy", "Foundation", "Associates", "Bancorp",
           "Insurance", "Securities", "Investments", "Industries",
+          # and a family firm's ("Hartley & Sons", "Salomon Brothers")
+          "Sons", "Brothers",
           # and the words that end a trading firm's name ("Kestrel Supplies")
           "Direct", "Solutions", "Services", "Systems", "Technologies", "Technology", "Labs",
           "Logistics", "Supplies", "Supply", "Consulting", "Ventures", "Enterprises", "Media",
