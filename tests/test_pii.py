@@ -3468,7 +3468,8 @@ def test_a_name_read_as_an_address_before_its_street_is_a_person():
 def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm; and a trade's word (the
-    trade-words record: "DICK SMITH ELECTRONICS", "Halvorsen Shipping")."""
+    trade-words record: "DICK SMITH ELECTRONICS", "Halvorsen Shipping"), a lender's, a law
+    practice's and a family firm's ("Hartley & Sons")."""
     from bertforge.pii.tidy import tidy
 
     text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
@@ -3507,6 +3508,10 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("PERSON", "Evelyn Tran"), ("COMPANY", "Tran & Whitlock Elder Law"), ("PERSON", "Ann"),
         ("COMPANY", "Kestrel Law Group"), ("PERSON", "Jude Law")]
+    # and a family firm's (the family-firms record)
+    text = "Naveen closed the Hartley & Sons refinancing; Kowalczyk Brothers paid."
+    placed = spans_at(text, [("Hartley", "COMPANY"), ("Kowalczyk", "COMPANY")])
+    assert [s.text for s in tidy(text, placed)] == ["Hartley & Sons", "Kowalczyk Brothers"]
 
 
 def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm():
