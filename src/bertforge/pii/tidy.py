@@ -785,9 +785,10 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`),
     spans mended by their neighbours (`_by_neighbours`); relabelled where the model took
-    a judge, a caption's party or a titled person for a firm, a founder's firm for the
-    founder, a phone number for a card's or an ID's, or a handle for an email (`_judge`,
-    `_caption_party`, `_titled`, `_founders_firm`, `_phone_shaped`, `_handle_shaped`);
+    a judge, a caption's party or a titled person for a firm, a founder's firm or a firm
+    whose shares are held for a person, a phone number for a card's or an ID's, or a
+    handle for an email (`_judge`, `_caption_party`, `_titled`, `_founders_firm`,
+    `_held_firm`, `_phone_shaped`, `_handle_shaped`);
     without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
     and, in a text written with capitals, companies without a capital, lower-case persons
@@ -818,7 +819,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
         text, _employer(text, _founders_firm(text, _judge(text, _caption_party(
-            text, _titled(text, _known_firm(s)))))))))))) for s in out]
+            text, _titled(text, _held_firm(text, _known_firm(s))))))))))))) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _short_firms(text, out)
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
@@ -1654,6 +1655,21 @@ def _founders_firm(text: str, span: Span) -> Span:
         return span
     if FIRM_PLACE_BEFORE.search(text, max(0, span.start - 10), span.start) is None and \
             FIRM_DEALINGS.match(text, span.end) is None and not _titled_line(text, span.start):
+        return span
+    return replace(span, label="COMPANY")
+
+
+# what is held in a firm, right before its name, as markets news writes it ("Shares of
+# [Palantir] rose", "took a stake in [Carvana]", "bonds of [Evergrande]")
+HOLDING_BEFORE = re.compile(r"(?<![\w-])(?:[Ss]hares|[Ss]tock|[Ss]take|[Bb]onds|[Dd]ebt)"
+                            r"[ \t]+(?:of|in)[ \t]+$")
+
+
+def _held_firm(text: str, span: Span) -> Span:
+    """A model PERSON span right after what is held in a firm (`HOLDING_BEFORE`: "Shares
+    of [Palantir] rose") as COMPANY: no one's shares or stake are written so."""
+    if span.label != "PERSON" or span.source != "model" or \
+            HOLDING_BEFORE.search(text, max(0, span.start - 12), span.start) is None:
         return span
     return replace(span, label="COMPANY")
 
