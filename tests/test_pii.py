@@ -3801,6 +3801,20 @@ def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
     assert [s.label for s in tidy(text, spans)] == ["COMPANY"] + ["PERSON"] * 4
 
 
+def test_a_firm_whose_shares_are_held_is_a_firm():
+    """The held-firms record's probe, with the model's spans as it gave them: right after
+    "Shares of", "a stake in", "bonds of", a person's span is a firm; after "shares" and
+    another word ("shares with"), or after another word and "of", it stays a person."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Shares of Palantir rose. Thiel took a stake in Carvana; bonds of Evergrande fell. "
+            "Karp shares with Thiel a view. The wife of Karp spoke.")
+    spans = spans_at(text, ["Palantir", "Thiel", "Carvana", "Evergrande", "Karp",
+                            ("Thiel", "PERSON", 1), ("Karp", "PERSON", 1)])
+    assert [s.label for s in tidy(text, spans)] == ["COMPANY", "PERSON", "COMPANY", "COMPANY",
+                                                    "PERSON", "PERSON", "PERSON"]
+
+
 def test_a_tables_surname_and_given_name_read_apart_are_one_name():
     """The inverted-cells record's probe, a payroll register, with the model's spans as
     they came: "Abernathy" + "Claire M." and "Olawale" + "Femi" at a column's edge are one
