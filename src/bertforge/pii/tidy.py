@@ -785,10 +785,11 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`),
     spans mended by their neighbours (`_by_neighbours`); relabelled where the model took
-    a judge, a caption's party or a titled person for a firm, a founder's firm or a firm
-    whose shares are held for a person, a phone number for a card's or an ID's, or a
-    handle for an email (`_judge`, `_caption_party`, `_titled`, `_founders_firm`,
-    `_held_firm`, `_phone_shaped`, `_handle_shaped`);
+    a judge, a caption's party or a titled person for a firm, a founder's firm, a firm
+    whose shares are held or a thing named before "which" for a person, a phone number
+    for a card's or an ID's, or a handle for an email (`_judge`, `_caption_party`,
+    `_titled`, `_founders_firm`, `_held_firm`, `_which_firm`, `_phone_shaped`,
+    `_handle_shaped`);
     without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
     and, in a text written with capitals, companies without a capital, lower-case persons
@@ -817,9 +818,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(_firm(
-        text, _employer(text, _founders_firm(text, _judge(text, _caption_party(
-            text, _titled(text, _held_firm(text, _known_firm(s))))))))))))) for s in out]
+    relabelled = [_relabelled(text, s) for s in out]
     out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
     out = _short_firms(text, out)
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
@@ -829,6 +828,15 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     out = [_handle_shaped(text, _keyed_account(text, _phone_shaped(s))) for s in out if
            worth_masking(s.text, s.label) and not _in_markup(text, s.start, s.end)]
     return _as_capitalised(text, out)
+
+
+def _relabelled(text: str, span: Span) -> Span:
+    """One span after each of `tidy`'s relabellings, in turn."""
+    span = _known_firm(span)
+    for relabel in (_held_firm, _which_firm, _titled, _caption_party, _judge, _founders_firm,
+                    _employer, _firm):
+        span = relabel(text, span)
+    return _firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(span)))))
 
 
 def _names_start(text: str, after: list[Span]) -> int:
@@ -1670,6 +1678,20 @@ def _held_firm(text: str, span: Span) -> Span:
     of [Palantir] rose") as COMPANY: no one's shares or stake are written so."""
     if span.label != "PERSON" or span.source != "model" or \
             HOLDING_BEFORE.search(text, max(0, span.start - 12), span.start) is None:
+        return span
+    return replace(span, label="COMPANY")
+
+
+WHICH_AFTER = re.compile(r",?[ \t]+which\b")  # a thing's relative pronoun, never a person's
+
+
+def _which_firm(text: str, span: Span) -> Span:
+    """A model PERSON span with "which" after it ("Our largest detractor was [Carvana],
+    which we exited") as COMPANY: English says "who" of a person, and what a story names
+    and goes on about with "which" is a firm, a place or a thing, masked (if at all) as
+    a firm is."""
+    if span.label != "PERSON" or span.source != "model" or \
+            WHICH_AFTER.match(text, span.end) is None:
         return span
     return replace(span, label="COMPANY")
 
