@@ -3815,6 +3815,19 @@ def test_a_firm_whose_shares_are_held_is_a_firm():
                                                     "PERSON", "PERSON", "PERSON"]
 
 
+def test_a_name_with_which_after_it_is_no_persons():
+    """The which-firms record's probe, with the model's spans as it gave them: a person's
+    span with a comma and "which" after it is a firm; with "who", "which" without the
+    comma (a question asked of the person), or a word that starts with "which"
+    ("whichever"), it stays a person."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Our detractor was Carvana, which we exited. Ask Halden which fund. Karp, who "
+            "spoke, and Thiel, whichever way.")
+    spans = spans_at(text, ["Carvana", "Halden", "Karp", "Thiel"])
+    assert [s.label for s in tidy(text, spans)] == ["COMPANY", "PERSON", "PERSON", "PERSON"]
+
+
 def test_a_tables_surname_and_given_name_read_apart_are_one_name():
     """The inverted-cells record's probe, a payroll register, with the model's spans as
     they came: "Abernathy" + "Claire M." and "Olawale" + "Femi" at a column's edge are one

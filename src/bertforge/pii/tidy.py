@@ -1682,14 +1682,15 @@ def _held_firm(text: str, span: Span) -> Span:
     return replace(span, label="COMPANY")
 
 
-WHICH_AFTER = re.compile(r",?[ \t]+which\b")  # a thing's relative pronoun, never a person's
+WHICH_AFTER = re.compile(r",[ \t]+which\b")  # a thing's relative pronoun, never a person's
 
 
 def _which_firm(text: str, span: Span) -> Span:
-    """A model PERSON span with "which" after it ("Our largest detractor was [Carvana],
-    which we exited") as COMPANY: English says "who" of a person, and what a story names
-    and goes on about with "which" is a firm, a place or a thing, masked (if at all) as
-    a firm is."""
+    """A model PERSON span with a comma and "which" after it ("Our largest detractor was
+    [Carvana], which we exited") as COMPANY: English says "who" of a person, and what a
+    story names and goes on about with "which" is a firm, a place or a thing, masked (if
+    at all) as a firm is. Without the comma the "which" may start a question asked of a
+    person ("Ask [Sarah] which fund")."""
     if span.label != "PERSON" or span.source != "model" or \
             WHICH_AFTER.match(text, span.end) is None:
         return span
