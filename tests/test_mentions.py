@@ -52,8 +52,9 @@ def test_a_firms_short_name_defined_in_a_contract_is_masked_wherever_it_stands()
 def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_full():
     """The firm-first-words record's probes: a one-word PERSON span that is the first
     word of a firm named in full in the same document (or a well-known firm's name: the
-    known-firm-first-words record's "Wells Fargo" ... "a Wells spokeswoman") is the firm;
-    not a given name two locales list, not
+    known-firm-first-words record's "Wells Fargo" ... "a Wells spokeswoman") is the firm,
+    and so is one that is a one-word firm's span elsewhere in the document (the
+    firms-read-alone record: "Vexley"); not a given name two locales list, not
     a word of a person's full name in the document, not a firm's later word, and not
     where the document names no such firm."""
     text = ("About Halcyon Payments plc. Halcyon is authorised. Said Quillon CEO Maya Brandt of "
@@ -68,7 +69,8 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
 
     firms = [span(f, "COMPANY") for f in ("Halcyon Payments plc", "Quillon Therapeutics",
                                           "Pembroke Advisors", "Morgan Capital", "Wells Fargo")]
-    firms.append(span("Vexley", "COMPANY", text.index("Vexley again")))  # one word: not in full
+    # a firm of one word elsewhere in the document (the firms-read-alone record)
+    firms.append(span("Vexley", "COMPANY", text.index("Vexley again")))
     # (a person's possessive and two people read as a firm: no firm's word at their end)
     firms += [span("Steiner 's", "COMPANY"), span("McDoniel and Caldwell", "COMPANY")]
     people = [span(p, "PERSON") for p in ("Maya Brandt", "Alastair Pembroke")]
@@ -81,7 +83,7 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
             span("Wells", "PERSON", text.index("Wells spokes"))]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people + lone)}
     assert [out[s.text, s.start] for s in lone] == [
-        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "PERSON",
+        "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "COMPANY", "PERSON", "PERSON", "PERSON",
         "COMPANY"]
 
 

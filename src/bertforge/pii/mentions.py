@@ -29,7 +29,9 @@ firm wherever it stands, and is looked for as a COMPANY
 (docs/experiments/2026-12-04-defined-names.md). And a firm's first word alone that the
 model read as a person, where the document names the firm in full ("About Halcyon
 Payments: [Halcyon] is ...", "said [Quillon] CEO Maya Brandt"), is the firm
-(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md). A person's name
+(`firms_first_words`, docs/experiments/2026-12-05-firm-first-words.md), and so is a word
+the model read alone as a firm elsewhere in the document ("[Olam]'s co-founder":
+docs/experiments/2026-12-06-firms-read-alone.md). A person's name
 in full that the model read as a firm's where the document prints it in capitals is the
 person (`persons_in_other_case`, docs/experiments/2026-12-06-name-cases.md).
 """
@@ -225,11 +227,14 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     names a firm in full once and then by its first word ("Halcyon Payments plc" ...
     "[Halcyon] is authorised"; "Wells Fargo" ... "a [Wells] spokeswoman"; not "[Steiner
     's]" or "[McDoniel and Caldwell]", a person's possessive or two people read as a
-    firm); unless the word is a given name two of Faker's locales list ("Morgan",
+    firm); or where the same word alone is a firm's span elsewhere in the document
+    ("[Aviva]" ... "[Aviva]'s bereavement team", "[Olam]'s co-founder"); unless
+    the word is a given name two of Faker's locales list ("Morgan",
     `lexicon.widely_given`) or a word of a PERSON span of two words or more ("Alastair
     Pembroke" founded "Pembroke Advisors"; "[Pembroke] said"; a double-barrelled surname
     whole, "Henrietta Oyelaran-Cole" and the "Oyelaran-Cole Family Trust")."""
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)} | \
+        {s.text for s in spans if s.label == "COMPANY" and " " not in s.text}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
     if not lone:
         return list(spans)
@@ -238,7 +243,7 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     given = widely_given()
     firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given}
     return [replace(s, label="COMPANY", explanation=s.explanation and
-                    f"{s.explanation}; the first word of a firm the document names in full")
+                    f"{s.explanation}; a firm's name, or its first word, elsewhere in the document")
             if id(s) in firms else s for s in spans]
 
 
