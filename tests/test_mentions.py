@@ -85,6 +85,12 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
     assert [out[s.text, s.start] for s in lone] == [
         "COMPANY", "COMPANY", "PERSON", "PERSON", "PERSON", "COMPANY", "PERSON", "PERSON", "PERSON",
         "COMPANY"]
+    # a name of two words that is a firm's span elsewhere is a person's name in full,
+    # which the model read as a firm's there (`persons_in_other_case`), not a firm's
+    text = "Odile Brax signed. Payee: Odile Brax."
+    spans = [Span(0, 10, "PERSON", "Odile Brax", 0.95, "model"),
+             Span(26, 36, "COMPANY", "Odile Brax", 0.9, "model")]
+    assert [s.label for s in every_mention(text, spans)] == ["PERSON", "PERSON"]
 
 
 def test_the_name_again_in_full_with_other_spacing():
