@@ -192,8 +192,8 @@ def _names(text: str, span: Span) -> list[Span]:
 
 
 def _date_end(text: str, a: int, b: int, label: str) -> int:
-    """A full stop after "10:30 AM" or "2024-03-01" ends the sentence, not the date
-    ("a.m." keeps its own); "tomorrow" after "12:21am" says which day, it is no date
+    """A full stop after "10:30 AM", "2024-03-01" or a weekday's or month's name in full
+    ends the sentence, not the date ("a.m." keeps its own); "tomorrow" after "12:21am" says which day, it is no date
     of anyone's."""
     if label != "DATE":
         return b
@@ -207,9 +207,23 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
             and tail.group(1) not in TIME_ZONES:
         b = tail.start()
     if b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
-            and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM")):
+            and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM") or
+                 _whole_calendar_word(text, a, b - 1)):
         return b - 1
     return b
+
+
+# a weekday's or a month's name written in full, which no full stop abbreviates
+WHOLE_CALENDAR_WORD = re.compile(r"(?i)(?<![^\W\d_])(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                                 r"january|february|march|april|may|june|july|august|"
+                                 r"september|october|november|december)$")
+
+
+def _whole_calendar_word(text: str, a: int, b: int) -> bool:
+    """Whether text[a:b] ends in a weekday's or a month's name written in full: a full
+    stop after it ends the sentence ("pricing by [Friday]."; "Fri." and "Sept." keep
+    theirs)."""
+    return WHOLE_CALENDAR_WORD.search(text, a, b) is not None
 
 
 MONTH_ALONE = re.compile(MONTH + r"\.?")
