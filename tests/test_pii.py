@@ -1662,6 +1662,12 @@ def test_a_full_stop_after_a_date_ends_the_sentence():
     text = "2025-02-19 08:14:33,902 ERROR job failed at 10:30, 5 retries"
     found = [text[m.start:m.end] for m in find(text) if m.group == "DATE"]
     assert found == ["2025-02-19 08:14:33,902", "10:30"]  # Python logging's milliseconds
+    # and after a weekday's or a month's name in full (the calendar-full-stops record);
+    # an abbreviation keeps its own
+    text = "Due 12 March. Met 3 May, Friday. Paid 3 Sept. Sent 4 March, Fri. Got 5 Jan."
+    values = ("12 March.", "3 May, Friday.", "3 Sept.", "4 March, Fri.", "5 Jan.")
+    spans = [Span(text.index(w), text.index(w) + len(w), "DATE", w) for w in values]
+    assert [s.text for s in tidy(text, spans)] == ["12 March", "3 May, Friday", *values[2:]]
 
 
 def test_a_date_starts_after_the_preposition_before_it():

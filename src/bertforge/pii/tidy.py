@@ -214,9 +214,9 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
 
 
 # a weekday's or a month's name written in full, which no full stop abbreviates
-WHOLE_CALENDAR_WORD = re.compile(r"(?i)(?<![^\W\d_])(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-                                 r"january|february|march|april|may|june|july|august|"
-                                 r"september|october|november|december)$")
+WHOLE_CALENDAR_WORD = re.compile(r"(?i)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|"
+                                 r"february|march|april|may|june|july|august|september|"
+                                 r"october|november|december)$")
 
 
 def _whole_calendar_word(text: str, a: int, b: int) -> bool:
