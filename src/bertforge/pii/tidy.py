@@ -935,7 +935,8 @@ def _wrapped_names(text: str, spans: list[Span]) -> list[Span]:
 
 def _without_leads(text: str, span: Span) -> tuple[int, int]:
     """Where a model span starts and ends without the spaces and punctuation around it
-    (`strip`), a title's full stop, a courtesy title or a role before a name
+    (`strip`), a title's full stop, an example's "e.g." or a gloss's "i.e." before a
+    name (`LATIN_LEAD`), a courtesy title or a role before a name
     (`_without_title`), a field's label (`_without_field_labels`), a party's role
     before a firm (`_without_party_role`), or a word or a keyword before a number
     (`NUMBER_LEAD`: "[au] 01 42 68 55 00", "[EIN] 84-1234567")."""
@@ -944,6 +945,8 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
         while a < b and text[a] in ". ":
             a += 1
         a = _without_meridiem(text, a, b)
+        if (lead := LATIN_LEAD.match(text, a, b)) and lead.end() < b:
+            a = lead.end()
     if span.label == "PERSON":
         a = _glued_initials(text, _without_title(text, a, b))
     if span.label in FIELDED:
@@ -953,6 +956,11 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     if span.label in NUMBER_GROUPS and (m := NUMBER_LEAD.match(text, a, b)):
         a = m.end()
     return a, b
+
+
+# the Latin abbreviations that lead into an example or a gloss ("call your bank ([e.g.]
+# Barclays)", "[i.e.] Acme")
+LATIN_LEAD = re.compile(r"(?i)(?:e\.[ \t]?g|i\.[ \t]?e|viz|cf)\.,?[ \t]+")
 
 
 # a time's "a.m." or "p.m." after its digits, where a span starts at the "m." (not a
