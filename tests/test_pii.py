@@ -3985,6 +3985,20 @@ def test_a_name_that_starts_inside_a_times_meridiem_starts_after_it():
         ("Lisa Ramirez", "PERSON"), ("Quorum", "PERSON"), ("A.M. Okafor", "PERSON")]
 
 
+def test_an_examples_latin_lead_is_no_part_of_a_name():
+    """The latin-leads record's probe, with the model's spans as they came: a firm's or a
+    person's span starts after "e.g.", "i.e." (with a space inside and a comma after it
+    too) and "cf."; a lower-case "viz." goes as a lower-case word before a name does."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Call your bank (e. g. Barclays) or ask (i. e., Lisa Ramirez) or viz. Acme Ltd; "
+            "cf. Halden Group.")
+    spans = spans_at(text, [("e. g. Barclays", "COMPANY"), "i. e., Lisa Ramirez",
+                            ("viz. Acme Ltd", "COMPANY"), ("cf. Halden Group", "COMPANY")])
+    assert [s.text for s in tidy(text, spans)] == [
+        "Barclays", "Lisa Ramirez", "Acme Ltd", "Halden Group"]
+
+
 def test_inverted_names_in_a_list_parted_by_semicolons_are_one_person_each():
     """The listed-inversions record's probes, with the model's spans as they came: a
     pleading's parties "Kowalski" + "Anna", "Brennan" + "Michael J.", "Tanaka" + "Hiroshi"

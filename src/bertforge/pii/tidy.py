@@ -945,7 +945,7 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
         while a < b and text[a] in ". ":
             a += 1
         a = _without_meridiem(text, a, b)
-        if (lead := LATIN_LEAD.match(text, a, b)) and lead.end() < b:
+        if lead := LATIN_LEAD.match(text, a, b):
             a = lead.end()
     if span.label == "PERSON":
         a = _glued_initials(text, _without_title(text, a, b))
@@ -960,7 +960,7 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
 
 # the Latin abbreviations that lead into an example or a gloss ("call your bank ([e.g.]
 # Barclays)", "[i.e.] Acme")
-LATIN_LEAD = re.compile(r"(?i)(?:e\.[ \t]?g|i\.[ \t]?e|viz|cf)\.,?[ \t]+")
+LATIN_LEAD = re.compile(r"(?i)(?:e\.[ \t]?g|i\.[ \t]?e|cf)\.,?[ \t]+")
 
 
 # a time's "a.m." or "p.m." after its digits, where a span starts at the "m." (not a
