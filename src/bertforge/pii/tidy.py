@@ -2386,7 +2386,8 @@ def _as_capitalised(text: str, spans: list[Span]) -> list[Span]:
     corpus, a message) that writes a person's name of two words or more with capitals,
     the writer capitalises names: without the lower-case words at a name's end ("Eric
     Saward requested that [Bailey devise] another"), where a lower-case word alone may
-    still be a name ("lol trump"). A firm's name says nothing (a bank's agent writes
+    still be a name ("lol trump"), unless the model was less than half sure of it and it
+    is no name (`_could_be_a_name`: a log's '"msg":"name [mismatch]"'). A firm's name says nothing (a bank's agent writes
     "Northgate Bank" in a chat whose customer writes "amazon"), nor a name of one word or
     with a word in lower case ("Donald trump")."""
     cut = [_name_tail(s) for s in spans]  # a span with nothing to cut comes back as it was
@@ -2398,7 +2399,8 @@ def _as_capitalised(text: str, spans: list[Span]) -> list[Span]:
                 (s.label == "PERSON" and _could_be_a_name(s.text))]
     if any(s.label == "PERSON" and len(words := s.text.split()) > 1 and
            all(w[:1].isupper() for w in words) for s in spans):
-        return cut
+        return [s for s in cut if not (_lower_case(s) and s.label == "PERSON" and
+                                       s.score < 0.5 and not _could_be_a_name(s.text))]
     return spans
 
 
