@@ -1159,6 +1159,8 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     record); what is left too short to be a firm goes ("chase [AP]", the cut-scraps
     record); and in a sentence alone that writes a full name with
     capitals; in a tweet written without capitals "Bailey devise" stays whole."""
+    from dataclasses import replace
+
     from bertforge.pii.tidy import tidy
 
     prose = ("The editor requested that Bailey devise another story. Ann Lee esq signed it. "
@@ -1197,6 +1199,17 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
     sentence = "In 1984 , script editor Eric Saward requested that Bailey devise it for trump ."
     assert [s.text for s in tidy(sentence, spans(sentence, "Eric Saward", "Bailey devise",
                                                  "trump"))] == ["Eric Saward", "Bailey", "trump"]
+    # unless the model was less than half sure of it and it is no name (the
+    # unsure-lower-case record: a log's "name mismatch"); a given name stays, and so does
+    # a firm in lower case ("venmo")
+    log = ('{"msg":"name mismatch","expected":"Jon Whitfield","got":"marco","via":"venmo",'
+           '"note":"mismatch"}')
+    unsure = [replace(s, score=0.22) for s in spans(log, "mismatch", "marco") +
+              spans(log, "venmo", label="COMPANY")]
+    sure = log.rindex("mismatch")
+    found = tidy(log, spans(log, "Jon Whitfield") + unsure +
+                 [Span(sure, sure + 8, "PERSON", "mismatch", 0.9, "model")])
+    assert [s.text for s in found] == ["Jon Whitfield", "marco", "venmo", "mismatch"]
     for short, name in (("lol Eric said Bailey devise is back", "Eric"),
                         ("lol Donald trump said Bailey devise is back", "Donald trump")):
         assert [s.text for s in tidy(short, spans(short, name, "Bailey devise"))][-1] == \
