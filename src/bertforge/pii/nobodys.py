@@ -35,7 +35,8 @@ def nobodys(text: str, span: Span) -> bool:
     a listed company's exchange and ticker (`_listing`), a city or its state where a place
     is written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation
     (`_court`), a document's own number or code (`_document_code`: "Schedule [9.01]",
-    "[FY2026]"), a piece of an amount (`_amount_piece`), a degree's letters, a degree and
+    "[FY2026]"), a piece of an amount (`_amount_piece`), a number read as an address that
+    no postal word leads into ("Book [5512]", `_bare_number`), a degree's letters, a degree and
     its field or its Latin honour (`_degree`), a contract's Latin term, party's role or
     defined term, or a citation's words (`_contract_words`:
     "[Pari Passu]", "[Defendant-Appellee]", '(the "[Lender]")'); or, read
@@ -61,7 +62,8 @@ def nobodys(text: str, span: Span) -> bool:
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
-            _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span):
+            _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span) or \
+            _bare_number(text, span):
         return True
     if span.source != "model":
         return False
@@ -949,6 +951,22 @@ def _amount_piece(text: str, span: Span) -> bool:
         return False
     return any(_currency_start(text, m.start()) <= span.start and span.end <= m.end() for m in
                AMOUNT.finditer(text, max(0, span.start - 12), min(len(text), span.end + 16)))
+
+
+# the words before a number that make it a piece of an address: a postal code's, a box's,
+# a flat's or a suite's ("ZIP: [70501]", "P.O. Box [44512]", "Suite [200]")
+POSTAL_BEFORE = re.compile(r"(?i)(?:zip|postcode|post code|postal code|postal|pin|plz|cep|"
+                           r"cap|box|suite|ste|apt|apartment|unit|flat|floor|room)\b\W*$")
+
+
+def _bare_number(text: str, span: Span) -> bool:
+    """Whether a model ADDRESS span is a number alone that no postal word leads into
+    (`POSTAL_BEFORE`): a deed's "Book [5512], Page 201", a notary's "ID No. [88214]" and
+    a tax guide's "IRS Pub [969]" are no one's address; a postal code, a box's or a
+    flat's number is a piece of one."""
+    return span.label == "ADDRESS" and span.source == "model" and \
+        span.text.replace(" ", "").replace("-", "").isdigit() and \
+        POSTAL_BEFORE.search(text, max(0, span.start - 16), span.start) is None
 
 
 # a currency's code or sign right before an amount ("GBP 12,400.00", "$ 1,200")
