@@ -3998,6 +3998,19 @@ def test_a_name_that_starts_inside_a_times_meridiem_starts_after_it():
         ("Lisa Ramirez", "PERSON"), ("Quorum", "PERSON"), ("A.M. Okafor", "PERSON")]
 
 
+def test_a_number_alone_read_as_an_address_is_no_ones_without_a_postal_word():
+    """The bare-numbers record's probes, with the model's spans as they came: a number
+    alone as an address after "Book", "ID No." or "Pub" is nobody's; after a postal
+    code's, a box's or a suite's word it stays, and so does a number with words."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Recorded in Book 5512, Page 201. Notary ID No. 88214. See IRS Pub 969. "
+            "ZIP: 70501. P.O. Box 44512. Suite 200. Office at 12 Elm Street.")
+    values = ["5512", "88214", "969", "70501", "44512", "200", "12 Elm Street"]
+    spans = spans_at(text, [(v, "ADDRESS") for v in values])
+    assert [s.text for s in tidy(text, spans)] == values[3:]
+
+
 def test_an_examples_latin_lead_is_no_part_of_a_name():
     """The latin-leads record's probe, with the model's spans as they came: a firm's or a
     person's span starts after "e.g.", "i.e." (with a space inside and a comma after it
