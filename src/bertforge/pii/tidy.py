@@ -461,8 +461,9 @@ def _two_sentences(span: Span) -> list[Span] | None:
     and the next sentence's name ("Only [Tariq. Tariq Haddad], from accounting"): the
     word before the full stop a given name or surname (`known_names`) and no abbreviated
     given name ("Geo. Smith", `NAME_ABBREVIATIONS`); the next sentence's name alone after
-    a reply ("Witness: [No. Emeka] never said", `nobodys.REPLY_WORDS`); None for anything
-    else. (A title parted from its name, "Sen. Ann Lee", is then dropped as a title
+    a reply ("Witness: [No. Emeka] never said", `nobodys.REPLY_WORDS`) or after a word of
+    prose in lower case, of the vocabulary and no name ("yeah [probably. Lukas] is OOO");
+    None for anything else. (A title parted from its name, "Sen. Ann Lee", is then dropped as a title
     alone.)"""
     if span.label != "PERSON" or span.source != "model":
         return None
@@ -473,12 +474,14 @@ def _two_sentences(span: Span) -> list[Span] | None:
     found = SENTENCE_END.search(span.text)
     if found is None:
         return None
-    word = span.text[:found.start()].split()[-1].casefold()
-    if word not in known_names() or word in NAME_ABBREVIATIONS:
+    word = span.text[:found.start()].split()[-1]
+    after = Span(span.start + found.end(), span.end, "PERSON", span.text[found.end():],
+                 span.score, span.source)
+    if word.islower() and word in common_words() and word not in known_names():
+        return [after]  # "yeah [probably. Lukas] is OOO": prose, then the name
+    if word.casefold() not in known_names() or word.casefold() in NAME_ABBREVIATIONS:
         return None
-    return [_cut(span, found.start()),
-            Span(span.start + found.end(), span.end, "PERSON", span.text[found.end():],
-                 span.score, span.source)]
+    return [_cut(span, found.start()), after]
 
 
 def _firm_sentences(span: Span) -> list[Span] | None:
