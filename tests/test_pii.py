@@ -3558,7 +3558,8 @@ def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm(
 def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
     """The sentence-names record's probe, with the model's span as it gave it: "Tariq.
     Tariq Haddad" is two names; a title's or an abbreviated name's full stop, and a
-    word no locale knows as a name before the stop, leave a span whole."""
+    word no locale knows as a name before the stop, leave a span whole, but a word of
+    prose in lower case goes ("yeah [probably. Lukas] is OOO")."""
     from bertforge.pii.tidy import tidy
 
     text = ("A. Only Tariq. Tariq Haddad, from accounting. Sen. Ann Lee and Geo. Smith "
@@ -3570,6 +3571,14 @@ def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
     assert [s.text for s in tidy(text, placed)] == [
         "Tariq", "Tariq Haddad", "Ann Lee", "Geo. Smith", "Widgetry. Ann Lee", "Emeka Obi",
         "Ada Eze", "Jo. Ann Lee"]
+    # a lower-case word of prose before the stop is left out (the prose-before-stops
+    # record); not one with a capital, one no vocabulary holds, nor a name
+    text = ("yeah probably. Lukas is OOO; said Probably. Lukas left; a widgetry. Lukas came; "
+            "ask grace. Lukas Pfeiffer replied")
+    placed = spans_at(text, ["probably. Lukas", "Probably. Lukas", "widgetry. Lukas",
+                             "grace. Lukas Pfeiffer"])
+    assert [s.text for s in tidy(text, placed)] == [
+        "Lukas", "Probably. Lukas", "widgetry. Lukas", "grace", "Lukas Pfeiffer"]
 
 
 def test_a_public_bodys_acronym_and_a_banks_one_word_name_are_firms():

@@ -477,7 +477,7 @@ def _two_sentences(span: Span) -> list[Span] | None:
     word = span.text[:found.start()].split()[-1]
     after = Span(span.start + found.end(), span.end, "PERSON", span.text[found.end():],
                  span.score, span.source)
-    if word.islower() and word in common_words() and word not in known_names():
+    if word in common_words() and word not in known_names():  # (the vocabulary's in lower case)
         return [after]  # "yeah [probably. Lukas] is OOO": prose, then the name
     if word.casefold() not in known_names() or word.casefold() in NAME_ABBREVIATIONS:
         return None
