@@ -801,6 +801,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     month read as a date with its day (`_month_day`), a firm without a comma and the
     lower-case words after it (`_firm_comma`), a firm with its legal forms
     (`_with_legal_forms`) and a legal form found alone with its firm (`_lone_forms`),
+    two partners' surnames joined by " & " as their firm (`_surname_partners`),
     spans mended by their neighbours (`_by_neighbours`); relabelled where the model took
     a judge, a caption's party or a titled person for a firm, a founder's firm, a firm
     whose shares are held or a thing named before "which" for a person, a phone number
@@ -836,7 +837,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_relabelled(text, s) for s in out]
-    out = _with_legal_forms(text, _one_person(text, _lone_forms(text, _firms_people(text, relabelled))))
+    out = _one_person(text, _lone_forms(text, _firms_people(text, relabelled)))
+    out = _with_legal_forms(text, _surname_partners(text, out))
     out = _short_firms(text, out)
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _by_neighbours(text, out)
@@ -2271,6 +2273,26 @@ def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
         if end > span.end and (following is None or following.start >= end):
             span = _ending_at(text, span, end)
             taken = after
+        out.append(span)
+    return out
+
+
+def _surname_partners(text: str, spans: list[Span]) -> list[Span]:
+    """Two one-word model PERSON spans joined by " & ", Capitalised, neither a given
+    name two of Faker's locales list (`widely_given`), as one COMPANY span: a firm named
+    after its partners ("thank you for choosing [Pembury] & [Lowe] for your purchase");
+    a couple is named by its given names ("John & Mary")."""
+    def surname(span: Span) -> bool:
+        return span.label == "PERSON" and span.source == "model" and " " not in span.text \
+            and span.text[:1].isupper() and span.text.casefold() not in widely_given()
+
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and text[last.end:span.start] == " & " and surname(last) and \
+                surname(span):
+            out[-1] = _joined(text, last, span, "COMPANY")
+            continue
         out.append(span)
     return out
 
