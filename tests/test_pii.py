@@ -3488,7 +3488,10 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     """The industry-words record's probes, with the model's spans as it gave them: a founder's
     name and the firm's industry, or "& Partners", make one firm; and a trade's word (the
     trade-words record: "DICK SMITH ELECTRONICS", "Halvorsen Shipping"), a lender's, a law
-    practice's and a family firm's ("Hartley & Sons")."""
+    practice's, two partners' surnames ("Pembury & Lowe") and a family firm's ("Hartley &
+    Sons")."""
+    from dataclasses import replace
+
     from bertforge.pii.tidy import tidy
 
     text = ("Kellner Pharma (LSE: KLP) was flat. Szymańska & Partners will file it. Next, "
@@ -3527,6 +3530,18 @@ def test_a_firm_is_whole_past_its_industrys_word_and_an_ampersand():
     assert [(s.label, s.text) for s in tidy(text, placed)] == [
         ("PERSON", "Evelyn Tran"), ("COMPANY", "Tran & Whitlock Elder Law"), ("PERSON", "Ann"),
         ("COMPANY", "Kestrel Law Group"), ("PERSON", "Jude Law")]
+    # and two partners' surnames joined by " & " (the surname-partners record); not given
+    # names, a name in lower case, a recognizer's name, nor two joined otherwise
+    text = ("Choose Pembury & Lowe; John & Mary came; ask Pembury and Lowe; pembury & Lowe; "
+            "Dear Pembury & Lowe.")
+    placed = spans_at(text, ["Pembury", "Lowe", "John", "Mary", ("Pembury", "PERSON", 1),
+                             ("Lowe", "PERSON", 1), "pembury", ("Lowe", "PERSON", 2),
+                             ("Pembury", "PERSON", 2), ("Lowe", "PERSON", 3)])
+    placed[-2] = replace(placed[-2], source="pattern")
+    assert [(s.label, s.text) for s in tidy(text, placed)] == [
+        ("COMPANY", "Pembury & Lowe"), ("PERSON", "John"), ("PERSON", "Mary"),
+        ("PERSON", "Pembury"), ("PERSON", "Lowe"), ("PERSON", "pembury"), ("PERSON", "Lowe"),
+        ("PERSON", "Pembury"), ("PERSON", "Lowe")]
     # and a family firm's (the family-firms record)
     text = "Naveen closed the Hartley & Sons refinancing; Kowalczyk Brothers paid."
     placed = spans_at(text, [("Hartley", "COMPANY"), ("Kowalczyk", "COMPANY")])
