@@ -193,8 +193,8 @@ def _names(text: str, span: Span) -> list[Span]:
 
 def _date_end(text: str, a: int, b: int, label: str) -> int:
     """A full stop after "10:30 AM", "2024-03-01" or a weekday's or month's name in full
-    ends the sentence, not the date ("a.m." keeps its own); "tomorrow" after "12:21am" says which day, it is no date
-    of anyone's."""
+    ends the sentence, not the date ("a.m." keeps its own); "tomorrow" after "12:21am" says
+    which day, it is no date of anyone's."""
     if label != "DATE":
         return b
     relative = RELATIVE_DAY.search(text, a, b)
@@ -457,13 +457,13 @@ NAME_ABBREVIATIONS = frozenset(("geo", "chas", "thos", "jas", "jos", "robt", "be
 
 
 def _two_sentences(span: Span) -> list[Span] | None:
-    """Two PERSON spans for a model PERSON span that runs over a sentence's end: a name
-    and the next sentence's name ("Only [Tariq. Tariq Haddad], from accounting"): the
-    word before the full stop a given name or surname (`known_names`) and no abbreviated
-    given name ("Geo. Smith", `NAME_ABBREVIATIONS`); the next sentence's name alone after
-    a reply ("Witness: [No. Emeka] never said", `nobodys.REPLY_WORDS`) or after a word of
-    prose in lower case, of the vocabulary and no name ("yeah [probably. Lukas] is OOO");
-    None for anything else. (A title parted from its name, "Sen. Ann Lee", is then dropped as a title
+    """Two PERSON spans for a model PERSON span that runs over a sentence's end: a name and
+    the next sentence's name ("Only [Tariq. Tariq Haddad], from accounting"): the word
+    before the full stop a given name or surname (`known_names`) and no abbreviated given
+    name ("Geo. Smith", `NAME_ABBREVIATIONS`); the next sentence's name alone after a reply
+    ("Witness: [No. Emeka] never said", `nobodys.REPLY_WORDS`) or after a word of prose in
+    lower case, of the vocabulary and no name ("yeah [probably. Lukas] is OOO"); None for
+    anything else. (A title parted from its name, "Sen. Ann Lee", is then dropped as a title
     alone.)"""
     if span.label != "PERSON" or span.source != "model":
         return None
@@ -2405,16 +2405,16 @@ def _wrapped_at(text: str, end: int) -> bool:
 
 def _as_capitalised(text: str, spans: list[Span]) -> list[Span]:
     """In a text written with capitals (`written_with_capitals`), the spans without
-    companies that have no capital, lower-case persons no one is called
-    (`_could_be_a_name`) and the lower-case words at a name's or a firm's end
-    (`_name_tail`); in a text too short to tell by its sentences (one sentence of a
-    corpus, a message) that writes a person's name of two words or more with capitals,
-    the writer capitalises names: without the lower-case words at a name's end ("Eric
-    Saward requested that [Bailey devise] another"), where a lower-case word alone may
-    still be a name ("lol trump"), unless the model was less than half sure of it and it
-    is no name (`_could_be_a_name`: a log's '"msg":"name [mismatch]"'). A firm's name says nothing (a bank's agent writes
-    "Northgate Bank" in a chat whose customer writes "amazon"), nor a name of one word or
-    with a word in lower case ("Donald trump")."""
+    companies that have no capital, lower-case persons no one is called (`_could_be_a_name`)
+    and the lower-case words at a name's or a firm's end (`_name_tail`); in a text too short
+    to tell by its sentences (one sentence of a corpus, a message) that writes a person's
+    name of two words or more with capitals, the writer capitalises names: without the
+    lower-case words at a name's end ("Eric Saward requested that [Bailey devise] another"),
+    where a lower-case word alone may still be a name ("lol trump"), unless the model was
+    less than half sure of it and it is no name (`_could_be_a_name`: a log's '"msg":"name
+    [mismatch]"'). A firm's name says nothing (a bank's agent writes "Northgate Bank" in a
+    chat whose customer writes "amazon"), nor a name of one word or with a word in lower
+    case ("Donald trump")."""
     cut = [_name_tail(s) for s in spans]  # a span with nothing to cut comes back as it was
     if not any(c is not s for c, s in zip(cut, spans)) and not any(map(_lower_case, spans)):
         return spans
