@@ -35,8 +35,7 @@ def nobodys(text: str, span: Span) -> bool:
     a listed company's exchange and ticker (`_listing`), a city or its state where a place
     is written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation
     (`_court`), a document's own number or code (`_document_code`: "Schedule [9.01]",
-    "[FY2026]"), a piece of an amount (`_amount_piece`), a number read as an address that
-    no postal word leads into ("Book [5512]", `_bare_number`), a degree's letters, a degree and
+    "[FY2026]"), a piece of an amount (`_amount_piece`), a degree's letters, a degree and
     its field or its Latin honour (`_degree`), a contract's Latin term, party's role or
     defined term, or a citation's words (`_contract_words`:
     "[Pari Passu]", "[Defendant-Appellee]", '(the "[Lender]")'); or, read
@@ -57,21 +56,21 @@ def nobodys(text: str, span: Span) -> bool:
     word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
     language or a notice's ("[Facsimile]:", `_form_label`), a possessive before a role
     ("[Su] gestor", `_role_determiner`), English's function words in lower case ("[be]",
-    `_function_words`), a German number's word ("[Kontonummer]"); or code's (`_code`),
-    or a web address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`)."""
+    `_function_words`), a German number's word ("[Kontonummer]"); or code's (`_code`), a
+    web address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`), or a
+    number alone read as an address, no postal word before it ("Book [5512]",
+    `_bare_number`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
-            _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span) or \
-            _bare_number(text, span):
+            _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span):
         return True
     if span.source != "model":
         return False
     return span.label == "PERSON" and (span.text.casefold() in SOFTWARE_FOLDED or
                                        " " not in span.text and
                                        span.text.casefold().endswith("nummer") or
-                                       ids.is_keyword(span.text) or
-                                       _numbered(text, span) or
+                                       ids.is_keyword(span.text) or _numbered(text, span) or
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.rstrip(".,").casefold() in REPLY_WORDS or
@@ -84,11 +83,10 @@ def nobodys(text: str, span: Span) -> bool:
                                        _unknown_parties(text, span)) or \
         span.label in ("PERSON", "COMPANY") and (_letters_words(text, span) or
                                                  _form_label(text, span)) or \
-        _party_tag(text, span) or \
-        MAIL_HEADER.fullmatch(span.text) is not None or \
+        _party_tag(text, span) or MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
-        _code(text, span) or _web_address(span)
+        _code(text, span) or _web_address(span) or _bare_number(text, span)
 
 
 def _code(text: str, span: Span) -> bool:
