@@ -1342,6 +1342,10 @@ POSTED_BY = re.compile(r"(?=[bBfF])(?<![\w-])(?:by|By|BY|from|From|FROM)[ \t]*:?
                        r"([A-Za-z][\w.-]{1,38}[A-Za-z\d_])(?![\w@/-])")
 POSTED_VERB = re.compile(rf"(?i:\b(?:{'|'.join(_POSTED)})[ \t]+(?=by)|\breply[ \t]+(?=from))"
                          r"[A-Za-z]+[ \t]*:?[ \t]+\Z")
+# and in brackets before a colon, as forum exports write a post's author ("Reply
+# (dave_w):", "OP (jess_m_1990):")
+BRACKETED_AUTHOR = re.compile(r"(?<![\w-])(?:[Rr]eply|REPLY|OP|[Cc]omment|[Aa]nswer|[Pp]ost)"
+                              r"[ \t]*\(([A-Za-z][\w.-]{1,38}[A-Za-z\d_])\)[ \t]*:")
 USER_NAME_SHAPE = re.compile(r"[\w.-]*(?:[_\d]|[a-z]-[a-z]|[a-z][A-Z])")
 NAME_CAPITALS = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|St)[A-Z][a-z]+")
 # and not a version or a ticket's key, which close and merge posts too ("v2.3.1", "PR-123")

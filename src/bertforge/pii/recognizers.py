@@ -424,6 +424,14 @@ class Phones(Recognizer):
         return out
 
 
+def _user_named(name: str) -> bool:
+    """Whether a post's author has a user name's shape (`patterns.USER_NAME_SHAPE`:
+    "Ifeoma_N", "RetiredInOhio"), and not a name's ("McDonald", `patterns.NAME_CAPITALS`)
+    nor a version's or a ticket's key (`patterns.NOT_AUTHORS`)."""
+    return p.USER_NAME_SHAPE.match(name) is not None and not (
+        p.NAME_CAPITALS.fullmatch(name) or p.NOT_AUTHORS.fullmatch(name))
+
+
 class Handles(Recognizer):
     """Social-media and chat handles ("@sallykohn"), Reddit's user names
     ("u/throwaway_22", `patterns.REDDIT_USER`), a chat log's nicks ("[09:14]
@@ -435,7 +443,8 @@ class Handles(Recognizer):
     `patterns.ENS_NAME`), an Indian UPI payment address
     ("ramesh.kumar@okhdfcbank", `patterns.UPI_ID`), the user of a web server's
     access log line (`patterns.ACCESS_LOG_USER`) and a post's author with a user name's
-    shape ("Posted by Ifeoma_N", `patterns.POSTED_BY`) as user names: "@" and a name, not
+    shape ("Posted by Ifeoma_N", `patterns.POSTED_BY`; "Reply (dave_w):",
+    `patterns.BRACKETED_AUTHOR`) as user names: "@" and a name, not
     an email address, a code annotation or decorator ("@" first on its line, then the
     line's end, "(" or a word such as "public" or "def"), a documentation tag or CSS
     at-rule (`patterns.NOT_HANDLES`), a mention of a whole channel ("@here"), or a SQL
@@ -478,9 +487,11 @@ class Handles(Recognizer):
             out += [self.match(m.start(1), m.end(1)) for m in p.CHAT_NICK.finditer(text)
                     if m.group(1).lower() not in p.NOT_NICKS]
         out += [self.match(m.start(1), m.end(1)) for m in p.POSTED_BY.finditer(text)
-                if p.USER_NAME_SHAPE.match(m.group(1)) and not (
-                    p.NAME_CAPITALS.fullmatch(m.group(1)) or p.NOT_AUTHORS.fullmatch(m.group(1)))
+                if _user_named(m.group(1))
                 and p.POSTED_VERB.search(text, max(0, m.start() - 16), m.start(1))]
+        if "):" in text or ") :" in text:
+            out += [self.match(m.start(1), m.end(1)) for m in p.BRACKETED_AUTHOR.finditer(text)
+                    if _user_named(m.group(1))]
         if "@" not in text:
             return out
         out += [self.match(m.start(1), m.end(1)) for m in p.UPI_ID.finditer(text)
