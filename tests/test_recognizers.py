@@ -1161,13 +1161,21 @@ def test_a_posts_author_with_a_user_names_shape_is_a_user_name():
     """The posted-by record's probes: a forum's or a tracker's author after "posted by",
     "opened by", "reply from" is a user name where it has one's shape (an underscore, a
     digit, a hyphen between lower-case letters, a capital inside); not a name ("Jordan",
-    "McDonald", "DeShawn"), a version or a ticket's key, or a word after other words."""
+    "McDonald", "DeShawn"), a version or a ticket's key, or a word after other words;
+    and in brackets before a colon ("Reply (dave_w):")."""
     text = ("Posted by Ifeoma_N · 3h\nISSUE #4821 opened by mkowalski-dev\n"
             "Reply from RetiredInOhio: Run.\nReported by: jdoe42\n"
             "opened by Jordan; reply from McDonald; Commented by DeShawn Ray; closed by v2.3.1; "
             "merged by PR-123; written by the_admin_team")
     assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
         "Ifeoma_N", "mkowalski-dev", "RetiredInOhio", "jdoe42"]]
+    # and in brackets before a colon, after "Reply", "OP" and the like (the
+    # bracketed-authors record); not a name, another word before the bracket, or no colon
+    text = ("OP (jess_m_1990): Sold a sofa.\nReply (ModeratorKaren): Yes.\nReply (dave_w) : "
+            "Same.\nReply (McDonald): No.\nAgent (mari_22): Hi.\nReply (kx_99) then left.")
+    assert recognized("handles", "US", text) == [(n, "DIGITAL") for n in [
+        "jess_m_1990", "ModeratorKaren", "dave_w"]]
+    assert recognized("handles", "US", "Reply (dave_w) : Same here.") == [("dave_w", "DIGITAL")]
 
 
 def test_a_profiles_address_gives_its_user_name():
