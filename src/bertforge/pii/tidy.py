@@ -208,22 +208,16 @@ def _date_end(text: str, a: int, b: int, label: str) -> int:
         b = tail.start()
     if b - a > 2 and text[b - 1] == "." and text[b - 2] != "." \
             and (text[b - 2].isdigit() or text[b - 3:b - 1].upper() in ("AM", "PM") or
-                 _whole_calendar_word(text, a, b - 1)):
+                 WHOLE_CALENDAR_WORD.search(text, a, b - 1)):
         return b - 1
     return b
 
 
-# a weekday's or a month's name written in full, which no full stop abbreviates
+# a weekday's or a month's name written in full, which no full stop abbreviates: a full
+# stop after it ends the sentence ("pricing by [Friday]."; "Fri." and "Sept." keep theirs)
 WHOLE_CALENDAR_WORD = re.compile(r"(?i)(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|"
                                  r"february|march|april|may|june|july|august|september|"
                                  r"october|november|december)$")
-
-
-def _whole_calendar_word(text: str, a: int, b: int) -> bool:
-    """Whether text[a:b] ends in a weekday's or a month's name written in full: a full
-    stop after it ends the sentence ("pricing by [Friday]."; "Fri." and "Sept." keep
-    theirs)."""
-    return WHOLE_CALENDAR_WORD.search(text, a, b) is not None
 
 
 MONTH_ALONE = re.compile(MONTH + r"\.?")
@@ -806,7 +800,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     a judge, a caption's party or a titled person for a firm, a founder's firm, a firm
     whose shares are held or a thing named before "which" for a person, a phone number
     for a card's or an ID's, or a handle for an email (`_judge`, `_caption_party`,
-    `_titled`, `_founders_firm`, `_held_firm`, `_which_firm`, `_phone_shaped`,
+    `_titled`, `_founders_firm`, `_firm_by_its_words`, `_phone_shaped`,
     `_handle_shaped`);
     without credentials after a name
     (`_without_credentials`), or what is nobody's personal data whole (`nobodys.nobodys`);
@@ -852,7 +846,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
 def _relabelled(text: str, span: Span) -> Span:
     """One span after each of `tidy`'s relabellings, in turn."""
     span = _known_firm(span)
-    for relabel in (_held_firm, _which_firm, _titled, _caption_party, _judge, _founders_firm,
+    for relabel in (_firm_by_its_words, _titled, _caption_party, _judge, _founders_firm,
                     _employer, _firm):
         span = relabel(text, span)
     return _firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(span)))))
@@ -1700,26 +1694,20 @@ HOLDING_BEFORE = re.compile(r"(?<![\w-])(?:[Ss]hares|[Ss]tock|[Ss]take|[Bb]onds|
                             r"[ \t]+(?:of|in)[ \t]+$")
 
 
-def _held_firm(text: str, span: Span) -> Span:
-    """A model PERSON span right after what is held in a firm (`HOLDING_BEFORE`: "Shares
-    of [Palantir] rose") as COMPANY: no one's shares or stake are written so."""
-    if span.label != "PERSON" or span.source != "model" or \
-            HOLDING_BEFORE.search(text, max(0, span.start - 12), span.start) is None:
-        return span
-    return replace(span, label="COMPANY")
-
-
 WHICH_AFTER = re.compile(r",[ \t]+which\b")  # a thing's relative pronoun, never a person's
 
 
-def _which_firm(text: str, span: Span) -> Span:
-    """A model PERSON span with a comma and "which" after it ("Our largest detractor was
-    [Carvana], which we exited") as COMPANY: English says "who" of a person, and what a
-    story names and goes on about with "which" is a firm, a place or a thing, masked (if
-    at all) as a firm is. Without the comma the "which" may start a question asked of a
-    person ("Ask [Sarah] which fund")."""
-    if span.label != "PERSON" or span.source != "model" or \
-            WHICH_AFTER.match(text, span.end) is None:
+def _firm_by_its_words(text: str, span: Span) -> Span:
+    """A model PERSON span that the words beside it say is a firm, as COMPANY: right after
+    what is held in a firm (`HOLDING_BEFORE`: "Shares of [Palantir] rose"; no one's shares
+    or stake are written so), or with a comma and "which" after it (`WHICH_AFTER`: "Our
+    largest detractor was [Carvana], which we exited": English says "who" of a person,
+    and what a story goes on about with "which" is a firm, a place or a thing, masked, if
+    at all, as a firm is; without the comma the "which" may start a question asked of a
+    person, "Ask [Sarah] which fund")."""
+    if span.label != "PERSON" or span.source != "model" or (
+            HOLDING_BEFORE.search(text, max(0, span.start - 12), span.start) is None and
+            WHICH_AFTER.match(text, span.end) is None):
         return span
     return replace(span, label="COMPANY")
 
