@@ -178,6 +178,69 @@ def test_sorted_pools_cut_padding_and_random_batches_do_not():
     assert sorted_pad < 0.1 < 0.5 < random_pad
 
 
+def test_a_fine_tuning_run_is_transformers_optimiser_step_for_step(tiny_dirs, tmp_path):
+    """`fit` against transformers computing the same thing: its `BertForTokenClassification`
+    with the same head, trained on the same batches in the same order (first sub-tokens
+    labelled, dropout off, fp32) by the optimiser `Trainer` builds (AdamW over the same
+    parameter groups, epsilon set to ours) with clipping at 1.0, ends with the same loss
+    at every step and the same weights, the word rows no window used (which `fit` shrinks
+    once at the end) included. The schedule is ours on both sides: transformers' warm-up
+    starts from a rate of 0, ours one step further on (docs/experiments/
+    2026-12-06-first-subtokens.md)."""
+    import transformers
+    from torch import nn
+    from bertforge.finetune.fit import collate, length_batches, start_task_model
+    from bertforge.training import linear_schedule
+
+    tags = tag_names(["COMPANY", "PERSON"])
+    model, tokenizer, size, stride = start_task_model(tiny_dirs[None], "token-classification",
+                                                      tags, 62, 62, seed=3)
+    for module in model.modules():  # dropout off: both sides then compute one thing
+        if isinstance(module, nn.Dropout):
+            module.p = 0.0
+        if isinstance(getattr(module, "dropout", None), float):
+            module.dropout = 0.0
+    theirs = transformers.BertForTokenClassification.from_pretrained(
+        tiny_dirs[None], num_labels=len(tags), hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+    with torch.no_grad():
+        theirs.classifier.weight.copy_(model.classifier.weight)
+        theirs.classifier.bias.copy_(model.classifier.bias)
+    docs = tagging_data(40, 5)
+    examples = [{"text": d["text"], "spans": check_spans(d["text"], d["spans"], "toy")} for d in docs]
+    features = tagging_features(tokenizer, examples, tags, size, stride, "first")
+    settings = FitSettings(epochs=2, batch=8, lr=2e-3, warmup=0.2, weight_decay=0.05,
+                           precision="fp32", seed=4, progress=False)
+    ours = fit(model, features, settings, tokenizer.pad_id).losses
+
+    steps = len(ours)
+    args = transformers.TrainingArguments(
+        output_dir=str(tmp_path / "trainer"), learning_rate=settings.lr,
+        weight_decay=settings.weight_decay, adam_epsilon=1e-6, max_grad_norm=settings.clip,
+        use_cpu=True, report_to="none")
+    trainer = transformers.Trainer(model=theirs, args=args)
+    trainer.create_optimizer_and_scheduler(num_training_steps=steps)
+    optimizer = trainer.optimizer
+    schedule = linear_schedule(optimizer, steps, settings.warmup)
+    rng, queue, losses = np.random.default_rng(settings.seed), [], []
+    theirs.train()
+    for _ in range(steps):  # fit's batches: random draws, taken from the end of each pass
+        queue = queue or length_batches([len(f["input_ids"]) for f in features],
+                                        settings.batch, rng, settings.sort_pool)
+        loss = theirs(**collate([features[i] for i in queue.pop()], tokenizer.pad_id)).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(theirs.parameters(), settings.clip)
+        optimizer.step()
+        schedule.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    assert steps == 10 and ours[-1] < ours[0] - 0.3  # it learned: the check is not of a no-op
+    np.testing.assert_allclose(ours, losses, atol=1e-5)
+    save_model(model, tokenizer, tmp_path / "ours")
+    trained = transformers.BertForTokenClassification.from_pretrained(tmp_path / "ours").state_dict()
+    for name, weight in theirs.state_dict().items():
+        torch.testing.assert_close(trained[name], weight, atol=2e-5, rtol=1e-4, msg=name)
+
+
 @settings(max_examples=100, deadline=None)
 @given(lengths=st.lists(st.integers(1, 80), min_size=1, max_size=24))
 def test_packed_rows_hold_each_window_once_counting_from_zero_and_seeing_only_itself(lengths):
