@@ -201,12 +201,14 @@ def test_a_fine_tuning_run_is_transformers_optimiser_step_for_step(tiny_dirs, tm
         if isinstance(getattr(module, "dropout", None), float):
             module.dropout = 0.0
     theirs = transformers.BertForTokenClassification.from_pretrained(
-        tiny_dirs[None], num_labels=len(tags), hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
+        tiny_dirs[None], num_labels=len(tags), hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0)
     with torch.no_grad():
         theirs.classifier.weight.copy_(model.classifier.weight)
         theirs.classifier.bias.copy_(model.classifier.bias)
     docs = tagging_data(40, 5)
-    examples = [{"text": d["text"], "spans": check_spans(d["text"], d["spans"], "toy")} for d in docs]
+    examples = [{"text": d["text"], "spans": check_spans(d["text"], d["spans"], "toy")}
+                for d in docs]
     features = tagging_features(tokenizer, examples, tags, size, stride, "first")
     settings = FitSettings(epochs=2, batch=8, lr=2e-3, warmup=0.2, weight_decay=0.05,
                            precision="fp32", seed=4, progress=False)
@@ -236,7 +238,8 @@ def test_a_fine_tuning_run_is_transformers_optimiser_step_for_step(tiny_dirs, tm
     assert steps == 10 and ours[-1] < ours[0] - 0.3  # it learned: the check is not of a no-op
     np.testing.assert_allclose(ours, losses, atol=1e-5)
     save_model(model, tokenizer, tmp_path / "ours")
-    trained = transformers.BertForTokenClassification.from_pretrained(tmp_path / "ours").state_dict()
+    trained = transformers.BertForTokenClassification.from_pretrained(tmp_path / "ours")
+    trained = trained.state_dict()
     for name, weight in theirs.state_dict().items():
         torch.testing.assert_close(trained[name], weight, atol=2e-5, rtol=1e-4, msg=name)
 
