@@ -1869,12 +1869,14 @@ def _short_firms(text: str, spans: list[Span]) -> list[Span]:
 def _one_person(text: str, spans: list[Span]) -> list[Span]:
     """A model COMPANY span and a model PERSON span one space apart, the COMPANY one a
     single word that is a given name or surname (`known_names`), as one PERSON span:
-    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli", and so is
-    the COMPANY span's last word where only words in lower case come before it (a
-    list's "[and Jamal]" + "[K. Whitfield]": the "and" is cut later); unless the
-    two are a listed firm's name ("Merrill" + "Lynch", `_known_firm`). And two people's
-    names that the model read as a firm up to the second's given name, the rest of it as
-    a person, as the two (`_name_pair`: "Laura Davis Jones and Timothy" + "P. Cairns")."""
+    "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli", and so is the
+    COMPANY span's last word where only words in lower case come before it (a list's "[and
+    Jamal]" + "[K. Whitfield]": the "and" is cut later), or a rare given name Faker's lists
+    lack before a known one in a list of persons ("Tully and [Deepak]" + "[Menon]",
+    `_rare_given`); unless the two are a listed firm's name ("Merrill" + "Lynch",
+    `_known_firm`). And two people's names that the model read as a firm up to the second's
+    given name, the rest of it as a person, as the two (`_name_pair`: "Laura Davis Jones and
+    Timothy" + "P. Cairns")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
@@ -1883,7 +1885,8 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 text[last.end:span.start] == " ":
             firm = last if last.label == "COMPANY" else span
             lead, _, word = firm.text.rpartition(" ") if firm is last else ("", "", firm.text)
-            if lead == lead.lower() and word.casefold() in known_names():  # "and" of "and Jamal"
+            if lead == lead.lower() and (word.casefold() in known_names() or
+                                         firm is last and _rare_given(text, out, word, span)):
                 out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
                 continue
             pair = _name_pair(_joined(text, last, span, "COMPANY"))
@@ -1892,6 +1895,21 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 continue
         out.append(span)
     return out
+
+
+LIST_JOINS = (", ", " and ", ", and ")
+
+
+def _rare_given(text: str, before: list[Span], word: str, person: Span) -> bool:
+    """Whether a firm's word (the last of `before`) before a person's one may be a given
+    name Faker's lists lack: in a list of persons ("Robert J. Tully and [Deepak] [Menon]":
+    a person's span, then ", " or " and "), a rare word (outside the model's vocabulary),
+    capitalised, of letters only, before one word that is a known name ("[Acme] [Ann]"
+    in a table's cell stays a firm and a person)."""
+    return len(before) >= 2 and before[-2].label == "PERSON" and \
+        text[before[-2].end:before[-1].start] in LIST_JOINS and word.isalpha() and \
+        word[:1].isupper() and word[1:].islower() and word.casefold() not in common_words() \
+        and " " not in person.text and person.text.casefold() in known_names()
 
 
 FORMS_FOLDED = {f.casefold().rstrip(".") for f in LEGAL_FORMS}
