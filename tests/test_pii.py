@@ -1535,6 +1535,36 @@ def test_a_name_split_into_a_firm_and_a_person_is_one_person():
         ("Carter Freight and Lena", "COMPANY"), ("Ortiz", "PERSON")]
 
 
+def test_a_rare_given_name_read_as_a_firm_in_a_list_of_persons_joins_its_surname():
+    """The rare-given-names record's probe: "Tully and [Deepak] [Menon]", a given name
+    Faker's lists lack read as a firm before a known surname in a list of persons, is one
+    person; a word of the vocabulary ("Harbor"), a word in capitals ("DEEPAK"), one
+    before no known name ("Xqzv"), one after a firm's span rather than a person's, and
+    one after a person's with no list's comma or "and" between stay as the model read
+    them."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Elect Anna Kowalczyk, Robert J. Tully and Deepak Menon. Ann Lee, Harbor Menon. "
+            "Ann Lee and DEEPAK Menon. Ann Lee, Deepak Xqzv. Acme Corp and Deepak Menon. "
+            "Ann Lee: Deepak Menon.")
+    values = [("Anna Kowalczyk", "PERSON"), ("Robert J. Tully", "PERSON"), ("Deepak", "COMPANY"),
+              ("Menon", "PERSON"), ("Ann Lee", "PERSON"), ("Harbor", "COMPANY"),
+              ("Menon", "PERSON"), ("Ann Lee", "PERSON"), ("DEEPAK", "COMPANY"),
+              ("Menon", "PERSON"), ("Ann Lee", "PERSON"), ("Deepak", "COMPANY"),
+              ("Xqzv", "PERSON"), ("Acme Corp", "COMPANY"), ("Deepak", "COMPANY"),
+              ("Menon", "PERSON"), ("Ann Lee", "PERSON"), ("Deepak", "COMPANY"),
+              ("Menon", "PERSON")]
+    spans, at = [], 0
+    for value, label in values:  # each value where it next occurs
+        at = text.index(value, at)
+        spans.append(Span(at, at + len(value), label, value, 0.9, "model"))
+        at += len(value)
+    found = [(s.text, s.label) for s in tidy(text, spans)]
+    assert found[:3] == [("Anna Kowalczyk", "PERSON"), ("Robert J. Tully", "PERSON"),
+                         ("Deepak Menon", "PERSON")]
+    assert found[3:] == [(v, label) for v, label in values[4:]]
+
+
 def test_a_filers_name_in_capitals_surname_first_is_a_person():
     """The filer-names record's probe, with the model's spans as it gave them: a Form 4's
     "FENWICK GRAHAM R" read as a firm is a person; firms in capitals with a last letter

@@ -1886,7 +1886,7 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
             firm = last if last.label == "COMPANY" else span
             lead, _, word = firm.text.rpartition(" ") if firm is last else ("", "", firm.text)
             if lead == lead.lower() and (word.casefold() in known_names() or
-                                         firm is last and _rare_given(text, out, word, span)):
+                                         _rare_given(text, out, word, span)):
                 out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
                 continue
             pair = _name_pair(_joined(text, last, span, "COMPANY"))
@@ -1902,14 +1902,14 @@ LIST_JOINS = (", ", " and ", ", and ")
 
 def _rare_given(text: str, before: list[Span], word: str, person: Span) -> bool:
     """Whether a firm's word (the last of `before`) before a person's one may be a given
-    name Faker's lists lack: in a list of persons ("Robert J. Tully and [Deepak] [Menon]":
-    a person's span, then ", " or " and "), a rare word (outside the model's vocabulary),
-    capitalised, of letters only, before one word that is a known name ("[Acme] [Ann]"
-    in a table's cell stays a firm and a person)."""
+    name Faker's lists lack: in a list of persons ("Robert J. Tully and [Deepak] [Menon]": a
+    person's span, then ", " or " and "), a rare word (outside the model's vocabulary),
+    capitalised, before a known name ("[Acme] [Ann]" in a table's cell stays a firm and a
+    person)."""
     return len(before) >= 2 and before[-2].label == "PERSON" and \
-        text[before[-2].end:before[-1].start] in LIST_JOINS and word.isalpha() and \
-        word[:1].isupper() and word[1:].islower() and word.casefold() not in common_words() \
-        and " " not in person.text and person.text.casefold() in known_names()
+        text[before[-2].end:before[-1].start] in LIST_JOINS and word[:1].isupper() and \
+        word[1:].islower() and word.casefold() not in common_words() and \
+        person.text.casefold() in known_names()
 
 
 FORMS_FOLDED = {f.casefold().rstrip(".") for f in LEGAL_FORMS}
