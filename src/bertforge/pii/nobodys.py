@@ -91,10 +91,20 @@ def nobodys(text: str, span: Span) -> bool:
 
 def _code(text: str, span: Span) -> bool:
     """Whether a model span is code's: a setting's key ("[AWS_ACCESS_KEY_ID]=AKIA...",
-    `_setting_key`), a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`) or a
-    method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`)."""
+    `_setting_key`), a program's version ("[okhttp/4.12.0]", `PRODUCT_VERSION`), a
+    method's call read as a secret ("[stripe.Customer.retrieve()]", `DOTTED_CALL`) or a
+    character encoding's name in a text about encodings ("encoding='[latin-1]'",
+    `ENCODING_NAME`, `ENCODINGS_NAMED`)."""
     return _setting_key(text, span) or PRODUCT_VERSION.fullmatch(span.text) is not None or \
-        span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None
+        span.label == "DIGITAL" and DOTTED_CALL.fullmatch(span.text) is not None or \
+        ENCODING_NAME.fullmatch(span.text) is not None and ENCODINGS_NAMED.search(text) is not None
+
+
+# the names of character encodings, as code and error messages write them
+ENCODING_NAME = re.compile(r"(?i)utf[-_]?(?:8|16|32)(?:[-_]?(?:le|be|sig))?|latin[-_]?(?:[1-9]|10)|"
+                           r"iso[-_]?8859[-_]?\d{1,2}|(?:cp|windows[-_]?)\d{3,4}|(?:us[-_]?)?ascii|"
+                           r"shift[-_]?jis|gbk|gb2312|gb18030|big5|euc[-_](?:jp|kr)|koi8[-_][ru]")
+ENCODINGS_NAMED = re.compile(r"(?i)encod|codec|charset")
 
 
 # a web address's domain, by its end: the common generic and country top-level domains
