@@ -3153,6 +3153,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("EMAIL", "reyes.flores"), ("EMAIL", "harborlightbank.com"), ("EMAIL", "wealthfront.com"),
       ("EMAIL", "j.doe.smith")],
      ["g.atwood@atwoodcpa.com", "reyes.flores", "j.doe.smith"]),
+    # character encodings' names in a text about encodings (the encoding-names record);
+    # a user name and a word that only starts like one ("utf-8x") stay
+    ("UnicodeDecodeError: 'utf-8' codec can't decode; I tried encoding='latin-1', "
+     "@ryan_t said cp1252, then ISO-8859-15 and windows-1252; utf-8x is no encoding",
+     [("DIGITAL", "utf-8"), ("DIGITAL", "latin-1"), ("DIGITAL", "ryan_t"), ("ACCOUNT", "cp1252"),
+      ("ACCOUNT", "ISO-8859-15"), ("ACCOUNT", "windows-1252"), ("DIGITAL", "utf-8x")],
+     ["@ryan_t", "utf-8x"]),
+    # ... not where the text says nothing of encodings: a policy's number stays
+    ("Your policy CP1252 renews on 1 May.", [("ACCOUNT", "CP1252")], ["CP1252"]),
 ])
 def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
     """The public-tokens record's probes, with the model's spans as it gave them."""
