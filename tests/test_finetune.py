@@ -181,7 +181,7 @@ def test_sorted_pools_cut_padding_and_random_batches_do_not():
 def test_a_fine_tuning_run_is_transformers_optimiser_step_for_step(tiny_dirs, tmp_path):
     """`fit` against transformers computing the same thing: its `BertForTokenClassification`
     with the same head, trained on the same batches in the same order (first sub-tokens
-    labelled, dropout off, fp32) by the optimiser `Trainer` builds (AdamW over the same
+    labelled, dropout off, fp32) by the optimiser `Trainer` builds (AdamW over its
     parameter groups, epsilon set to ours) with clipping at 1.0, ends with the same loss
     at every step and the same weights, the word rows no window used (which `fit` shrinks
     once at the end) included. The schedule is ours on both sides: transformers' warm-up
@@ -215,13 +215,12 @@ def test_a_fine_tuning_run_is_transformers_optimiser_step_for_step(tiny_dirs, tm
     ours = fit(model, features, settings, tokenizer.pad_id).losses
 
     steps = len(ours)
-    args = transformers.TrainingArguments(
-        output_dir=str(tmp_path / "trainer"), learning_rate=settings.lr,
-        weight_decay=settings.weight_decay, adam_epsilon=1e-6, max_grad_norm=settings.clip,
-        use_cpu=True, report_to="none")
-    trainer = transformers.Trainer(model=theirs, args=args)
-    trainer.create_optimizer_and_scheduler(num_training_steps=steps)
-    optimizer = trainer.optimizer
+    # AdamW over the two groups Trainer.create_optimizer makes (without a Trainer, which
+    # needs `accelerate`): the weights its get_decay_parameter_names names decay
+    decayed = set(transformers.Trainer.get_decay_parameter_names(None, theirs))
+    groups = [{"params": [p for n, p in theirs.named_parameters() if (n in decayed) == decay],
+               "weight_decay": settings.weight_decay if decay else 0.0} for decay in (True, False)]
+    optimizer = torch.optim.AdamW(groups, lr=settings.lr, betas=(0.9, 0.999), eps=1e-6)
     schedule = linear_schedule(optimizer, steps, settings.warmup)
     rng, queue, losses = np.random.default_rng(settings.seed), [], []
     theirs.train()
