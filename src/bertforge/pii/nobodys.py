@@ -1131,13 +1131,16 @@ def _home_town(text: str, span: Span) -> bool:
 
 
 def _after_saint(text: str, span: Span) -> bool:
-    """Whether a model PERSON span is a saint's name in the name of a church, a city or a
+    """Whether a model PERSON span, or a COMPANY span that is one given name or surname
+    ("of St. [Paul]" read as a firm), is a saint's name in the name of a church, a city or a
     charity ("St. [Mark]'s Church", "St. [Paul]", "St. [Vincent de Paul] Society"):
     right after "St." or "Saint", which does not follow a capitalised word ("Elizabeth
     St. John", "Yves Saint Laurent", "12 Elm St. Jane Doe" stay); a word with a comma or
     a bracket after it ends a name ("Rev. Emmanuel Boateng, St. [Luke]'s Parish")."""
     before = text[max(0, span.start - 40):span.start]
-    if span.label != "PERSON" or span.source != "model" or not (
+    named = span.label == "PERSON" or span.label == "COMPANY" and \
+        span.text.casefold() in known_names()
+    if not named or span.source != "model" or not (
             "St" in before or "ST" in before or "Saint" in before or "SAINT" in before):
         return False
     m = SAINT_BEFORE.search(text, max(0, span.start - 40), span.start)
