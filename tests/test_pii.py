@@ -2262,6 +2262,20 @@ def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
                                        "Emmanuel Boateng"]
 
 
+def test_a_saints_name_in_a_place_read_as_a_firm_is_nobodys():
+    """The saint-firms record's probe: "of St. [Paul]" read as a firm goes; a firm of more
+    words after "St." ("St. [James's Place]", a wealth manager), a word that is no name
+    ("St. [Acme]") and a name after a capitalised word ("Elizabeth St. [John]") stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Erik Lindqvist of St. Paul; advised by St. James's Place; St. Acme; Elizabeth "
+            "St. John")
+    values = [("Erik Lindqvist", "PERSON"), ("Paul", "COMPANY"), ("James's Place", "COMPANY"),
+              ("Acme", "COMPANY"), ("Elizabeth", "PERSON"), ("John", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_at(text, values))] == [
+        "Erik Lindqvist", "James's Place", "Acme", "Elizabeth", "John"]
+
+
 def test_a_lawmakers_party_and_state_tag_is_no_firm():
     """The party-tags record's probe, with the model's spans as it gave them: "D-Mass."
     and "R-N.C." go, the lawmakers stay; a firm that only starts like a tag stays
