@@ -36,6 +36,18 @@ def spans_at(text: str, values) -> list:
     return out
 
 
+def spans_in_turn(text: str, values) -> list:
+    """Model spans over each value (a string, a PERSON; or a (string, label) pair) where
+    it next occurs after the value before it, as the model gave them in a record's probe."""
+    out, at = [], 0
+    for value in values:
+        value, label = (value, "PERSON") if isinstance(value, str) else value
+        at = text.index(value, at)
+        out.append(Span(at, at + len(value), label, value, 0.9, "model"))
+        at += len(value)
+    return out
+
+
 def test_29_labels_in_12_groups():
     assert len(FINE_LABELS) == 29 and len(GROUPS) == 12
     assert set(GROUP_OF.values()) == set(GROUPS)
@@ -1554,12 +1566,7 @@ def test_a_rare_given_name_read_as_a_firm_in_a_list_of_persons_joins_its_surname
               ("Xqzv", "PERSON"), ("Acme Corp", "COMPANY"), ("Deepak", "COMPANY"),
               ("Menon", "PERSON"), ("Ann Lee", "PERSON"), ("Deepak", "COMPANY"),
               ("Menon", "PERSON")]
-    spans, at = [], 0
-    for value, label in values:  # each value where it next occurs
-        at = text.index(value, at)
-        spans.append(Span(at, at + len(value), label, value, 0.9, "model"))
-        at += len(value)
-    found = [(s.text, s.label) for s in tidy(text, spans)]
+    found = [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))]
     assert found[:3] == [("Anna Kowalczyk", "PERSON"), ("Robert J. Tully", "PERSON"),
                          ("Deepak Menon", "PERSON")]
     assert found[3:] == [(v, label) for v, label in values[4:]]
@@ -2411,13 +2418,7 @@ def test_a_name_in_the_name_of_a_thing_or_an_institution_is_nobodys():
     values = ["Bill", "Melinda Gates", "Dana", "Farber", "Martin Luther King Jr",
               "John F. Kennedy", "Dave Matthews", "Lou Gehrig", "Jane Doe Hughes", "Ann Lee",
               "Raj Patel", "Raj Patel\n"]
-    spans, at = [], 0
-    for v in values:
-        v = v.rstrip("\n")
-        at = text.index(v, at)
-        spans.append(Span(at, at + len(v), "PERSON", v, 0.9, "model"))
-        at += len(v)
-    found = tidy(text, spans)
+    found = tidy(text, spans_in_turn(text, [v.rstrip("\n") for v in values]))
     assert [s.text for s in found] == ["Jane Doe Hughes", "Raj Patel", "Raj Patel"]
 
 
@@ -2554,12 +2555,7 @@ def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
               "Big Mama” Thornton", "Ann", "Bob Lee", "Carl", "Bo)", "Chukwuemeka", "Emeka",
               "Ngozi", "Zee", "Eze-Okafor", "Tom", "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi",
               "Abu Omar", "Mauro Schmid", "Sui", "Mary Ann", "Molly"]
-    spans, at = [], 0
-    for v in values:
-        at = text.index(v, at)
-        spans.append(Span(at, at + len(v), "PERSON", v, 0.9, "model"))
-        at += len(v)
-    found = tidy(text, spans)
+    found = tidy(text, spans_in_turn(text, values))
     assert [s.text for s in found] == ['Robert "Bob" Kline', "William (Bill) Okafor",
                                        "Elizabeth 'Liz' Warren", "Mae “Big Mama” Thornton",
                                        "Ann", "Bob Lee", "Carl", "Bo",
