@@ -59,7 +59,8 @@ def nobodys(text: str, span: Span) -> bool:
     `_function_words`), a German number's word ("[Kontonummer]"); or code's (`_code`), a
     web address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`), or a
     number alone read as an address, no postal word before it ("Book [5512]",
-    `_bare_number`)."""
+    `_bare_number`), or a market's name for a kind of security or a crude oil ("10-year
+    [Treasuries]", "[Brent] crude", `_market_word`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _court(text, span) or _document_code(text, span) or \
@@ -86,7 +87,34 @@ def nobodys(text: str, span: Span) -> bool:
         _party_tag(text, span) or MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
-        _code(text, span) or _web_address(span) or _bare_number(text, span)
+        _code(text, span) or _web_address(span) or _bare_number(text, span) or \
+        span.label in ("PERSON", "COMPANY") and _market_word(text, span)
+
+
+# the names markets give a kind of security or a benchmark price, as news and a fund's
+# documents write them ("10-year [Treasuries]", "[Bunds and Gilts] rallied", "[Munis]");
+# "MBS" is left out: news also calls a Saudi prince so
+MARKET_WORDS = frozenset(("Treasuries", "T-bills", "T-Bills", "T-notes", "T-bonds", "Bunds",
+                          "Gilts", "gilts", "JGBs", "BTPs", "OATs", "Munis", "munis", "TIPS",
+                          "WTI", "Bitcoin", "bitcoin", "Ethereum"))
+MARKET_LIST = re.compile(r"[ \t]*(?:,|&|\band\b)[ \t]*")
+# the crude oils a price is quoted for; "Brent" is a given name too, so only before these
+CRUDES = frozenset(("Brent", "WTI", "Urals"))
+CRUDE_AFTER = re.compile(r"[ \t]+(?:crude|oil|futures|prices?|blend|benchmark)\b")
+
+
+def _market_word(text: str, span: Span) -> bool:
+    """Whether a model span is, whole, a market's name for a kind of security or a
+    benchmark (`MARKET_WORDS`, one or several joined by "and", "&" or commas), or a crude
+    oil's name before the word that says so, that word in the span or not ("[Brent]
+    crude", "[Brent crude]", `CRUDE_AFTER`)."""
+    if span.source != "model":
+        return False
+    if all(word in MARKET_WORDS for word in MARKET_LIST.split(span.text.strip())):
+        return True
+    first = span.text.split(maxsplit=1)[0] if span.text.strip() else ""
+    after = CRUDE_AFTER.match(text, span.start + len(first))
+    return first in CRUDES and after is not None and span.end <= after.end()
 
 
 def _code(text: str, span: Span) -> bool:
