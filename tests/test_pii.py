@@ -3194,6 +3194,20 @@ def test_the_events_a_filings_risk_factors_name_are_nobodys():
     assert [s.text for s in tidy(text, spans_at(text, values))] == ["Amazon, Walmart"]
 
 
+def test_a_markets_names_for_securities_and_crudes_are_nobodys():
+    """The market-words record's probe, with the model's spans as it gave them:
+    "Treasuries", "Bunds and Gilts" and "Munis" read as firms, and "Brent crude" read as a
+    person, go; "Brent" the colleague, "MBS" and the firm "Fannie Mae" stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Brent crude rose while 10-year Treasuries yielded 4.12%; Bunds and Gilts rallied. "
+            "Fannie Mae priced Munis and MBS. Brent mentioned you might want CDs.")
+    values = ["Brent crude", ("Treasuries", "COMPANY"), ("Bunds and Gilts", "COMPANY"),
+              ("Fannie Mae", "COMPANY"), ("Munis", "COMPANY"), ("MBS", "COMPANY"), "Brent"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Fannie Mae", "MBS", "Brent"]
+
+
 def test_a_british_honour_before_a_name_is_no_part_of_it():
     """The honours record's probe, with the model's spans as it gave them: "Dame",
     "Baroness", "Sir" and "Viscount" before a name are left out, as a courtesy title is;

@@ -10,7 +10,8 @@ version, a piece of an amount, a degree, a security's identifier, a tracking num
 the Latin of contracts, a notice's means, a citation's abbreviations, a filing cover's
 government and regulator, a judge's title, the unnamed parties of a complaint, a
 function's name in code, a lawmaker's party tag, a mail header, a title alone, a
-program, a greeting, a team's name, a national number's keyword.
+program, a greeting, a team's name, a national number's keyword, a character encoding's
+name, a market's name for a kind of security.
 """
 
 from __future__ import annotations
@@ -108,13 +109,10 @@ def _market_word(text: str, span: Span) -> bool:
     benchmark (`MARKET_WORDS`, one or several joined by "and", "&" or commas), or a crude
     oil's name before the word that says so, that word in the span or not ("[Brent]
     crude", "[Brent crude]", `CRUDE_AFTER`)."""
-    if span.source != "model":
-        return False
     if all(word in MARKET_WORDS for word in MARKET_LIST.split(span.text.strip())):
         return True
     first = span.text.split(maxsplit=1)[0] if span.text.strip() else ""
-    after = CRUDE_AFTER.match(text, span.start + len(first))
-    return first in CRUDES and after is not None and span.end <= after.end()
+    return first in CRUDES and CRUDE_AFTER.match(text, span.start + len(first)) is not None
 
 
 def _code(text: str, span: Span) -> bool:
