@@ -161,7 +161,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     its short name defined after its full name (`_defined_name`); a PERSON span too for
     a one-word name in lower case (`_in_lower_case`). allowed(value) true: left in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = persons_in_other_case(firms_first_words(sorted(spans)), sure)
+    spans = persons_in_other_case(text, firms_first_words(sorted(spans)), sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -247,20 +247,39 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
             if id(s) in firms else s for s in spans]
 
 
-def persons_in_other_case(spans: Sequence[Span], sure: float = SURE) -> list[Span]:
+def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) -> list[Span]:
     """The spans, a model COMPANY span made PERSON where it is, but for its letters' case
     and its spacing, the full name of a person the model found with a score of at least
     `sure` elsewhere in the document: a filing's cover prints the name in capitals, which
     the model reads as a firm's ("Reporting Person: [ZHANG WEIMIN]" above "/s/ ... for
-    Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab")."""
+    Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab"). Two
+    model spans with only spaces between them that are such a name together are one
+    PERSON span (a transcript's "[EBRAHIM] [POONAWALA]:" below "Ebrahim Poonawala with
+    Bank of America": `_one_name`)."""
     names = {_folded(s.text) for s in spans if s.label == "PERSON" and s.source == "model"
              and s.score >= sure and " " in s.text.strip()}
     if not names:
         return list(spans)
+    out: list[Span] = []
+    for s in spans:
+        if out and _one_name(text, out[-1], s, names):
+            first = out.pop()
+            s = replace(s, start=first.start, text=text[first.start:s.end], label="PERSON",
+                        score=max(first.score, s.score))
+        out.append(s)
     return [replace(s, label="PERSON", explanation=s.explanation and
                     f"{s.explanation}; a person's name the document gives in full")
             if s.label == "COMPANY" and s.source == "model" and not _named_in_full(s) and
-            _folded(s.text) in names else s for s in spans]
+            _folded(s.text) in names else s for s in out]
+
+
+def _one_name(text: str, first: Span, second: Span, names: set[str]) -> bool:
+    """Whether two model spans, a person's or a firm's each and only spaces between them,
+    are together one of the names (`names`, folded) and neither a firm's name in full."""
+    return all(s.source == "model" and s.label in ("PERSON", "COMPANY") and
+               not _named_in_full(s) for s in (first, second)) and \
+        first.end < second.start and text[first.end:second.start].strip(" \t") == "" and \
+        _folded(text[first.start:second.end]) in names
 
 
 def _folded(value: str) -> str:
