@@ -232,6 +232,30 @@ def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
     assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]
 
 
+def test_a_persons_name_in_capitals_read_in_two_pieces_is_the_person():
+    """The parted-name-cases record's probe: a firm's span and a person's, only spaces
+    between, that together are a sure person's full name in capitals are that person; not
+    two across a line's end or a colon, nor where a recognizer found one of them."""
+    text = ("Ebrahim Poonawala with Bank of America.\nEBRAHIM  POONAWALA: Good morning.\n"
+            "EBRAHIM\nPOONAWALA. LI: NA spoke to Li Na. KOFI MENSAH met Kofi Mensah.")
+
+    def span(value, label, at=0, source="model"):
+        start = text.index(value, at)
+        return Span(start, start + len(value), label, value, 0.97, source)
+
+    pieces = [span("EBRAHIM", "COMPANY"), span("POONAWALA", "PERSON", 45),
+              span("EBRAHIM", "COMPANY", 60), span("POONAWALA", "PERSON", 68),
+              span("LI", "COMPANY"), span("NA", "PERSON", text.index("LI: ")),
+              span("KOFI", "COMPANY", source="pattern"), span("MENSAH", "PERSON")]
+    people = [span("Ebrahim Poonawala", "PERSON"), span("Li Na", "PERSON"),
+              span("Kofi Mensah", "PERSON")]
+    out = [(s.text, s.label) for s in every_mention(text, pieces + people)
+           if text.index("\n") < s.start and s.text.isupper()]
+    assert out == [("EBRAHIM  POONAWALA", "PERSON"), ("EBRAHIM", "COMPANY"),
+                   ("POONAWALA", "PERSON"), ("LI", "COMPANY"), ("NA", "PERSON"),
+                   ("KOFI", "COMPANY"), ("MENSAH", "PERSON")]
+
+
 def test_a_merchants_first_word_alone_is_the_merchant_its_trade_names():
     """The food-trades record's probe: a food trade's word ends a firm's name, so the
     firm's first word alone that the model read as a person is the firm ("Stripe payout

@@ -274,11 +274,10 @@ def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) 
 
 
 def _one_name(text: str, first: Span, second: Span, names: set[str]) -> bool:
-    """Whether two model spans, a person's or a firm's each and only spaces between them,
-    are together one of the names (`names`, folded) and neither a firm's name in full."""
-    return all(s.source == "model" and s.label in ("PERSON", "COMPANY") and
-               not _named_in_full(s) for s in (first, second)) and \
-        first.end < second.start and text[first.end:second.start].strip(" \t") == "" and \
+    """Whether two model spans with only spaces between them are together one of the
+    names (`names`, folded), whatever each was read as."""
+    return first.source == second.source == "model" and \
+        text[first.end:second.start].strip(" \t") == "" and \
         _folded(text[first.start:second.end]) in names
 
 
