@@ -504,18 +504,28 @@ def _firm_sentences(span: Span) -> list[Span] | None:
 def _name_and_firm(span: Span) -> list[Span] | None:
     """A PERSON span and a COMPANY span for a model PERSON span that is a name, a comma
     and a firm ("Betsy Graseck, Morgan Stanley", as an analyst introduces herself on a
-    call): the firm a well-known one (`patterns.FIRMS`) or ending in a firm's word or
-    legal form (`FIRM_ENDS`); None for anything else ("Okonkwo, Chidi")."""
-    comma = span.text.rfind(", ")
-    if span.label != "PERSON" or span.source != "model" or comma <= 0:
+    call), or a name of two words or more, "of" and a firm ("Manan Gosalia of Morgan
+    Stanley", as an operator introduces him): the firm a well-known one
+    (`patterns.FIRMS`) or ending in a firm's word or legal form (`FIRM_ENDS`); None for
+    anything else ("Okonkwo, Chidi", "Bank of America")."""
+    if span.label != "PERSON" or span.source != "model":
         return None
-    firm = span.text[comma + 2:].strip()
-    if not NAME_WORD.search(span.text, 0, comma) or not firm or not (
+    cut = span.text.rfind(", ")
+    of = OF_FIRM.search(span.text)
+    if cut <= 0 and of is not None and len(span.text[:of.start()].split()) > 1:
+        cut = of.start()
+    if cut <= 0:
+        return None
+    firm = span.text[cut + 2:].strip() if span.text[cut] == "," else span.text[of.end():]
+    if not NAME_WORD.search(span.text, 0, cut) or not firm or not (
             FIRMS.fullmatch(firm) or firm.split()[-1] in FIRM_ENDS):
         return None
-    start = span.start + span.text.index(firm, comma)
-    return [_cut(span, comma), Span(start, start + len(firm), "COMPANY", firm, span.score,
-                                    span.source)]
+    start = span.start + span.text.index(firm, cut)
+    return [_cut(span, cut), Span(start, start + len(firm), "COMPANY", firm, span.score,
+                                  span.source)]
+
+
+OF_FIRM = re.compile(r"[ \t]+of[ \t]+(?=[A-Z])")  # "of" before a capitalised word
 
 
 # a firm's or a person's name, its possessive and a person's full name ("Blackstone's Jon
