@@ -2713,6 +2713,28 @@ def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
         ("Prosek Partners", "COMPANY"), ("Amy Reyes", "PERSON")]
 
 
+def test_a_name_of_a_firm_read_as_one_person_is_a_person_and_the_firm():
+    """The firms-after-of record's probe, with the model's spans as it gave them: a name
+    of two words, "of" and a well-known firm, or one ending in a firm's word, are a person
+    and a firm (the firm's "the" left out); "of" after one word ("Bank of Montreal Capital
+    Markets") or before no firm ("Joan of Arc Smith", "of counsel") stays, and a comma
+    before a firm whose name holds "of" parts it first ("Ana Ruiz, Bank of Montreal
+    Capital Markets")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("From Manan Gosalia of Morgan Stanley. Ana Ruiz of the Halvern Partners spoke. "
+            "Bank of Montreal Capital Markets, Joan of Arc Smith and Ana Ruiz of counsel. "
+            "Hi, Ana Ruiz, Bank of Montreal Capital Markets.")
+    values = ["Manan Gosalia of Morgan Stanley", "Ana Ruiz of the Halvern Partners",
+              "Bank of Montreal Capital Markets", "Joan of Arc Smith", "Ana Ruiz of counsel",
+              "Ana Ruiz, Bank of Montreal Capital Markets"]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Manan Gosalia", "PERSON"), ("Morgan Stanley", "COMPANY"), ("Ana Ruiz", "PERSON"),
+        ("Halvern Partners", "COMPANY"), ("Bank of Montreal Capital Markets", "COMPANY"),
+        ("Joan of Arc Smith", "PERSON"), ("Ana Ruiz", "PERSON"), ("Ana Ruiz", "PERSON"),
+        ("Bank of Montreal Capital Markets", "COMPANY")]
+
+
 def test_one_word_names_in_a_series_that_goes_on_are_each_a_name():
     """The series-names record's probe, with the model's span as it gave it: one-word
     names with commas between them and a series' ", and" after them are each a name; an

@@ -510,22 +510,21 @@ def _name_and_firm(span: Span) -> list[Span] | None:
     anything else ("Okonkwo, Chidi", "Bank of America")."""
     if span.label != "PERSON" or span.source != "model":
         return None
-    cut = span.text.rfind(", ")
-    of = OF_FIRM.search(span.text)
-    if cut <= 0 and of is not None and len(span.text[:of.start()].split()) > 1:
-        cut = of.start()
-    if cut <= 0:
-        return None
-    firm = span.text[cut + 2:].strip() if span.text[cut] == "," else span.text[of.end():]
-    if not NAME_WORD.search(span.text, 0, cut) or not firm or not (
-            FIRMS.fullmatch(firm) or firm.split()[-1] in FIRM_ENDS):
-        return None
-    start = span.start + span.text.index(firm, cut)
-    return [_cut(span, cut), Span(start, start + len(firm), "COMPANY", firm, span.score,
-                                  span.source)]
+    comma, of = span.text.rfind(", "), OF_FIRM.search(span.text)
+    cuts = [(comma, comma + 2)] if comma > 0 else []
+    if of is not None and len(span.text[:of.start()].split()) > 1:
+        cuts.append(of.span())
+    for cut, at in cuts:
+        firm = span.text[at:].strip()
+        if NAME_WORD.search(span.text, 0, cut) and firm and (
+                FIRMS.fullmatch(firm) or firm.split()[-1] in FIRM_ENDS):
+            start = span.start + span.text.index(firm, at)
+            return [_cut(span, cut), Span(start, start + len(firm), "COMPANY", firm,
+                                          span.score, span.source)]
+    return None
 
 
-OF_FIRM = re.compile(r"[ \t]+of[ \t]+(?=[A-Z])")  # "of" before a capitalised word
+OF_FIRM = re.compile(r"[ \t]+of[ \t]+")
 
 
 # a firm's or a person's name, its possessive and a person's full name ("Blackstone's Jon
