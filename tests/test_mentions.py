@@ -235,9 +235,11 @@ def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
 def test_a_persons_name_in_capitals_read_in_two_pieces_is_the_person():
     """The parted-name-cases record's probe: a firm's span and a person's, only spaces
     between, that together are a sure person's full name in capitals are that person; not
-    two across a line's end or a colon, nor where a recognizer found one of them."""
+    two across a line's end or a colon, nor where a recognizer found one of them, nor a
+    name and the number beside it in a table (folded, its digits would go)."""
     text = ("Ebrahim Poonawala with Bank of America.\nEBRAHIM  POONAWALA: Good morning.\n"
-            "EBRAHIM\nPOONAWALA. LI: NA spoke to Li Na. KOFI MENSAH met Kofi Mensah.")
+            "EBRAHIM\nPOONAWALA. LI: NA spoke to Li Na. KOFI MENSAH met Kofi Mensah.\n"
+            "Paid R Okafor:\nR OKAFOR      12-34-56   44021187")
 
     def span(value, label, at=0, source="model"):
         start = text.index(value, at)
@@ -246,14 +248,16 @@ def test_a_persons_name_in_capitals_read_in_two_pieces_is_the_person():
     pieces = [span("EBRAHIM", "COMPANY"), span("POONAWALA", "PERSON", 45),
               span("EBRAHIM", "COMPANY", 60), span("POONAWALA", "PERSON", 68),
               span("LI", "COMPANY"), span("NA", "PERSON", text.index("LI: ")),
-              span("KOFI", "COMPANY", source="pattern"), span("MENSAH", "PERSON")]
+              span("KOFI", "COMPANY", source="pattern"), span("MENSAH", "PERSON"),
+              span("R OKAFOR", "PERSON"), span("12-34-56", "GOV_ID")]
     people = [span("Ebrahim Poonawala", "PERSON"), span("Li Na", "PERSON"),
-              span("Kofi Mensah", "PERSON")]
+              span("Kofi Mensah", "PERSON"), span("R Okafor", "PERSON")]
     out = [(s.text, s.label) for s in every_mention(text, pieces + people)
-           if text.index("\n") < s.start and s.text.isupper()]
+           if text.index("\n") < s.start and s.text[-1].isupper() or s.label == "GOV_ID"]
     assert out == [("EBRAHIM  POONAWALA", "PERSON"), ("EBRAHIM", "COMPANY"),
                    ("POONAWALA", "PERSON"), ("LI", "COMPANY"), ("NA", "PERSON"),
-                   ("KOFI", "COMPANY"), ("MENSAH", "PERSON")]
+                   ("KOFI", "COMPANY"), ("MENSAH", "PERSON"), ("R OKAFOR", "PERSON"),
+                   ("12-34-56", "GOV_ID")]
 
 
 def test_a_merchants_first_word_alone_is_the_merchant_its_trade_names():

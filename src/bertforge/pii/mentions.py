@@ -274,9 +274,11 @@ def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) 
 
 
 def _one_name(text: str, first: Span, second: Span, names: set[str]) -> bool:
-    """Whether two model spans with only spaces between them are together one of the
-    names (`names`, folded), whatever each was read as."""
-    return first.source == second.source == "model" and \
+    """Whether two model spans, a person's or a firm's each and only spaces between them,
+    are together one of the names (`names`, folded; a number's span beside a name, which
+    folding would drop, is not)."""
+    return all(s.source == "model" and s.label in ("PERSON", "COMPANY")
+               for s in (first, second)) and \
         text[first.end:second.start].strip(" \t") == "" and \
         _folded(text[first.start:second.end]) in names
 
