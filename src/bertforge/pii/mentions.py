@@ -33,7 +33,8 @@ Payments: [Halcyon] is ...", "said [Quillon] CEO Maya Brandt"), is the firm
 the model read alone as a firm elsewhere in the document ("[Olam]'s co-founder":
 docs/experiments/2026-12-06-firms-read-alone.md). A person's name
 in full that the model read as a firm's where the document prints it in capitals is the
-person (`persons_in_other_case`, docs/experiments/2026-12-06-name-cases.md).
+person (`persons_in_other_case`, docs/experiments/2026-12-06-name-cases.md), and so is
+one it read in two pieces there (docs/experiments/2026-12-06-parted-name-cases.md).
 """
 
 from __future__ import annotations
