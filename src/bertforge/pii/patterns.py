@@ -1023,6 +1023,19 @@ MAIL_NAME = re.compile(
     rf"(?<![\w@.-])(?!(?:AM|PM) )({_NAME_FIELD_WORD}(?:,? (?:{_PARTICLE} )?{_NAME_FIELD_WORD})"
     rf"(?: (?:{_PARTICLE} )?{_NAME_FIELD_WORD}){{0,2}})(?:[ \t]+\([^()\n]{{1,30}}\))?"
     r"[\"']{0,2}[ \t]*<[^<>\s@]+@[^<>\s]+>")
+# The addressee's name on its own line right above a postal address's street line, as a
+# statement, a notice or a letter prints its block ("ROBERT & LINDA GARCIA\n1142 MAPLE
+# GROVE RD"): two to seven capitalised words (joint holders joined by "&" or "AND"), after
+# a courtesy title or two if any (not the name's), then a line that starts with a street's
+# number and a word, or a post office box. Whether the words are a person's is the
+# recognizer's check (`recognizers._addressee`).
+_ADDRESSEE_TITLE = r"(?:MR|MRS|MS|DR|Mr|Mrs|Ms|Dr)\.?"
+_ADDRESSEE_WORD = rf"(?:{_NAME_FIELD_WORD}|[A-Z](?![\w.]))"  # or an initial without its stop
+ADDRESSEE = re.compile(
+    rf"^[ \t]*(?:{_ADDRESSEE_TITLE}(?:[ \t]+(?:&|AND|and)[ \t]+{_ADDRESSEE_TITLE})?[ \t]+)?"
+    rf"({_ADDRESSEE_WORD}(?:[ \t]+(?:&|AND|and|{_ADDRESSEE_WORD})){{1,6}})[ \t]*\r?\n"
+    r"[ \t]*(?=\d{1,6}[A-Za-z]?(?:-\d+)?[ \t]+[A-Za-z]|(?:P\.?[ \t]?O\.?|PO)[ \t]+(?:BOX|Box))",
+    re.MULTILINE)
 # A name with an Irish surname's particle, which no English word is ("Siobhán Ní
 # Bhriain", "Aoife Nic Aodha", "Ciarán Ó Súilleabháin", "Eibhlín Uí Cheallaigh", "Máire
 # Nic Giolla Phádraig", "Ní hÉigeartaigh"): perhaps a given name (group 1), the particle and

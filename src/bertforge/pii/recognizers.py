@@ -30,8 +30,8 @@ from . import ids
 from . import patterns as p
 from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
-from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, known_names,
-                      known_place, name_or_rare)
+from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
+                      known_names, known_place, name_or_rare)
 from .nobodys import FORM_LABELS, party_role
 from .tidy import FIRM_ENDS
 
@@ -799,6 +799,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                              check="a full name after a label that names a "
                                                    "person, one of its words a known name"),
     "gaelic_names": lambda region: GaelicNames(),
+    "addressees": lambda region: Addressees(),
     "registrations": lambda region: Registrations(),
     "travel_names": lambda region: Pattern("travel_names", "name", p.TRAVEL_NAME, "shape",
                                            group=1, validate=_travel_person, needs=("/",),
@@ -1052,6 +1053,46 @@ class Registrations(Recognizer):
         return 2 <= len(words) <= 5 and all(
             len(w.rstrip(".")) == 1 and w[0].isalpha() or name_or_rare(w.casefold())
             for w in words) and _person_like(piece) and not a_place(piece)
+
+
+class Addressees(Recognizer):
+    """The addressee's name on the line right above a postal address's street
+    (`patterns.ADDRESSEE`: "ROBERT & LINDA GARCIA" above "1142 MAPLE GROVE RD"), which the
+    model misses below a sender's name in a statement's header: each name between "&" and
+    "AND" (joint holders), where every word of the line is a name Faker knows or no word
+    of the vocabulary (`lexicon.name_or_rare`), an initial or a suffix, one of them a given
+    name, none a firm's word or legal form in any case (`_no_one`, `FIRM_ENDS_FOLDED`), and
+    the line no place ("San Jose")."""
+    name, kinds, trust = "addressees", ("name",), "shape"
+    check = "a line of names right above a street's number or a post office box"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for line in p.ADDRESSEE.finditer(text):
+            if not self._names(line.group(1)):
+                continue
+            start = line.start(1)
+            for cut in [*JOINT.finditer(line.group(1)), None]:
+                end = line.start(1) + cut.start() if cut else line.end(1)
+                out.append(self.match(start, end))
+                start = line.start(1) + cut.end() if cut else end
+        return out
+
+    @staticmethod
+    def _names(value: str) -> bool:
+        words = [w.rstrip(".,") for w in value.split() if w not in ("&", "AND", "and")]
+        folded = [w.casefold() for w in words]
+        return len(words) > 1 and not a_place(value) and not _no_one(value) and \
+            any(w in given_names() for w in folded) and \
+            not any(w in FIRM_ENDS_FOLDED for w in folded) and \
+            all(name_or_rare(w) or len(w) == 1 or w in NAME_SUFFIXES for w in folded)
+
+
+# what joins joint holders' names on an address block's line
+JOINT = re.compile(r"[ \t]+(?:&|AND|and)[ \t]+")
+# the suffixes a name on an address block may end in
+NAME_SUFFIXES = frozenset(("jr", "sr", "ii", "iii", "iv"))
+FIRM_ENDS_FOLDED = frozenset(w.rstrip(".").casefold() for w in FIRM_ENDS)
 
 
 class GaelicNames(Recognizer):
