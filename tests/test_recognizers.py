@@ -1618,6 +1618,23 @@ def test_the_owners_an_accounts_registration_names_are_found():
         "PATRICIA N GOMEZ", "ANA RUIZ")]
 
 
+def test_the_name_on_the_line_above_a_street_is_found():
+    """The addressees record's probe, a statement's header: the names on the line right
+    above a street's number or a post office box, each joint holder apart and a courtesy
+    title left out; not a bank's or a firm's line (a well-known firm's too), a place's, a
+    line of words, one with no given name, nor names with a blank line or another line
+    before the street."""
+    text = ("FIRST HARBOR SAVINGS BANK\nROBERT & LINDA GARCIA\n1142 MAPLE GROVE RD\n"
+            "DAYTON OH 45419\n\nMR & MRS DAVID K CHEN JR\nPO BOX 88\nSALEM MA 01970\n"
+            "Hollis Pettigrew\n12 Oak St\nPINE RIDGE COMMUNITY BANK\n12 OAK ST\n"
+            "KESSLER WARD HOLDINGS\n400 PARK AVE\nSanto Domingo\n5 Elm Rd\n"
+            "Morgan Stanley\n1585 Broadway\nPlease remit to\n9 Pine Rd\n"
+            "Grace Community Church\n3 Elm Rd\nOKAFOR PETTIGREW\n5 Elm Rd\n"
+            "ANA RUIZ\n\n7 Main St\nANA RUIZ\nUnit 4\n7 Main St")
+    assert recognized("addressees", "US", text) == [(v, "PERSON") for v in (
+        "ROBERT", "LINDA GARCIA", "DAVID K CHEN JR", "Hollis Pettigrew")]
+
+
 def test_a_name_written_surname_slash_given_names_is_found():
     """The travel-names record's probe, an airline's booking: "OKONKWO/CHIDI MR" is the
     name without its title, and so with two given names; not "AND/OR", currencies,

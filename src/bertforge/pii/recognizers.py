@@ -1060,9 +1060,9 @@ class Addressees(Recognizer):
     (`patterns.ADDRESSEE`: "ROBERT & LINDA GARCIA" above "1142 MAPLE GROVE RD"), which the
     model misses below a sender's name in a statement's header: each name between "&" and
     "AND" (joint holders), where every word of the line is a name Faker knows or no word
-    of the vocabulary (`lexicon.name_or_rare`), an initial or a suffix, one of them a given
-    name, none a firm's word or legal form in any case (`_no_one`, `FIRM_ENDS_FOLDED`), and
-    the line no place ("San Jose")."""
+    of the vocabulary (`lexicon.name_or_rare`: a firm's word is a word), an initial or a
+    suffix, one of them a given name, the line no well-known firm's name, legal form or
+    title (`_no_one`: "Morgan Stanley") and no place ("Santo Domingo")."""
     name, kinds, trust = "addressees", ("name",), "shape"
     check = "a line of names right above a street's number or a post office box"
 
@@ -1080,11 +1080,10 @@ class Addressees(Recognizer):
 
     @staticmethod
     def _names(value: str) -> bool:
-        words = [w.rstrip(".,") for w in value.split() if w not in ("&", "AND", "and")]
-        folded = [w.casefold() for w in words]
-        return len(words) > 1 and not a_place(value) and not _no_one(value) and \
+        folded = [w.rstrip(".,").casefold() for w in value.split()
+                  if w not in ("&", "AND", "and")]
+        return not a_place(value) and not _no_one(value) and \
             any(w in given_names() for w in folded) and \
-            not any(w in FIRM_ENDS_FOLDED for w in folded) and \
             all(name_or_rare(w) or len(w) == 1 or w in NAME_SUFFIXES for w in folded)
 
 
@@ -1092,7 +1091,6 @@ class Addressees(Recognizer):
 JOINT = re.compile(r"[ \t]+(?:&|AND|and)[ \t]+")
 # the suffixes a name on an address block may end in
 NAME_SUFFIXES = frozenset(("jr", "sr", "ii", "iii", "iv"))
-FIRM_ENDS_FOLDED = frozenset(w.rstrip(".").casefold() for w in FIRM_ENDS)
 
 
 class GaelicNames(Recognizer):
