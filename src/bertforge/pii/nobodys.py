@@ -89,7 +89,24 @@ def nobodys(text: str, span: Span) -> bool:
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
         _code(text, span) or _web_address(span) or _bare_number(text, span) or \
-        span.label in ("PERSON", "COMPANY") and _market_word(text, span)
+        span.label in ("PERSON", "COMPANY") and (_market_word(text, span) or
+                                                 _filing_system(text, span))
+
+
+# the regulators' public filing and disclosure systems, as filings and investors name them
+# ("on the SEC's [EDGAR]", "posted on [EMMA]"), in capitals: "Edgar", "Emma" and "Trace"
+# are given names
+FILING_SYSTEMS = frozenset(("EDGAR", "EMMA", "SEDAR", "SEDAR+", "TRACE", "IAPD"))
+
+
+def _filing_system(text: str, span: Span) -> bool:
+    """Whether a model span is a regulator's filing system's name (`FILING_SYSTEMS`) on a
+    line with lower-case letters (a line in capitals, "PAYEE: EDGAR", may name a person)."""
+    if span.text not in FILING_SYSTEMS:
+        return False
+    end = text.find("\n", span.end)
+    return any(c.islower() for c in text[text.rfind("\n", 0, span.start) + 1:
+                                         end if end >= 0 else len(text)])
 
 
 # the names markets give a kind of security or a benchmark price, as news and a fund's
