@@ -3230,6 +3230,19 @@ def test_a_markets_names_for_securities_and_crudes_are_nobodys():
         "Fannie Mae", "MBS", "Brent"]
 
 
+def test_a_regulators_filing_system_named_in_capitals_is_nobodys():
+    """The filing-systems record's probe, with the model's spans as it gave them: "EDGAR"
+    and "EMMA" read as persons, and "TRACE" as a firm, go in a line with lower-case
+    letters; "Emma" the person and "EDGAR" in a line in capitals stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Look it up on the SEC's EDGAR; EMMA has the MSRB's copy and TRACE the prices. "
+            "Emma Lindqvist filed it.\nPAYEE: EDGAR\nMemo: rent")
+    values = ["EDGAR", "EMMA", ("TRACE", "COMPANY"), "Emma Lindqvist", "EDGAR"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Emma Lindqvist", "EDGAR"]
+
+
 def test_a_british_honour_before_a_name_is_no_part_of_it():
     """The honours record's probe, with the model's spans as it gave them: "Dame",
     "Baroness", "Sir" and "Viscount" before a name are left out, as a courtesy title is;
