@@ -1610,8 +1610,10 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
     column's edge (`COLUMN_BEFORE`), ", ", and a model PERSON span of up to three words,
     the first a name or a word outside the vocabulary (`name_or_rare`: "Femi"), that ends
     its cell (`CELL_AFTER`); so too an item of a list parted by semicolons whose given
-    name is one (`_list_item`: "Plaintiffs: Kowalski, Anna; Brennan, Michael J."). In
-    running text the two stay apart ("met Abernathy, Claire and Tom")."""
+    name is one (`_list_item`: "Plaintiffs: Kowalski, Anna; Brennan, Michael J."), and a
+    surname in capitals before given names that are not (`_capital_surname`:
+    "HARGREAVES, Dennis Arthur"). In running text the two stay apart otherwise ("met
+    Abernathy, Claire and Tom")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
@@ -1620,13 +1622,25 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
                 text[last.end:span.start] == ", " and len(span.text.split()) <= 3 and \
                 name_or_rare(span.text.split()[0].casefold()) and (
                     COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and
-                    CELL_AFTER.match(text, span.end) or _list_item(text, last, span)):
+                    CELL_AFTER.match(text, span.end) or _list_item(text, last, span) or
+                    _capital_surname(last, span)):
             out[-1] = _joined(text, last, span, "PERSON")
             continue
         out.append(span)
     return out
 
 
+def _capital_surname(surname: Span, given: Span) -> bool:
+    """Whether a surname is written in capitals before given names that are not, as
+    registers of officers, sanctions lists, court orders and obituaries write one person
+    ("HARGREAVES, Dennis Arthur", "AL-RASHIDI, Hassan Mahmoud"): a name or no word of
+    the vocabulary, and no job's title ("COO, Richard Vance" is a title and a name)."""
+    return CAPITAL_SURNAME.fullmatch(surname.text) is not None and \
+        name_or_rare(surname.text.casefold()) and not job_title(surname.text) and \
+        any(c.islower() for c in given.text)
+
+
+CAPITAL_SURNAME = re.compile(r"[A-Z][A-Z'\u2019-]*[A-Z]")  # "AL-RASHIDI", "O'NEILL"
 ITEM_BEFORE = re.compile(r";[ \t]*$")  # a semicolon before a list's item
 ITEM_AFTER = re.compile(r"[ \t]*;")  # and after one
 
