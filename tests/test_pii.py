@@ -3987,6 +3987,26 @@ def test_a_tables_surname_and_given_name_read_apart_are_one_name():
         "Hale", "Support", "Ruiz", "Ana", "Okafor", "Chinedu"]
 
 
+def test_a_surname_in_capitals_and_given_names_read_apart_are_one_name():
+    """The capital-surnames record's probes, with the model's spans as they came: a
+    registry's, a sanctions list's and a court's "SURNAME, Given" are one name each, in
+    running text too; not where the given names are in capitals as well, where the
+    surname is not in capitals, a job's title ("COO") or a word of the vocabulary
+    ("HOLD"), or where a word of the vocabulary follows the comma."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("HARGREAVES, Dennis Arthur (Director). AL-RASHIDI, Hassan Mahmoud (a.k.a. KARIM) "
+            "and O'NEILL, Siobhan. Defendant KOWALCZYK, Marek is ordered. SMITH, JONES and "
+            "Hale, Ann met. MCCARTHY, Support Desk. COO, Richard Vance. HOLD, Ann Lee")
+    values = ["HARGREAVES", "Dennis Arthur", "AL-RASHIDI", "Hassan Mahmoud", "O'NEILL",
+              "Siobhan", "KOWALCZYK", "Marek", "SMITH", "JONES", "Hale", "Ann", "MCCARTHY",
+              "Support Desk", "COO", "Richard Vance", "HOLD", "Ann Lee"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "HARGREAVES, Dennis Arthur", "AL-RASHIDI, Hassan Mahmoud", "O'NEILL, Siobhan",
+        "KOWALCZYK, Marek", "SMITH", "JONES", "Hale", "Ann", "MCCARTHY", "Support Desk",
+        "Richard Vance", "HOLD", "Ann Lee"]
+
+
 def test_a_firms_span_over_a_sentences_end_is_two_firms():
     """The firm-sentences record's probes, with the model's spans as they came: a firm's
     span over a full stop after an acronym (a legal form written without a full stop
