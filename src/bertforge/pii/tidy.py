@@ -944,7 +944,8 @@ def _wrapped_names(text: str, spans: list[Span]) -> list[Span]:
 def _without_leads(text: str, span: Span) -> tuple[int, int]:
     """Where a model span starts and ends without the spaces and punctuation around it
     (`strip`), a title's full stop, an example's "e.g." or a gloss's "i.e." before a
-    name (`LATIN_LEAD`), a courtesy title or a role before a name
+    name (`LATIN_LEAD`), an alias's "a.k.a." or "f/k/a" (`ALIAS_LEAD`; alone, the span
+    goes), a courtesy title or a role before a name
     (`_without_title`), a field's label (`_without_field_labels`), a party's role
     before a firm (`_without_party_role`), or a word or a keyword before a number
     (`NUMBER_LEAD`: "[au] 01 42 68 55 00", "[EIN] 84-1234567")."""
@@ -953,8 +954,10 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
         while a < b and text[a] in ". ":
             a += 1
         a = _without_meridiem(text, a, b)
-        if lead := LATIN_LEAD.match(text, a, b):
+        if lead := LATIN_LEAD.match(text, a, b) or ALIAS_LEAD.match(text, a, b):
             a = lead.end()
+        if ALIAS_MARK.fullmatch(text, a, b):
+            a = b  # an alias's mark alone is no one
     if span.label == "PERSON":
         a = _glued_initials(text, _without_title(text, a, b))
     if span.label in FIELDED:
@@ -969,6 +972,11 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
 # the Latin abbreviations that lead into an example or a gloss ("call your bank ([e.g.]
 # Barclays)", "[i.e.] Acme")
 LATIN_LEAD = re.compile(r"(?i)(?:e\.[ \t]?g|i\.[ \t]?e|cf)\.,?[ \t]+")
+# the marks of an alias or a former name, "also", "formerly" and "now known as" ("Hassan
+# Al-Rashidi ([a.k.a.] Abu Karim)", "Bluewater LLC [f/k/a] Bluewater Capital LLC"), and
+# one of them leading a span
+ALIAS_MARK = re.compile(r"(?i:[afn]\.[ \t]?k\.[ \t]?a\.?|[afn]/k/a)|aka|AKA|fka|FKA")
+ALIAS_LEAD = re.compile(rf"(?:{ALIAS_MARK.pattern})[ \t]+")
 
 
 # a time's "a.m." or "p.m." after its digits, where a span starts at the "m." (not a
