@@ -2560,7 +2560,7 @@ def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
                                        "Elizabeth 'Liz' Warren", "Mae “Big Mama” Thornton",
                                        "Ann", "Bob Lee", "Carl", "Bo",
                                        'Chukwuemeka "Emeka" Obi', "Ngozi “Zee” Eze-Okafor", "Tom",
-                                       "Tee", "AL-RAWI, Ahmed", "a.k.a. Rawi", "Abu Omar",
+                                       "Tee", "AL-RAWI, Ahmed", "Rawi", "Abu Omar",
                                        "Mauro Schmid", "Mary Ann (Molly) Brown"]
 
 def test_a_legal_form_alone_takes_in_the_firm_before_it_or_goes():
@@ -4165,6 +4165,25 @@ def test_an_examples_latin_lead_is_no_part_of_a_name():
                             ("viz. Acme Ltd", "COMPANY"), ("cf. Halden Group", "COMPANY")])
     assert [s.text for s in tidy(text, spans)] == [
         "Barclays", "Lisa Ramirez", "Acme Ltd", "Halden Group"]
+
+
+def test_an_alias_mark_is_no_part_of_a_name():
+    """The alias-marks record's probe, with the model's spans as they came: a person's or
+    a firm's span starts after "a.k.a.", "a/k/a", "F/K/A" and "aka"; a span that is only
+    the mark goes; a name that starts with the letters ("Akana", "AKAMAI") stays; in a
+    chat in lower case too."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("AL-RASHIDI (a.k.a. ABU KARIM; a. k. a Karim), Jon Reyes a/k/a Johnny Reyes, "
+            "Bluewater LLC F/K/A Bluewater Capital LLC, Ana aka Nita, Lei Akana of AKAMAI.")
+    values = ["a.k.a. ABU KARIM", "a. k. a", "Karim", "a/k/a Johnny Reyes",
+              ("F/K/A Bluewater Capital LLC", "COMPANY"), "aka Nita", "Lei Akana",
+              ("AKAMAI", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "ABU KARIM", "Karim", "Johnny Reyes", "Bluewater Capital LLC", "Nita", "Lei Akana",
+        "AKAMAI"]
+    chat = "lol jon aka johnny b said hi"  # a text in lower case, where "aka" is no name's
+    assert [s.text for s in tidy(chat, spans_in_turn(chat, ["aka johnny b"]))] == ["johnny b"]
 
 
 def test_inverted_names_in_a_list_parted_by_semicolons_are_one_person_each():
