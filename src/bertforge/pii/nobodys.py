@@ -528,7 +528,9 @@ FORM_LABELS = frozenset(w.casefold() for w in (
     # Italian invoice's parties and payment ("[Cedente]: Studio Rossi", "[Pagamento]:
     # bonifico"), which the model reads as firms and names
     "Facsimile", "Telecopy", "Telecopier", "Fax", "Cedente", "Cessionario", "Committente",
-    "Pagamento"))
+    "Pagamento",
+    # and a company registry's officer's record ("[Correspondence] address: 10 Fleet Place")
+    "Correspondence"))
 # what follows a form's label: up to three lower-case words ("le", "de la cuenta"), a colon
 LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 
