@@ -2971,6 +2971,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("COMPANY", "Facsimile"), ("PERSON", "Telecopy"), ("COMPANY", "Cedente"),
       ("COMPANY", "Studio Rossi S.r.l."), ("PERSON", "Pagamento"), ("COMPANY", "Fax Express Ltd")],
      ["Studio Rossi S.r.l.", "Fax Express Ltd"]),
+    # (and a company registry's officer's label, the correspondence-labels record)
+    ("WHITCOMBE, Eleanor Jane\nCorrespondence address: 10 Fleet Place\nRole: Director",
+     [("PERSON", "WHITCOMBE, Eleanor Jane"), ("PERSON", "Correspondence"),
+      ("ADDRESS", "10 Fleet Place")],
+     ["WHITCOMBE, Eleanor Jane", "10 Fleet Place"]),
     # (and a filing cover's words, the filing-covers record: "STATES" of the line "UNITED
     # STATES", the regulator in capitals, "Mark One" in its brackets, "I.R.S." in its
     # field's label and a lower-case "Commission file number"'s number; the registrant,
