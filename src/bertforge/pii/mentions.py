@@ -47,7 +47,7 @@ from typing import Callable, Sequence
 from ..spans import Span
 from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, widely_given
 from .patterns import FIRMS
-from .tidy import FIRM_ENDS
+from .tidy import FIRM_ENDS, PERSONS_TITLE
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -162,7 +162,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     its short name defined after its full name (`_defined_name`); a PERSON span too for
     a one-word name in lower case (`_in_lower_case`). allowed(value) true: left in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = persons_in_other_case(text, firms_first_words(sorted(spans)), sure)
+    spans = persons_in_other_case(text, firms_first_words(text, sorted(spans)), sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -221,7 +221,7 @@ def _named_in_full(firm: Span) -> bool:
                                  FIRMS.fullmatch(firm.text) is not None)
 
 
-def firms_first_words(spans: Sequence[Span]) -> list[Span]:
+def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
     """The spans, a one-word model PERSON span made COMPANY where it is the first word of
     a firm named in full in the same document, a COMPANY span of two words or more that
     ends in a firm's word or legal form (`tidy.FIRM_ENDS`): a press release or a story
@@ -233,7 +233,9 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     the word is a given name two of Faker's locales list ("Morgan",
     `lexicon.widely_given`) or a word of a PERSON span of two words or more ("Alastair
     Pembroke" founded "Pembroke Advisors"; "[Pembroke] said"; a double-barrelled surname
-    whole, "Henrietta Oyelaran-Cole" and the "Oyelaran-Cole Family Trust")."""
+    whole, "Henrietta Oyelaran-Cole" and the "Oyelaran-Cole Family Trust"), or the span
+    follows a person's courtesy title ("Tran Family Nail Spa LLC" ... "notify Ms. [Tran]":
+    `tidy.PERSONS_TITLE`)."""
     heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)} | \
         {s.text for s in spans if s.label == "COMPANY" and " " not in s.text}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
@@ -242,7 +244,8 @@ def firms_first_words(spans: Sequence[Span]) -> list[Span]:
     people = {w for s in spans if s.label == "PERSON" and " " in s.text
               for w in WORD.findall(s.text) + s.text.split()}  # ("Oyelaran-Cole" whole too)
     given = widely_given()
-    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given}
+    firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given
+             and PERSONS_TITLE.search(text, max(0, s.start - 6), s.start) is None}
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; a firm's name, or its first word, elsewhere in the document")
             if id(s) in firms else s for s in spans]
