@@ -260,6 +260,25 @@ def test_a_persons_name_in_capitals_read_in_two_pieces_is_the_person():
                    ("12-34-56", "GOV_ID")]
 
 
+def test_a_surname_after_a_courtesy_title_stays_a_person_beside_the_firm_it_names():
+    """The titled-first-words record's probe: "[Tran]" after "Ms." stays a person where
+    the document names "Tran Family Nail Spa LLC" in full, and "[Okafor]" after "Dr." where
+    "Okafor" alone is a firm elsewhere; the same words without a title are the firm's."""
+    text = ("Application (Tran Family Nail Spa LLC): declined. Notify Ms. Tran. Tran pays late. "
+            "Okafor wired it; Dr. Okafor signed.")
+
+    def span(value, label, at=0):
+        start = text.index(value, at)
+        return Span(start, start + len(value), label, value, 0.97, "model")
+
+    spans = [span("Tran Family Nail Spa LLC", "COMPANY"), span("Tran", "PERSON", 40),
+             span("Tran", "PERSON", text.index("Tran pays")), span("Okafor", "COMPANY"),
+             span("Okafor", "PERSON", text.index("Dr."))]
+    assert [(s.text, s.label) for s in every_mention(text, spans)] == [
+        ("Tran Family Nail Spa LLC", "COMPANY"), ("Tran", "PERSON"), ("Tran", "COMPANY"),
+        ("Okafor", "COMPANY"), ("Okafor", "PERSON")]
+
+
 def test_a_merchants_first_word_alone_is_the_merchant_its_trade_names():
     """The food-trades record's probe: a food trade's word ends a firm's name, so the
     firm's first word alone that the model read as a person is the firm ("Stripe payout
