@@ -229,9 +229,7 @@ def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
     people = [span("Zhang Weimin", "PERSON"), span("Charles Schwab Corp.", "PERSON", 60),
               span("Li Na", "PERSON", score=0.8), span("Bo Kincaid", "PERSON")]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people)}
-    # (the lone "Kincaid" beside "Bo Kincaid" is the person: the surnames-read-as-firms
-    # record's rule, not this one's)
-    assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "PERSON"]
+    assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]
 
 
 def test_a_persons_name_in_capitals_read_in_two_pieces_is_the_person():
@@ -279,40 +277,6 @@ def test_a_surname_after_a_courtesy_title_stays_a_person_beside_the_firm_it_name
     assert [(s.text, s.label) for s in every_mention(text, spans)] == [
         ("Tran Family Nail Spa LLC", "COMPANY"), ("Tran", "PERSON"), ("Tran", "COMPANY"),
         ("Okafor", "COMPANY"), ("Okafor", "PERSON")]
-
-
-def test_a_found_persons_surname_read_alone_as_a_firm_is_the_person():
-    """The surnames-read-as-firms record's probe: "[Papadakis]" read as a firm beside the
-    sure "Konstantinos Papadakis" is the person, and so is "Na" beside "Li Na"; not
-    "Schwab" beside "Charles Schwab" (a founder's firm), "Lazard" (a well-known firm),
-    "Pembroke" beside "Pembroke Advisors", a name the model was unsure of, a firm before
-    its person's possessive ("Ayala's Jaime Zobel de Ayala"), a name that starts with no
-    given name ("Chave Pix"), or a firm of two words."""
-    text = ("UBO: Konstantinos Papadakis. Via Papadakis's vessel. Charles Schwab founded "
-            "Schwab. Alastair Pembroke runs Pembroke Advisors; Pembroke. Li Na sold; Li "
-            "Holdings; Na bought. Ann Kowalski; Kowalski. Marie Lazard; Lazard. Ayala's Jaime "
-            "Zobel de Ayala. Chave Pix; Pix.")
-
-    def span(value, label, score=0.97, at=0):
-        start = text.index(value, at)
-        return Span(start, start + len(value), label, value, score, "model")
-
-    spans = [span("Konstantinos Papadakis", "PERSON"), span("Papadakis", "COMPANY", at=30),
-             span("Charles Schwab", "PERSON"), span("Schwab", "COMPANY", at=70),
-             span("Alastair Pembroke", "PERSON"), span("Pembroke Advisors", "COMPANY"),
-             span("Pembroke", "COMPANY", at=text.index("; Pembroke")),
-             span("Li Na", "PERSON"), span("Li Holdings", "COMPANY"),
-             span("Na", "COMPANY", at=text.index("Na bought")),
-             span("Ann Kowalski", "PERSON", score=0.8),
-             span("Kowalski", "COMPANY", at=text.index("; Kowalski")),
-             span("Marie Lazard", "PERSON"), span("Lazard", "COMPANY", at=text.index("; Lazard")),
-             span("Ayala", "COMPANY"), span("Jaime Zobel de Ayala", "PERSON"),
-             span("Chave Pix", "PERSON"), span("Pix", "COMPANY", at=text.index("; Pix"))]
-    out = {(s.start, s.text): s.label for s in every_mention(text, spans)}
-    assert [(s.text, out[s.start, s.text]) for s in spans if s.label == "COMPANY"] == [
-        ("Papadakis", "PERSON"), ("Schwab", "COMPANY"), ("Pembroke Advisors", "COMPANY"),
-        ("Pembroke", "COMPANY"), ("Li Holdings", "COMPANY"), ("Na", "PERSON"),
-        ("Kowalski", "COMPANY"), ("Lazard", "COMPANY"), ("Ayala", "COMPANY"), ("Pix", "COMPANY")]
 
 
 def test_a_merchants_first_word_alone_is_the_merchant_its_trade_names():

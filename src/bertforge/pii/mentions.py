@@ -45,10 +45,9 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, given_names,
-                      widely_given)
+from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, widely_given
 from .patterns import FIRMS
-from .tidy import FIRM_ENDS, FOUNDERS_FIRMS, PERSONS_TITLE
+from .tidy import FIRM_ENDS, PERSONS_TITLE
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -163,7 +162,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     its short name defined after its full name (`_defined_name`); a PERSON span too for
     a one-word name in lower case (`_in_lower_case`). allowed(value) true: left in clear.
     Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = _relabelled(text, sorted(spans), sure)
+    spans = persons_in_other_case(text, firms_first_words(text, sorted(spans)), sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -212,15 +211,6 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
         if allowed is None or not allowed(text[a:b]):
             added.append(Span(a, b, label, text[a:b], score, "model"))
     return sorted(spans + added) if added else spans
-
-
-def _relabelled(text: str, spans: list[Span], sure: float) -> list[Span]:
-    """The spans, relabelled by what the document says of the same words elsewhere: a
-    firm's first word (`firms_first_words`), a person's name in other case
-    (`persons_in_other_case`) and a person's surname read as a firm
-    (`surnames_read_as_firms`)."""
-    spans = persons_in_other_case(text, firms_first_words(text, spans), sure)
-    return surnames_read_as_firms(text, spans, sure)
 
 
 def _named_in_full(firm: Span) -> bool:
@@ -285,31 +275,6 @@ def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) 
                     f"{s.explanation}; a person's name the document gives in full")
             if s.label == "COMPANY" and s.source == "model" and not _named_in_full(s) and
             _folded(s.text) in names else s for s in out]
-
-
-def surnames_read_as_firms(text: str, spans: Sequence[Span], sure: float = SURE) -> list[Span]:
-    """The spans, a one-word model COMPANY span made PERSON where it is the last word of a
-    person's name of two words or more the model found with a score of at least `sure`
-    whose first word is a given name ("Konstantinos Papadakis" ... "via [Papadakis]'s
-    vessel"); not before a possessive and a capitalised word (`FIRMS_PERSON`: "[Ayala]'s
-    Jaime Augusto Zobel de Ayala", a firm's people), not a well-known firm's
-    name (`patterns.FIRMS`: "Lazard"), the surname of a firm named after its founder
-    (`tidy.FOUNDERS_FIRMS`: "Schwab" beside "Charles Schwab"), nor the first word of a
-    firm named in full (`_named_in_full`: "Pembroke Advisors" beside "Alastair
-    Pembroke")."""
-    given = given_names()
-    surnames = {s.text.split()[-1] for s in spans if s.label == "PERSON" and
-                s.source == "model" and s.score >= sure and " " in s.text.strip() and
-                s.text.split()[0].casefold() in given and s.text not in FOUNDERS_FIRMS}
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
-    return [replace(s, label="PERSON") if s.label == "COMPANY" and s.source == "model" and
-            s.text in surnames and s.text not in heads and FIRMS.fullmatch(s.text) is None
-            and not FIRMS_PERSON.match(text, s.end) else s for s in spans]
-
-
-# a possessive and a capitalised word after a firm's name: the firm's people ("[Ayala]'s
-# Jaime Augusto Zobel de Ayala", "[Blackstone]'s Jon Gray")
-FIRMS_PERSON = re.compile(r"['\u2019]s[ \t]+[A-Z]")
 
 
 def _one_name(text: str, first: Span, second: Span, names: set[str]) -> bool:
