@@ -47,7 +47,7 @@ from typing import Callable, Sequence
 from ..spans import Span
 from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, widely_given
 from .patterns import FIRMS
-from .tidy import FIRM_ENDS, PERSONS_TITLE
+from .tidy import FIRM_ENDS, after_title
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -235,7 +235,7 @@ def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
     Pembroke" founded "Pembroke Advisors"; "[Pembroke] said"; a double-barrelled surname
     whole, "Henrietta Oyelaran-Cole" and the "Oyelaran-Cole Family Trust"), or the span
     follows a person's courtesy title ("Tran Family Nail Spa LLC" ... "notify Ms. [Tran]":
-    `tidy.PERSONS_TITLE`)."""
+    `tidy.after_title`)."""
     heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)} | \
         {s.text for s in spans if s.label == "COMPANY" and " " not in s.text}
     lone = [s for s in spans if s.label == "PERSON" and s.source == "model" and s.text in heads]
@@ -245,7 +245,7 @@ def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
               for w in WORD.findall(s.text) + s.text.split()}  # ("Oyelaran-Cole" whole too)
     given = widely_given()
     firms = {id(s) for s in lone if s.text not in people and s.text.casefold() not in given
-             and PERSONS_TITLE.search(text, max(0, s.start - 6), s.start) is None}
+             and not after_title(text, s.start)}
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; a firm's name, or its first word, elsewhere in the document")
             if id(s) in firms else s for s in spans]

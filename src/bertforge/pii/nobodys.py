@@ -99,11 +99,7 @@ FILING_SYSTEMS = frozenset(("EDGAR", "EMMA", "SEDAR", "SEDAR+", "TRACE", "IAPD")
 def _filing_system(text: str, span: Span) -> bool:
     """Whether a model span is a regulator's filing system's name (`FILING_SYSTEMS`) on a
     line with lower-case letters (a line in capitals, "PAYEE: EDGAR", may name a person)."""
-    if span.text not in FILING_SYSTEMS:
-        return False
-    end = text.find("\n", span.end)
-    return any(c.islower() for c in text[text.rfind("\n", 0, span.start) + 1:
-                                         end if end >= 0 else len(text)])
+    return span.text in FILING_SYSTEMS and any(c.islower() for c in _line(text, span))
 
 
 # the names markets give a kind of security or a benchmark price, as news and a fund's
@@ -125,8 +121,9 @@ def _market_word(text: str, span: Span) -> bool:
     crude", "[Brent crude]", `CRUDE_AFTER`)."""
     if all(word in MARKET_WORDS for word in MARKET_LIST.split(span.text.strip())):
         return True
-    first = span.text.split(maxsplit=1)[0] if span.text.strip() else ""
-    return first in CRUDES and CRUDE_AFTER.match(text, span.start + len(first)) is not None
+    words = span.text.split()
+    return bool(words) and words[0] in CRUDES and \
+        CRUDE_AFTER.match(text, span.start + len(words[0])) is not None
 
 
 def _code(text: str, span: Span) -> bool:
@@ -282,9 +279,13 @@ def _cover_words(text: str, span: Span) -> bool:
     folded = span.text.casefold()
     if not BODY_WORDS.issuperset(folded.split()):
         return False
-    start, end = text.rfind("\n", 0, span.start) + 1, text.find("\n", span.end)
-    return folded in GOVERNMENT_BODIES or \
-        text[start:end if end >= 0 else len(text)].strip().casefold() in GOVERNMENT_BODIES
+    return folded in GOVERNMENT_BODIES or _line(text, span).strip().casefold() in GOVERNMENT_BODIES
+
+
+def _line(text: str, span: Span) -> str:
+    """The line a span stands on, whole."""
+    end = text.find("\n", span.end)
+    return text[text.rfind("\n", 0, span.start) + 1:end if end >= 0 else len(text)]
 
 
 # the US tax forms' names whose letters say what they are ("1040-X", "1099-INT", "W-9",

@@ -1028,7 +1028,7 @@ MAIL_NAME = re.compile(
 # GROVE RD"): two to seven capitalised words (joint holders joined by "&" or "AND"), after
 # a courtesy title or two if any (not the name's), then a line that starts with a street's
 # number and a word, or a post office box. Whether the words are a person's is the
-# recognizer's check (`recognizers._addressee`).
+# recognizer's check (`recognizers.Addressees`).
 _ADDRESSEE_TITLE = r"(?:MR|MRS|MS|DR|Mr|Mrs|Ms|Dr)\.?"
 _ADDRESSEE_WORD = rf"(?:{_NAME_FIELD_WORD}|[A-Z](?![\w.]))"  # or an initial without its stop
 ADDRESSEE = re.compile(

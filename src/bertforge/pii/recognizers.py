@@ -1080,8 +1080,7 @@ class Addressees(Recognizer):
 
     @staticmethod
     def _names(value: str) -> bool:
-        folded = [w.rstrip(".,").casefold() for w in value.split()
-                  if w not in ("&", "AND", "and")]
+        folded = [w.rstrip(".,").casefold() for w in JOINT.sub(" ", value).split()]
         return not a_place(value) and not _no_one(value) and \
             any(w in given_names() for w in folded) and \
             all(name_or_rare(w) or len(w) == 1 or w in NAME_SUFFIXES for w in folded)

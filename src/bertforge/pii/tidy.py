@@ -1685,13 +1685,19 @@ def _caption_party(text: str, span: Span) -> Span:
 PERSONS_TITLE = re.compile(r"(?:%s)\.?(?:[ \t]+|[ \t]*\n[ \t]*)\Z" % trie_pattern(ENGLISH_TITLES))
 
 
+def after_title(text: str, start: int) -> bool:
+    """Whether one person's courtesy title ("Ms.", "Dr.") stands right before `start`
+    (`PERSONS_TITLE`, looked for in the six characters before it)."""
+    return PERSONS_TITLE.search(text, max(0, start - 6), start) is not None
+
+
 def _titled(text: str, span: Span) -> Span:
     """A model COMPANY span right after one person's courtesy title ("an employment
     agreement with Dr. [Arvind Subramaniam]", `PERSONS_TITLE`) as PERSON: no firm is
     named so (one whose name ends in a firm's word, "Dr. Reddy's Laboratories", is made
     a firm again by `_firm`)."""
     if span.label != "COMPANY" or span.source != "model" or \
-            PERSONS_TITLE.search(text, max(0, span.start - 6), span.start) is None:
+            not after_title(text, span.start):
         return span
     return replace(span, label="PERSON")
 
@@ -1893,7 +1899,7 @@ def _short_firms(text: str, spans: list[Span]) -> list[Span]:
     return [replace(s, label="COMPANY") if s.label == "PERSON" and s.source == "model" and
             (word := s.text.casefold()) in heads and word not in surnames and
             word not in widely_given() and
-            PERSONS_TITLE.search(text, max(0, s.start - 6), s.start) is None else s
+            not after_title(text, s.start) else s
             for s in spans]
 
 
@@ -2262,7 +2268,7 @@ def _name_before(text: str, span: Span, head: re.Match) -> bool:
     word = head.group(1).casefold()
     return " " not in span.text and word not in common_words() and \
         (word in given_names() or word not in known_names()) or \
-        PERSONS_TITLE.search(text, max(0, head.start(1) - 6), head.start(1)) is not None
+        after_title(text, head.start(1))
 
 
 def _with_legal_forms(text: str, spans: list[Span]) -> list[Span]:
