@@ -1200,6 +1200,15 @@ AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`reco
 CHAT_VERB_NAME = re.compile(
     rf"(?<![\w-])(?:[Pp]ing|[Aa]sk|[Tt]ell|DM|[Dd]m|[Tt]ext|[Mm]essage|[Ll]oop in|[Ee]mail)"
     rf"[ \t]+({_GREETED})(?![\w-])")
+# a name called on before a comma and a request or a question, at a sentence's start
+# ("Priyanka, can you review the FX assumptions?", "Mike, please send", "Ana, any
+# update?"): found from the request (a literal first character lets the engine skip to
+# it), the name before it with `CALLED_NAME`
+VOCATIVE_REQUEST = re.compile(
+    r",[ \t]+(?:(?:can|could|would|will|do|did|are|have)[ \t]+(?:you|we)|please|pls|"
+    r"any[ \t]+(?:update|news|chance|thoughts)|let[ \t]+me[ \t]+know|thoughts\?|"
+    r"quick[ \t]+question)\b")
+CALLED_NAME = re.compile(rf"(?:^|(?<=[.!?] ))[ \t]*({_GREETED})\Z", re.MULTILINE)
 # a name after what a person spends time with them on, as receipts, calendars and
 # bookings write it ("Trip with Oleksandr · 4.92", "Call with Priya at 3pm")
 WITH_NAME = re.compile(

@@ -527,7 +527,8 @@ class GreetedNames(Recognizer):
     a surname alone after a title (`patterns.TITLED_SURNAME`: "Judge Park dissented"),
     after a trip, a call or a meeting "with" (`patterns.WITH_NAME`: "Trip with Oleksandr")
     or a chat's verb that asks someone be reached (`patterns.CHAT_VERB_NAME`: "ping Marta
-    or me");
+    or me"), or called on before a request (`patterns.VOCATIVE_REQUEST`: "Priyanka, can
+    you review");
     `_greeted_person` says who may stand there."""
     name, kinds, trust = "greeted_names", ("name",), "shape"
     check = ("a name after a greeting, a thanks, an introduction, a courtesy title or a "
@@ -541,6 +542,8 @@ class GreetedNames(Recognizer):
                  if pattern is not p.INTRODUCED_NAME or _introduced(text, m)]
         found += [m.span(1) for m in p.COMMA_NAME.finditer(text)
                   if p.SIGN_OFF_BEFORE.search(text, max(0, m.start() - 30), m.start())]
+        found += [n.span(1) for m in p.VOCATIVE_REQUEST.finditer(text)
+                  for n in [p.CALLED_NAME.search(text, max(0, m.start() - 60), m.start())] if n]
         if "\n" in text:
             found += [m.span(1) for m in p.SIGNED_NAME.finditer(text)]
         if ":" in text:
