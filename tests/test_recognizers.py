@@ -1084,6 +1084,16 @@ GREETED_PROBES = [
         "Capital Partners. I'll ask Priya's team",
         ["Marta", "Kofi", "Wenjun", "Ravi Shah", "Priya"],
         id="chat-verbs"),
+    # the called-names record: a name called on at a sentence's start before a comma and
+    # a request; not a sentence's first word, a place, a team, a name inside a sentence,
+    # or a name before a comma and anything else
+    pytest.param(
+        "Update from Jordan: the Q4 forecast is in. Priyanka, can you review the FX "
+        "assumptions?\nMike, please send it. Ana Lima, any update? Also, can you check?\n"
+        "Overall, do you agree? London, please hold. Team, please sign. I met Tom, please "
+        "note. Sarah, the file is here. Hello.\nThandiwe, let me know",
+        ["Priyanka", "Mike", "Ana Lima", "Thandiwe"],
+        id="called-names"),
     # the chat-speakers record: a chat line's speaker, perhaps after the message's time,
     # or in brackets after the role (the speaker-roles record); not a form's field before
     # its value, a label, a chat's role, a transcript's or a party's (the transcript-roles
