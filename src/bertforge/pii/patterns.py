@@ -1257,10 +1257,12 @@ SPEAKER_NAME = re.compile(
 SPEAKER_ROLE_NAME = re.compile(
     _CHAT_TIME + r"[A-Z][A-Za-z]*(?:[ \t]+(?:[A-Z][A-Za-z]*|\d{1,2}))?[ \t]*"
     rf"\(({_GREETED})\)[ \t]*:", re.MULTILINE)
-# a name after a sign-off on its line, ending the line ("Merci, Étienne"): found from the
-# comma (a literal first character lets the engine skip to it), the sign-off before it,
-# at a sentence's start, checked with `SIGN_OFF_BEFORE`
-COMMA_NAME = re.compile(rf",[ \t]*({_GREETED})[ \t]*[.!]?[ \t]*$", re.MULTILINE)
+# a name after a sign-off on its line, ending the line, after a comma or a spaced dash
+# ("Merci, Étienne", "Thanks - Aoife"): found from the comma or the dash (a first
+# character of a class lets the engine skip to it), the sign-off before it, at a
+# sentence's start, checked with `SIGN_OFF_BEFORE`
+COMMA_NAME = re.compile(rf"[,\-\u2013\u2014~](?:(?<=,)|(?<=[ \t][-\u2013\u2014~]))"
+                        rf"[ \t]*({_GREETED})[ \t]*[.!]?[ \t]*$", re.MULTILINE)
 SIGN_OFF_BEFORE = re.compile(
     rf"(?:^|(?<=[.!?] ))(?:{_SIGN_OFF})[ \t]*\Z", re.MULTILINE)
 # a name after a dash after a sentence's end, ending the line ("Thanks for nothing. -

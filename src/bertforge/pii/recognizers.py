@@ -521,9 +521,10 @@ class GreetedNames(Recognizer):
     after a courtesy title of a letter in another language (`patterns.TITLED_NAME`:
     "Doña Pilar Echeverría", "Frau Katharina Brandstätter"),
     before "from support", under or after a sign-off (`patterns.SIGNED_NAME`,
-    `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "- Rashida"), a
-    chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh: the build is
-    green now"; `SPEAKER_ROLE_NAME`, in brackets after the role: "Agent (Sipho): Hi"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna"),
+    `COMMA_NAME`, `DASHED_NAME`: "Regards,\nThanh", "Merci, Étienne", "Thanks - Aoife",
+    "- Rashida"), a chat's speaker before what they said (`patterns.SPEAKER_NAME`: "Thanh:
+    the build is green now"; `SPEAKER_ROLE_NAME`, in brackets after the role: "Agent
+    (Sipho): Hi"), after a role or a relation (`patterns.ROLE_NAME`: "our server Brianna"),
     a surname alone after a title (`patterns.TITLED_SURNAME`: "Judge Park dissented"),
     after a trip, a call or a meeting "with" (`patterns.WITH_NAME`: "Trip with Oleksandr")
     or a chat's verb that asks someone be reached (`patterns.CHAT_VERB_NAME`: "ping Marta
