@@ -1084,6 +1084,13 @@ GREETED_PROBES = [
         "Capital Partners. I'll ask Priya's team",
         ["Marta", "Kofi", "Wenjun", "Ravi Shah", "Priya"],
         id="chat-verbs"),
+    # the dashed-sign-offs record: a name after a sign-off and a spaced dash, ending its
+    # line; not a hyphen inside a word, a dash after anything but a sign-off, or a team
+    pytest.param(
+        "can you help? Thanks - Aoife\nCheers \u2013 Tom Hardy\nThanks \u2014 Priya.\n"
+        "I live in Wilkes-Barre\nThanks-Oluwaseun\nsee you - Oluwaseun\nRegards - Finance",
+        ["Aoife", "Tom Hardy", "Priya"],
+        id="dashed-sign-offs"),
     # the called-names record: a name called on at a sentence's start before a comma and
     # a request; not a sentence's first word, a place, a team, a name inside a sentence,
     # or a name before a comma and anything else
