@@ -2084,9 +2084,10 @@ def _before_nickname(name: str) -> bool:
     return len(words) == 1 or words[-1].casefold() in given_names()
 
 
-# a post office box's first letters at a span's end ("Experian, P.O."), and its word at the
-# next span's start ("Box 2002, Allen, TX 75013")
-PO_END = re.compile(r"[ \t]*,?[ \t]*(P\.[ \t]?O\.|PO)$")
+# a post office box's first letters at a span's end ("Experian, P.O."), perhaps with its
+# word ("Experian, P.O. Box"), and its word at the next span's start ("Box 2002, Allen,
+# TX 75013")
+PO_END = re.compile(r"[ \t]*,?[ \t]*(P\.[ \t]?O\.|PO)([ \t]+(?:Box|BOX))?$")
 BOX_START = re.compile(r"Box\b|BOX\b")
 
 
@@ -2094,18 +2095,24 @@ def _po_boxes(text: str, spans: list[Span]) -> list[Span]:
     """A span that ends in a post office box's "P.O." and the ADDRESS after it that
     starts with its "Box", one space or line between them, as a span without the "P.O."
     and an address with it: the model read "Experian, P.O." as the firm and "Box 2002,
-    Allen, TX 75013" as its address, where the box is the address's."""
+    Allen, TX 75013" as its address, where the box is the address's. So too a span that
+    ends in the box's "P.O. Box" ("Experian, P.O. Box" and "2002, Allen, TX 75013"): no
+    one's name ends so, and an address right after it that starts with the box's
+    number takes the words; without one, the address pattern finds the box."""
     out = list(spans)
-    for i in range(len(out) - 1):
-        first, address = out[i], out[i + 1]
-        if address.label != "ADDRESS" or not BOX_START.match(address.text) or \
-                text[first.end:address.start] not in (" ", "\n"):
+    for i, first in enumerate(out):
+        following = out[i + 1] if i + 1 < len(out) else None
+        near = following is not None and following.label == "ADDRESS" and \
+            text[first.end:following.start] in (" ", "\n")
+        boxed = first.label != "ADDRESS" and first.text.endswith(("Box", "BOX"))
+        if not boxed and not (near and BOX_START.match(following.text)):
             continue  # (the cheap tests first: most spans are before no box)
         tail = PO_END.search(first.text)
-        if tail is None:
+        if tail is None or bool(tail.group(2)) != boxed:
             continue
-        start = first.start + tail.start(1)
-        out[i + 1] = replace(address, start=start, text=text[start:address.end])
+        if near and (not boxed or following.text[:1].isdigit()):
+            start = first.start + tail.start(1)
+            out[i + 1] = replace(following, start=start, text=text[start:following.end])
         out[i] = _cut(first, tail.start())
     return [s for s in out if s.end > s.start]
 
