@@ -3469,6 +3469,29 @@ def test_a_post_office_boxs_letters_are_its_addresss_not_the_firms():
         ("ADDRESS", "Box 1000"), ("COMPANY", "Lakeview Farms"), ("ADDRESS", "Box 44, Nome")]
 
 
+def test_a_post_office_boxs_words_at_a_firms_end_are_its_addresss():
+    """The po-box-words record's probe, with the model's spans as it gave them: "Experian,
+    P.O. Box" and "2002, Allen, TX 75013" are the firm and the whole box; a firm's box
+    words with no address after are dropped from it all the same; an address after them
+    that starts with no number, one two spaces away, a firm whose name ends in "Box"
+    without the box's letters, and an address that ends in the box's words, stay as they
+    were."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Experian, P.O. Box 2002, Allen, TX 75013. Equifax PO BOX\n740241. Acme Lock Box "
+            "12 Main St. Initech PO Box  30 Elm St. Globex, P.O. Box Unit 4, Reno. Suite 9, PO Box")
+    values = [("Experian, P.O. Box", "COMPANY"), ("2002, Allen, TX 75013", "ADDRESS"),
+              ("Equifax PO BOX", "COMPANY"), ("Acme Lock Box", "COMPANY"),
+              ("12 Main St", "ADDRESS"), ("Initech PO Box", "COMPANY"), ("30 Elm St", "ADDRESS"),
+              ("Globex, P.O. Box", "COMPANY"), ("Unit 4, Reno", "ADDRESS"),
+              ("Suite 9, PO Box", "ADDRESS")]
+    assert [(s.label, s.text) for s in tidy(text, spans_at(text, values))] == [
+        ("COMPANY", "Experian"), ("ADDRESS", "P.O. Box 2002, Allen, TX 75013"),
+        ("COMPANY", "Equifax"), ("COMPANY", "Acme Lock Box"), ("ADDRESS", "12 Main St"),
+        ("COMPANY", "Initech"), ("ADDRESS", "30 Elm St"), ("COMPANY", "Globex"),
+        ("ADDRESS", "Unit 4, Reno"), ("ADDRESS", "Suite 9, PO Box")]
+
+
 def test_a_surname_read_as_an_addresss_first_line_is_the_names():
     """The surname-lines record's probe, with the model's spans as they came: a letter's
     signature "María José" + "Fernández\nDepartamento ...\nCalle ..." is the whole name

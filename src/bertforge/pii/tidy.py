@@ -2087,7 +2087,7 @@ def _before_nickname(name: str) -> bool:
 # a post office box's first letters at a span's end ("Experian, P.O."), perhaps with its
 # word ("Experian, P.O. Box"), and its word at the next span's start ("Box 2002, Allen,
 # TX 75013")
-PO_END = re.compile(r"[ \t]*,?[ \t]*(P\.[ \t]?O\.|PO)([ \t]+(?:Box|BOX))?$")
+PO_END = re.compile(r"[ \t]*,?[ \t]*(P\.[ \t]?O\.|PO)(?:[ \t]+(?:Box|BOX))?$")
 BOX_START = re.compile(r"Box\b|BOX\b")
 
 
@@ -2108,7 +2108,7 @@ def _po_boxes(text: str, spans: list[Span]) -> list[Span]:
         if not boxed and not (near and BOX_START.match(following.text)):
             continue  # (the cheap tests first: most spans are before no box)
         tail = PO_END.search(first.text)
-        if tail is None or bool(tail.group(2)) != boxed:
+        if tail is None:
             continue
         if near and (not boxed or following.text[:1].isdigit()):
             start = first.start + tail.start(1)
