@@ -622,13 +622,29 @@ EPONYM_WORDS = ("Foundation", "Institute", "Institution", "Center", "Centre", "C
                 "Gallery", "Airport", "Boulevard", "Blvd", "Avenue", "Bridge", "Tunnel",
                 "Stadium", "Arena", "Memorial", "Prize", "Award", "Awards", "Medal", "Trophy",
                 "Lecture", "Fellowship", "Scholarship", "Show", "conjecture", "theorem",
-                "hypothesis", "equation", "syndrome", "disease")
+                "hypothesis", "equation", "syndrome", "disease", "ratio", "criterion",
+                "coefficient")
 EPONYM_BETWEEN = ("International", "National", "Regional", "Memorial", "Cancer", "Medical",
                   "Research", "Children's", "Community", "Family", "Charitable", "Presidential",
                   "Performing", "Arts", "Music", "Science", "Sports")
 EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A-Z][^\W\d_]+){1,3})?"
                           r"(?:['\u2019]s)?(?:[ \t]+(?:%s))*[ \t]+(?:%s)\b" % (
     "|".join(map(re.escape, EPONYM_BETWEEN)), "|".join(EPONYM_WORDS)))
+
+
+# finance's and the law's terms named after a person, each with the words that follow
+# the name in them ("a [Wells] Notice", "a [Keogh] plan", "a [Roth] conversion"): the name
+# alone, right before one of its words, is the term's
+EPONYM_TERMS = {"Wells": ("Notice", "notice", "Submission", "submission"),
+                "Keogh": ("plan", "plans", "Plan", "Plans"),
+                "Ponzi": ("scheme", "schemes", "Scheme"),
+                "Roth": ("IRA", "IRAs", "401(k)", "conversion", "conversions", "contribution",
+                         "contributions"),
+                "Volcker": ("Rule", "rule"), "Coverdell": ("ESA", "ESAs"),
+                "Pell": ("Grant", "Grants", "grant", "grants")}
+EPONYM_TERM = re.compile("|".join(
+    rf"{name}[ \t]+(?:{'|'.join(map(re.escape, words))})(?![\w(-])"
+    for name, words in EPONYM_TERMS.items()))
 
 
 # the words before a name that make it a storm's or a ship's ("Hurricane Helene",
@@ -645,12 +661,14 @@ STORM_OR_SHIP_BEFORE = re.compile(rf"(?<![\w-])(?:{_STORM_OR_SHIP})[ \t]+$")  # 
 def eponym(text: str, span: Span) -> bool:
     """Whether a model PERSON span is part of the name of a thing, a place or an
     institution named after a person (`EPONYM_WORDS` right after it, perhaps past
-    `EPONYM_BETWEEN`), or a storm's or a ship's name (`EPONYM_BEFORE` before it or first
+    `EPONYM_BETWEEN`), a term of finance or the law named so (`EPONYM_TERMS`: "a [Wells]
+    Notice"), or a storm's or a ship's name (`EPONYM_BEFORE` before it or first
     in it: "[Hurricane Helene]", "USS [Gerald R. Ford]"): no one's personal data there,
     and no person in the real corpora."""
     if span.label != "PERSON" or span.source != "model":
         return False
     return EPONYM_AFTER.match(text, span.end) is not None or \
+        span.text in EPONYM_TERMS and EPONYM_TERM.match(text, span.start) is not None or \
         STORM_OR_SHIP.match(span.text) is not None or \
         STORM_OR_SHIP_BEFORE.search(text, max(0, span.start - 24), span.start) is not None
 
