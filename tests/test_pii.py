@@ -2422,6 +2422,25 @@ def test_a_name_in_the_name_of_a_thing_or_an_institution_is_nobodys():
     assert [s.text for s in found] == ["Jane Doe Hughes", "Raj Patel", "Raj Patel"]
 
 
+def test_finances_terms_named_after_a_person_are_nobodys():
+    """The finance-eponyms record's probes, with the model's spans as it gave them: a
+    measure named after its author and the terms of `EPONYM_TERMS` go ("[Wells] Notice",
+    "a [Keogh] plan", "[Treynor] ratio", "a [Roth] 401(k)", "a [Roth IRA]"); a full name
+    before a term's words (an account's holder), a term's name before other words or in a
+    longer name, another name before a term's words, and a term's name before a longer
+    word stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Carrow received a Wells Notice. Open a Keogh plan. Treynor ratio fell; the Kelly "
+            "criterion. A Roth 401(k) helps; a Roth IRA too. JOHN A SMITH ROTH IRA. Wells said "
+            "so. Ms. Cole plan: rest. Ponzi schemers lied. Pell Grant Smith Notice.")
+    values = ["Carrow", "Wells", "Keogh", "Treynor", "Kelly", "Roth", "Roth IRA",
+              "JOHN A SMITH ROTH", "Wells", "Cole", "Ponzi", "Pell Grant Smith"]
+    found = tidy(text, spans_in_turn(text, values))
+    assert [s.text for s in found] == ["Carrow", "JOHN A SMITH ROTH", "Wells", "Cole", "Ponzi",
+                                       "Pell Grant Smith"]
+
+
 def test_a_storms_or_a_ships_name_is_nobodys():
     """The storms-and-ships record's probes, with the model's spans as it gave them: a
     storm's word first in the span or right before it, and a ship's prefix, make the

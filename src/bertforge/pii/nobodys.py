@@ -634,7 +634,7 @@ EPONYM_AFTER = re.compile(r"\.?(?:-[A-Z][^\W\d_]+)*(?:[ \t]+(?:&|and)(?:[ \t]+[A
 
 # finance's and the law's terms named after a person, each with the words that follow
 # the name in them ("a [Wells] Notice", "a [Keogh] plan", "a [Roth] conversion"): the name
-# alone, right before one of its words, is the term's
+# alone, right before one of its words, or with them, is the term's
 EPONYM_TERMS = {"Wells": ("Notice", "notice", "Submission", "submission"),
                 "Keogh": ("plan", "plans", "Plan", "Plans"),
                 "Ponzi": ("scheme", "schemes", "Scheme"),
@@ -662,15 +662,21 @@ def eponym(text: str, span: Span) -> bool:
     """Whether a model PERSON span is part of the name of a thing, a place or an
     institution named after a person (`EPONYM_WORDS` right after it, perhaps past
     `EPONYM_BETWEEN`), a term of finance or the law named so (`EPONYM_TERMS`: "a [Wells]
-    Notice"), or a storm's or a ship's name (`EPONYM_BEFORE` before it or first
+    Notice", "[Roth IRA]"), or a storm's or a ship's name (`EPONYM_BEFORE` before it or first
     in it: "[Hurricane Helene]", "USS [Gerald R. Ford]"): no one's personal data there,
     and no person in the real corpora."""
     if span.label != "PERSON" or span.source != "model":
         return False
     return EPONYM_AFTER.match(text, span.end) is not None or \
-        span.text in EPONYM_TERMS and EPONYM_TERM.match(text, span.start) is not None or \
+        _eponym_term(text, span) or \
         STORM_OR_SHIP.match(span.text) is not None or \
         STORM_OR_SHIP_BEFORE.search(text, max(0, span.start - 24), span.start) is not None
+
+
+def _eponym_term(text: str, span: Span) -> bool:
+    """Whether a span starts a term of `EPONYM_TERMS` and ends within it."""
+    term = EPONYM_TERM.match(text, span.start)
+    return term is not None and span.end <= term.end()
 
 
 # the numbers the SEC gives a company's filings ("Commission File Number 001-35565",
