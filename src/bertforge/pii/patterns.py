@@ -1521,8 +1521,9 @@ DATES = re.compile(
     rf"|{MONTH} \d{{4}}"                                      # March 2023
     rf"|(?<!day of ){MONTH}, \d{{4}}"         # March, 2023 (not after a day in words)
     r")(?:,? (?:at )?" + TIME + r")?(?![\w/-])")
-# not the office and year that open a case's docket number ("3:24-cv-01187")
-TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:]|-[A-Za-z])")
+# not the office and year that open a case's docket number ("3:24-cv-01187"), nor a race's
+# time in minutes, seconds and their hundredths ("Faith Kipyegon (Kenya) 3:50.07")
+TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:]|-[A-Za-z]|\.\d)")
 # A cheque's MICR line: ⑆transit (routing or sort code)⑆ on-us (account number)⑈
 MICR = re.compile(r"⑆ ?(\d[\d -]{4,12}\d) ?⑆ ?([0-9A-Z][0-9A-Z -]{2,30}?[0-9A-Z]) ?⑈")
 # A travel document's machine-readable zone (ICAO 9303) as a scan's text holds it: a
