@@ -940,6 +940,15 @@ def test_a_contracts_dates_are_found_whole():
         "12th day of August, 2025", "3rd day of March 2026", "August, 2025", "May 2023"]
 
 
+def test_a_races_time_is_no_time_of_day():
+    """The race-times record's probe: a race's minutes, seconds and hundredths are no
+    time of day; a log's time with its fraction of a second, a time at a sentence's end
+    and one before a sentence that starts with a number are."""
+    text = ("Results: 1. Faith Kipyegon (Kenya) 3:50.07, 2. Laura Muir (Britain) 3:54.52. "
+            "Logged 12:01:02.345 today; we met at 10:30. Then at 3:50. 07 was the code.")
+    assert [t for t, _ in recognized("dates", "US", text)] == ["12:01:02.345", "10:30", "3:50"]
+
+
 def test_a_full_name_after_a_label_that_names_a_person_is_found():
     """The labelled-names record's probe: a full name after "cc", "Assigned to:", "Reviewed
     by", "Attn:" or a form's person field is found, ending where the field ends (a wider
