@@ -1010,7 +1010,7 @@ KIN = ("Uncle", "Aunt", "Auntie", "Aunty", "Cousin", "Brother", "Grandma", "Gran
        # them ("my grandma (Nonna Lucia)", "Abuela Rosa"), none a given name of Faker's
        "Nonna", "Nonno", "Abuela", "Abuelo", "Abuelita", "Abuelito", "Opa", "Bubbe", "Zayde",
        "Tío", "Zia", "Zio", "Tante", "Onkel")
-TITLE = re.compile(r"(?:%s)\.?[ \t]+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
+TITLE = re.compile(r"(?:(?:%s)\.?[ \t]+)+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
     {t for title in OFFICE_TITLES + DEMONYMS for t in (title, title.upper())} |
     {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
     key=len, reverse=True))))
