@@ -1933,6 +1933,25 @@ def test_an_introductions_verb_before_a_name_is_no_part_of_it():
         assert [s.text for s in tidy(text, spans_at(text, [read]))] == [name], text
 
 
+def test_a_soldiers_ranks_are_left_out_of_a_name_and_a_rank_alone_is_nobodys():
+    """The military-ranks record's probes, with the model's spans as it gave them: two
+    ranks before a name are both left out ("Brig. Gen. [Tom Vance]", "Mr. Justice
+    [Ann Cole]"), a rank written out or abbreviated is one ("Commander [Reyes]", "Cpl.
+    [Jenna Morse]"), and a rank read alone is no one ("[Maj]", "[Cmdr]", "[Pvt]"); "Major"
+    and "Private" are names and words, and stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Brig. Gen. Tom Vance and Mr. Justice Ann Cole met Commander Reyes and Cpl. Jenna "
+            "Morse. Sgt. Maj. Ricardo Alvarez; Cmdr. Lisa Chen; Pvt. Eli Brooks. John Major "
+            "spoke; Private Ryan.")
+    values = ["Brig. Gen. Tom Vance", "Mr. Justice Ann Cole", "Commander Reyes",
+              "Cpl. Jenna Morse", "Maj", "Ricardo Alvarez", "Cmdr", "Lisa Chen", "Pvt",
+              "Eli Brooks", "John Major", "Private Ryan"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Tom Vance", "Ann Cole", "Reyes", "Jenna Morse", "Ricardo Alvarez", "Lisa Chen",
+        "Eli Brooks", "John Major", "Private Ryan"]
+
+
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
     """The honorifics record's probe, with the model's spans as it gave them: "Shri",
     "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")

@@ -1093,6 +1093,12 @@ GREETED_PROBES = [
         "Capital Partners. I'll ask Priya's team",
         ["Marta", "Kofi", "Wenjun", "Ravi Shah", "Priya"],
         id="chat-verbs"),
+    # the military-ranks record: a surname after an abbreviated rank, as after "Gen."; a
+    # rank after a rank is none
+    pytest.param(
+        "Maj. Hollis disagreed; Cpl. Shaw testified. Sgt. Maj. Ricardo Alvarez was killed.",
+        ["Hollis", "Shaw"],
+        id="military-ranks"),
     # the dashed-sign-offs record: a name after a sign-off and a spaced dash, ending its
     # line; not a hyphen inside a word, a dash after anything but a sign-off, or a team
     pytest.param(

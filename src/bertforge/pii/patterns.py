@@ -1046,11 +1046,12 @@ _GAELIC_WORD = r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-�
 # it in capitals: the owners' names joined by the marks of how they own it (joint
 # tenancy "JTWROS", "JT TEN"; a trustee "TTEE", "TR"; a custodian "CUST" for a minor
 # under a state's gifts act, "UTMA NJ"; "FBO", for the benefit of; a transfer or a
-# payment on death "TOD", "POD"; a power of attorney "POA"): a line in capitals (after a
-# field's label, perhaps) with one mark at least, and the pieces between the marks,
-# "&" and commas.
+# payment on death "TOD", "POD"; a power of attorney "POA"; an estate's executor or
+# administrator, "EXECUTRIX", "ADMR"): a line in capitals (after a field's label,
+# perhaps) with one mark at least, and the pieces between the marks, "&" and commas.
 REGISTRATION_MARK = (r"JTWROS|JT WROS|JT TEN|JTTEN|TEN COM|TEN ENT|TTEES?|TRS?|"
-                     r"CUST(?: FOR| FBO)?|FBO|F/B/O|U[TG]MA(?:[/ ][A-Z]{2})?|TOD|POD|POA")
+                     r"CUST(?: FOR| FBO)?|FBO|F/B/O|U[TG]MA(?:[/ ][A-Z]{2})?|TOD|POD|POA|"
+                     r"EXECUTORS?|EXECUTRIX|EXECS?|EXRS?|ADMINISTRATORS?|ADMINISTRATRIX|ADMRS?")
 REGISTRATION_LINE = re.compile(r"(?m)^(?:[^\n:]{1,40}:[ \t]*)?([A-Z][A-Z0-9 .,&/'-]+?)[ \t]*$")
 REGISTERED = re.compile(rf"(?:^|(?<=[ ,/]))(?:{REGISTRATION_MARK})(?=$|[ ,/])")
 REGISTRATION_CUT = re.compile(rf"{REGISTERED.pattern}|[&,]")
