@@ -3572,6 +3572,22 @@ def test_a_name_ends_before_a_registrations_mark():
         ("PERSON", "SARAH LOCKWOOD"), ("PERSON", "Tod Smith POA"), ("PERSON", "JANE TODD PODESTA")]
 
 
+def test_a_name_ends_before_an_estates_executors_or_administrators_mark():
+    """The estate-marks record's probes, with the model's spans as they came: "MARGARET
+    FINCH EXECUTRIX" and "ROBERT K LEE ADMR" end before the mark; a mark's letters
+    inside a word ("EXECUTIVE") and a name in mixed case stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("ESTATE OF HAROLD B. FINCH, DECEASED, MARGARET FINCH EXECUTRIX\n"
+            "ROBERT K LEE ADMR EST OF HELEN LEE DECD\nJAMES T OKAFOR EXECUTOR\n"
+            "ANNA BELL EXECUTIVE\nDan Hart Executor")
+    values = ["HAROLD B. FINCH", "MARGARET FINCH EXECUTRIX", "ROBERT K LEE ADMR", "HELEN LEE",
+              "JAMES T OKAFOR EXECUTOR", "ANNA BELL EXECUTIVE", "Dan Hart Executor"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "HAROLD B. FINCH", "MARGARET FINCH", "ROBERT K LEE", "HELEN LEE", "JAMES T OKAFOR",
+        "ANNA BELL EXECUTIVE", "Dan Hart Executor"]
+
+
 def test_a_firm_read_as_a_person_before_its_officers_role_and_name_is_a_firm():
     """The officers-firms record's probes, with the model's spans as they came: "Kakao"
     before "founder Kim Beom-su" and "PIF" before "governor Yasir Al-Rumayyan" are firms;
