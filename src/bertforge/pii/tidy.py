@@ -19,8 +19,8 @@ from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PR
                       a_place, common_words, given_names, known_names, name_or_rare,
                       widely_given)
 from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
-from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, KNOWN_FIRMS,
-                       LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
+from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, GREETING_BEFORE,
+                       KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
                        NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, job_title, trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
@@ -575,18 +575,17 @@ def _apart(text: str, span: Span) -> list[Span]:
     stays one), names by "and", "or" or " , " ("I Dewa Gede Budjana or Dewa Budjana"), each
     side with a capitalised word of two letters or more, and full names listed with
     commas (`_people_listed`), or one-word names where the series goes on after them
-    (`_series_goes_on`); two people's names that the
-    model read as one firm are two names (`_name_pair`), and so is one name written
-    twice (`_twice`) and a name on each side of a sentence's end (`_two_sentences`), and
-    a name with a firm after its comma is a name and a firm (`_name_and_firm`), and a
-    lawsuit's caption its parties (`_case_parties`), and a name's possessive before a
-    person's full name parts the two (`_possessed`), and a date the sentence's subject
-    after it (`_dated_name`), and names with prose between (`_prose_inside`), and a
-    firm's span over a sentence's end (`_firm_sentences`); a spaced
-    dash parts names too, and
-    a space before a handle's "@" an email's span (no address holds a space: "cc
-    @mkowalczyk @dana-whitlock" lists two handles; WikiText's " @-@ " for a hyphen is
-    none). Other labels pass unchanged."""
+    (`_series_goes_on`) or a greeting is before them (`_greeted_together`); two people's
+    names that the model read as one firm are two names (`_name_pair`), and so is one
+    name written twice (`_twice`) and a name on each side of a sentence's end
+    (`_two_sentences`), and a name with a firm after its comma is a name and a firm
+    (`_name_and_firm`), and a lawsuit's caption its parties (`_case_parties`), and a
+    name's possessive before a person's full name parts the two (`_possessed`), and a
+    date the sentence's subject after it (`_dated_name`), and names with prose between
+    (`_prose_inside`), and a firm's span over a sentence's end (`_firm_sentences`); a
+    spaced dash parts names too, and a space before a handle's "@" an email's span (no
+    address holds a space: "cc @mkowalczyk @dana-whitlock" lists two handles;
+    WikiText's " @-@ " for a hyphen is none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
         _case_parties(span) or _possessed(span) or _dated_name(span) or \
         _prose_inside(text, span) or _firm_sentences(span)
@@ -599,7 +598,8 @@ def _apart(text: str, span: Span) -> list[Span]:
     if span.label == "PERSON" and (PLURAL_TITLE.match(text, span.start, span.end) or
                                    PLURAL_TITLE_BEFORE.search(text, max(0, span.start - 8),
                                                               span.start) or
-                                   _people_listed(span) or _series_goes_on(text, span)):
+                                   _people_listed(span) or _series_goes_on(text, span) or
+                                   _greeted_together(text, span)):
         join = COMMA
     found = join.search(text, span.start, span.end) if join else None
     if found is None:
@@ -704,6 +704,16 @@ def _series_goes_on(text: str, span: Span) -> bool:
     parts = span.text.split(", ")
     return all(" " not in part for part in parts) and goes_on is not None and \
         (goes_on.group(1) == "," or all(part.casefold() in widely_given() for part in parts))
+
+
+def _greeted_together(text: str, span: Span) -> bool:
+    """Whether a PERSON span is given names with commas between them after a greeting,
+    as a mail to several people opens ("Dear [Sophie, Ahmed],", "Hi [Tom, Priya, Wen]"):
+    each a given name two of Faker's locales list (`widely_given`), so an inverted name
+    ("Dear Okonkwo, Chidi") stays whole."""
+    parts = span.text.split(", ")
+    return len(parts) > 1 and all(part.casefold() in widely_given() for part in parts) and \
+        GREETING_BEFORE.search(text, max(0, span.start - 24), span.start) is not None
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
