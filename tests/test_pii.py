@@ -2793,6 +2793,22 @@ def test_one_word_names_in_a_series_that_goes_on_are_each_a_name():
         "Ramaphosa", "Mbeki, Thabo Ramaphosa", "Simon", "Laura"]
 
 
+def test_given_names_greeted_together_are_each_a_name():
+    """The greeted-together record's probes, with the model's spans as they came: given
+    names with commas between them after a greeting are each a name ("Dear Sophie,
+    Ahmed,", "Hi Tom, Priya, Olga"); an inverted name after a greeting, given names
+    listed with no greeting before them, and a greeting far before, stay whole."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Dear Sophie, Ahmed,\nHi Tom, Priya, Olga\nDear Okonkwo, Chidi:\n"
+            "Signed: Laura, Simon\nHello to the whole team here, Maria, Daniel")
+    values = ["Sophie, Ahmed", "Tom, Priya, Olga", "Okonkwo, Chidi", "Laura, Simon",
+              "Maria, Daniel"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Sophie", "Ahmed", "Tom", "Priya", "Olga", "Okonkwo, Chidi", "Laura, Simon",
+        "Maria, Daniel"]
+
+
 def test_per_before_a_one_word_name_and_its_possessive_is_no_part_of_it():
     """The labelled-names record's probe, with the model's spans as it gave them: "Per
     Mateus's email" is the preposition and a name; the Scandinavian given name, with a

@@ -706,14 +706,21 @@ def _series_goes_on(text: str, span: Span) -> bool:
         (goes_on.group(1) == "," or all(part.casefold() in widely_given() for part in parts))
 
 
+NAMES_BEFORE = re.compile(r"(?:[^\W\d_]+,[ \t]*)+\Z")  # ("Hi [Tom, ]Priya, Olga")
+
+
 def _greeted_together(text: str, span: Span) -> bool:
     """Whether a PERSON span is given names with commas between them after a greeting,
     as a mail to several people opens ("Dear [Sophie, Ahmed],", "Hi [Tom, Priya, Wen]"):
-    each a given name two of Faker's locales list (`widely_given`), so an inverted name
-    ("Dear Okonkwo, Chidi") stays whole."""
+    each a given name of one of Faker's locales at least (`given_names`: "Priya"), so an
+    inverted name ("Dear Okonkwo, Chidi") stays whole. (The names parted off before it,
+    "Tom, ", may stand between the greeting and the span.)"""
     parts = span.text.split(", ")
-    return len(parts) > 1 and all(part.casefold() in widely_given() for part in parts) and \
-        GREETING_BEFORE.search(text, max(0, span.start - 24), span.start) is not None
+    if len(parts) < 2 or not all(part.casefold() in given_names() for part in parts):
+        return False
+    before = span.start - len(m.group()) if (m := NAMES_BEFORE.search(
+        text, max(0, span.start - 40), span.start)) else span.start
+    return GREETING_BEFORE.search(text, max(0, before - 24), before) is not None
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
