@@ -1076,8 +1076,9 @@ def _without_field_labels(text: str, a: int, b: int) -> tuple[int, int]:
 # colon is needed
 SPEAKER_MARK = re.compile(r"[QA][ \t]*[-\u2013\u2014:][ \t]*(?=[^\W\d_])")
 # and a deposition's answer mark at a line's start ("A. Marcus James Ellerby."), where
-# the text's questions are marked "Q." at theirs: an initial elsewhere
-ANSWER_MARK = re.compile(r"A\.[ \t]+(?=[^\W\d_])")
+# the text's questions are marked "Q." at theirs, or a question's or an answer's mark
+# there before a courtesy title ("Q. Ms. Liu, what was your role?"): an initial elsewhere
+ANSWER_MARK = re.compile(r"([QA])\.[ \t]+(?=[^\W\d_])")
 QUESTION_LINE = re.compile(r"(?:^|\n)Q\.[ \t]")
 # "Per" before a one-word name and its "'s" is the preposition of "per your request"
 # ("Per Chukwuemeka's email, ..."), not the Scandinavian given name, which comes with a
@@ -1099,7 +1100,7 @@ def _without_title(text: str, a: int, b: int) -> int:
     Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
     "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
     ("Q - [Kenneth Usdin]", `SPEAKER_MARK`; a deposition's "A." where its questions' lines
-    start "Q.", `ANSWER_MARK`), a salutation before a title ("Cher Monsieur
+    start "Q.", and its "Q." or "A." before a title, `ANSWER_MARK`), a salutation before a title ("Cher Monsieur
     [Lefèvre]", `SALUTATION_LEAD`), the "Per" of "Per [Mateus]'s email"
     (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
@@ -1110,7 +1111,7 @@ def _without_title(text: str, a: int, b: int) -> int:
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b) or
                     INTRODUCING_VERB.match(text, a, b)) else a
     if (m := ANSWER_MARK.match(text, a, b)) and (a == 0 or text[a - 1] == "\n") and \
-            QUESTION_LINE.search(text):
+            (m.group(1) == "A" and QUESTION_LINE.search(text) or TITLE.match(text, m.end(), b)):
         a = m.end()
     if (m := PER_LEAD.match(text, a)) and m.end() < b:
         a = m.end()
