@@ -2725,6 +2725,19 @@ def test_a_depositions_answer_mark_is_no_initial():
         "A. Marcus Ellerby"]
 
 
+def test_a_depositions_question_mark_before_a_title_is_no_part_of_a_name():
+    """The deposition-titles record's probe, with the model's spans as it gave them: "Q.
+    Ms. Liu" at a line's start is the surname, and so is "A. Dr. Patel"; "Q. Smith" (no
+    title after the mark) and "Q. Ms. Liu" inside a line stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Q. Ms. Liu, what was your role?\nA. Dr. Patel told me.\nQ. Smith\n"
+            "I asked Q. Ms. Liu")
+    found = tidy(text, spans_in_turn(text, ["Q. Ms. Liu", "A. Dr. Patel", "Q. Smith",
+                                            "Q. Ms. Liu"]))
+    assert [s.text for s in found] == ["Liu", "Patel", "Q. Smith", "Q. Ms. Liu"]
+
+
 def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
     """The call-transcripts record's probe, with the model's spans as it gave them: a
     question or answer mark before a speaker is left out ("A." may be an initial and
