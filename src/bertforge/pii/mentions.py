@@ -159,10 +159,10 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     words or more that ends in a firm's word or legal form (`tidy.FIRM_ENDS`), found as
     surely (by the model or a recognizer: "About [Meridian Payments]" above "Meridian
     Payments (NASDAQ: MRDP) is ..."; not a place read as a firm, "Alice Springs") and of
-    its short name defined after its full name (`_defined_name`); a PERSON span too for
-    a one-word name in lower case (`_in_lower_case`). allowed(value) true: left in clear.
-    Linear in the text: names are looked up word by word, never tried one after another."""
-    spans = persons_in_other_case(text, firms_first_words(text, sorted(spans)), sure)
+    its short name defined after its full name (`_defined_name`); a PERSON span too for a
+    one-word name in lower case (`_in_lower_case`); a firm cut short made whole
+    (`firms_cut_short`). allowed(value) true: left in clear. Linear in the text."""
+    spans = persons_in_other_case(text, firms_first_words(text, firms_cut_short(text, spans)), sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -249,6 +249,30 @@ def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
     return [replace(s, label="COMPANY", explanation=s.explanation and
                     f"{s.explanation}; a firm's name, or its first word, elsewhere in the document")
             if id(s) in firms else s for s in spans]
+
+
+def firms_cut_short(text: str, spans: Sequence[Span]) -> list[Span]:
+    """The spans, sorted, a model COMPANY span widened to a firm's name in full where
+    the words right before it and it are, word for word, a firm the document names in
+    full elsewhere (`_named_in_full`): the model read a dateline's "-- Cobalt Ridge
+    Bancshares, Inc." as "[Ridge Bancshares, Inc.]", its first word left in clear, where
+    the release's "About" paragraph names "[Cobalt Ridge Bancshares, Inc.]"; not over the
+    span before it."""
+    starts = {}  # the words a firm in full ends with -> the words before them
+    for s in spans:
+        if s.label == "COMPANY" and _named_in_full(s):
+            words = s.text.split(" ")
+            for i in range(1, len(words)):
+                starts.setdefault(" ".join(words[i:]), " ".join(words[:i]) + " ")
+    out = sorted(spans)
+    for i, s in enumerate(out):
+        head = starts.get(s.text) if s.label == "COMPANY" and s.source == "model" else None
+        a = s.start - len(head) if head else -1
+        if a < 0 or text[a:s.start] != head or (a and _word(text[a - 1])) or \
+                (i and out[i - 1].end > a):
+            continue
+        out[i] = replace(s, start=a, text=text[a:s.end])
+    return out
 
 
 def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) -> list[Span]:
