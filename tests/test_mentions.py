@@ -93,6 +93,38 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
     assert [s.label for s in every_mention(text, spans)] == ["PERSON", "PERSON"]
 
 
+def test_a_firm_cut_short_is_made_whole_where_the_document_names_it_in_full():
+    """The firms-cut-short record's probe: a model COMPANY span without its first word,
+    right after it, is widened where the two are a firm the document names in full
+    elsewhere ("-- [Ridge Bancshares, Inc.]" beside "Cobalt Ridge Bancshares, Inc."); not
+    a span after other words, a span whose words before it end inside a word, a span
+    after the span before it, a pattern's span, nor one beside a firm not named in full
+    ("Hollow Lane", no firm's word at its end)."""
+    text = ("-- Cobalt Ridge Bancshares, Inc. (NASDAQ: CRBS) announced. Big Ridge Bancshares, "
+            "Inc. too. XCobalt Ridge Bancshares, Inc. here. Cobalt Ridge Bancshares, Inc. is a "
+            "holding company. Cobalt Ridge Bancshares, Inc. and Cobalt Ridge Bancshares, Inc. "
+            "Hollow Lane met. Hollow Lane")
+
+    def span(value, at=0, source="model"):
+        start = text.index(value, at)
+        return Span(start, start + len(value), "COMPANY", value, 0.9, source)
+
+    short = [m.start() for m in re.finditer("Ridge Bancshares, Inc.", text)]
+    full = short[3] - len("Cobalt ")
+    lane = text.rindex("Lane")
+    spans = [span("Ridge Bancshares, Inc.", short[0]), span("Ridge Bancshares, Inc.", short[1]),
+             span("Ridge Bancshares, Inc.", short[2]), span("Cobalt Ridge Bancshares, Inc.", full),
+             span("Cobalt", short[3] + 10), span("Ridge Bancshares, Inc.", short[4]),
+             span("Ridge Bancshares, Inc.", short[5], "pattern"), span("Hollow Lane"),
+             span("Lane", lane)]
+    out = every_mention(text, spans)
+    assert [(s.start, s.text) for s in out if s.text.endswith(("Inc.", "Lane"))] == [
+        (short[0] - 7, "Cobalt Ridge Bancshares, Inc."), (short[1], "Ridge Bancshares, Inc."),
+        (short[2], "Ridge Bancshares, Inc."), (full, "Cobalt Ridge Bancshares, Inc."),
+        (short[4], "Ridge Bancshares, Inc."), (short[5], "Ridge Bancshares, Inc."),
+        (spans[7].start, "Hollow Lane"), (lane, "Lane")]
+
+
 def test_the_name_again_in_full_with_other_spacing():
     text = "Payee: Ann Lee.\nSigned,\nAnn\n  Lee"
     assert _added(text, [_name(text, "Ann Lee")]) == ["Ann\n  Lee"]
