@@ -293,6 +293,38 @@ def _banks(case, word: str) -> str:
 BANK_OF = re.compile(_banks(str, r"(?:St\.|[A-Z][\w'&-]*)") + "|(?:"
                      + _banks(str.upper, r"(?:ST\.|[A-Z][A-Z\d'&-]*)") + r")(?=[ \t]?,|[ \t]*[(\n]| as\b|[ \t]*$)",
                      re.MULTILINE)
+# A bank's own name before a bank's word ("Summit State Bank", "Evergreen Credit Union",
+# "Harbor Federal Savings", "Yorkshire Building Society", "Coastal Trust Company"), which
+# the model misses in a signature's or a wire's short lines: the bank's word (not before
+# "of": `BANK_OF` reads "Bank of ..."), found first (a literal first character lets the
+# engine skip to it), then one to four capitalised words right before it
+# (`BANK_NAME_BEFORE`), not starting with a word that starts a sentence or a phrase
+# before a name (`_NOT_BANK_LEADS`: "Contact [Evergreen Credit Union]"), and not only
+# words that say what kind of bank it is or where it stands (`BANK_KINDS`: "Investment
+# Bank", "West Bank", "Food Bank", "Beneficiary Bank": `recognizers.NamedBanks`)
+_NOT_BANK_LEADS = ("The", "A", "An", "At", "To", "From", "With", "By", "For", "In", "On", "Our",
+                   "Your", "My", "His", "Her", "Their", "Its", "This", "That", "And", "Or",
+                   "But", "Via", "Both", "Each", "Any", "If", "When", "Please", "Contact", "Call",
+                   "Visit", "Ask", "Email", "Pay", "Send", "Join", "Choose", "Try", "Use", "See",
+                   "Thanks", "Thank", "Dear", "Hi", "Hello", "Re", "Fwd", "Subject", "Dept",
+                   "Department", "Team")
+BANK_WORDS = ("Bank", "Credit Union", "Building Society", "Trust Company", "Federal Savings",
+              "Savings and Loan", "Savings & Loan")
+BANK_WORD = re.compile(rf"(?<![\w&-])(?:{'|'.join(map(re.escape, BANK_WORDS))})(?:[ \t]+Bank)?"
+                       rf"(?![\w&-]|[ \t]+of\b)")
+BANK_NAME_BEFORE = re.compile(
+    rf"(?<![\w&'\u2019.-])(?:(?!(?:{'|'.join(_NOT_BANK_LEADS)})[ \t])[A-Z][\w&'\u2019-]*[ \t]+)"
+    rf"{{1,4}}\Z")
+BANK_KINDS = frozenset("""
+    West East North South Left Right River Food Blood Sperm Data Memory Piggy Seed Gene
+    Tissue Milk Eye Time Central Investment Commercial Retail Private Merchant Development
+    Reserve Savings Online Digital Mobile Partner Sponsor Custodian Custodial Lead Agent
+    Agency Beneficiary Intermediary Correspondent Receiving Sending Issuing Paying Drawee
+    Depository Member Local Community National Federal State Foreign Domestic Regional
+    Global International Big Small Major Swiss German Japanese Chinese American European
+    British Islamic Cooperative Co-operative Universal Mutual Virtual Neo Challenger
+    Clearing Settlement Sovereign World Land Mortgage Trade Export Import Postal Crypto""".split())
+BANK_SIDES = frozenset(("West", "East", "North", "South", "Left", "Right", "Dogger", "Georges"))
 BANK_OF_WORDS = ("Bank of ", "BANK OF ", "N.A.", "National Association",
                  "NATIONAL ASSOCIATION")  # one is in every match
 # Well-known firms by name: banks, brokers, asset managers, insurers, auditors,

@@ -424,6 +424,27 @@ class Phones(Recognizer):
         return out
 
 
+class NamedBanks(Recognizer):
+    """A bank's own name before its bank's word (`patterns.BANK_WORD`: "Summit State
+    Bank", "Evergreen Credit Union", "Yorkshire Building Society"): one to four
+    capitalised words right before it (`patterns.BANK_NAME_BEFORE`), one at least not a
+    kind of bank (`patterns.BANK_KINDS`: not "Investment Bank", "Beneficiary Bank"), the
+    last not a river's or a sea's side (`patterns.BANK_SIDES`: not "the Israeli-occupied
+    West Bank", "Dogger Bank")."""
+    name, kinds, trust = "named_banks", ("company",), "shape"
+    check = "a bank's own name before its bank's word"
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for bank in p.BANK_WORD.finditer(text):
+            name = p.BANK_NAME_BEFORE.search(text, max(0, bank.start() - 80), bank.start())
+            words = name.group().split() if name else ()
+            if words and words[-1] not in p.BANK_SIDES and \
+                    any(w not in p.BANK_KINDS for w in words):
+                out.append(self.match(name.start(), bank.end()))
+        return out
+
+
 def _user_named(name: str) -> bool:
     """Whether a post's author has a user name's shape (`patterns.USER_NAME_SHAPE`:
     "Ifeoma_N", "RetiredInOhio"), and not a name's ("McDonald", `patterns.NAME_CAPITALS`)
@@ -782,6 +803,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "banks": lambda region: Pattern("banks", "company", p.BANK_OF, "shape",
                                     check='a bank\'s name of the shape "Bank of …"',
                                     needs=p.BANK_OF_WORDS),
+    "named_banks": lambda region: NamedBanks(),
     "uk_addresses": lambda region: UkAddresses(),
     "us_addresses": lambda region: PostalAddresses(
         "us_addresses", p.US_ADDRESS, p.US_ZIP, "a US address ending in its state and ZIP code"),

@@ -1100,9 +1100,9 @@ def _without_title(text: str, a: int, b: int) -> int:
     Nowak]", "Justice [Sonia Sotomayor]", "Adjuster [Brian Koval]", "uncle [Ray]",
     "Swede [Stefan Edberg]"), or a transcript's question or answer mark before it
     ("Q - [Kenneth Usdin]", `SPEAKER_MARK`; a deposition's "A." where its questions' lines
-    start "Q.", and its "Q." or "A." before a title, `ANSWER_MARK`), a salutation before a title ("Cher Monsieur
-    [Lefèvre]", `SALUTATION_LEAD`), the "Per" of "Per [Mateus]'s email"
-    (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
+    start "Q.", and its "Q." or "A." before a title, `ANSWER_MARK`), a salutation before a
+    title ("Cher Monsieur [Lefèvre]", `SALUTATION_LEAD`), the "Per" of "Per [Mateus]'s
+    email" (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
     ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`), or an introduction's
     verb in another language ("je m'appelle [Théo]", `INTRODUCING_VERB`): none is anybody's
