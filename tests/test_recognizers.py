@@ -317,6 +317,21 @@ def test_banks_written_in_capitals_are_found_where_a_partys_name_ends():
     assert recognized("banks", "US", text) == [(name, "COMPANY") for name in banks]
 
 
+def test_a_banks_own_name_before_its_banks_word_is_found():
+    """The named-banks record's probes: a bank's own name before "Bank", "Credit Union",
+    "Building Society", "Trust Company" or "Federal Savings" (perhaps "Bank" after it),
+    from the words right before it; not a sentence's first word, not a kind of bank
+    alone, not a side of a river or a sea, not "Bank of ..." (the banks pattern's)."""
+    text = ("Thanks,\nKevin Tran\nTreasury Services | Pacific Western Bank\nContact Evergreen "
+            "Credit Union today. Harbor Federal Savings Bank sold it to Coastal Trust Company. "
+            "Yorkshire Building Society followed. The Investment Bank said; a Community Bank; "
+            "Beneficiary Bank: X. In the Israeli-occupied West Bank. Commonwealth Bank of "
+            "Australia. Huntington National Bank both.")
+    assert recognized("named_banks", "US", text) == [(name, "COMPANY") for name in (
+        "Pacific Western Bank", "Evergreen Credit Union", "Harbor Federal Savings Bank",
+        "Coastal Trust Company", "Yorkshire Building Society", "Huntington National Bank")]
+
+
 def test_banks_are_found_in_text_split_into_words():
     """The tokenised-commas record: in text split into words (a space before each comma,
     as the public corpora and the SEC's loan agreements are written) a bank and its
