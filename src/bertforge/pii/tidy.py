@@ -221,14 +221,15 @@ WHOLE_CALENDAR_WORD = re.compile(r"(?i)(?:(?:mon|tues|wednes|thurs|fri|satur|sun
 
 
 MONTH_ALONE = re.compile(MONTH + r"\.?")
-DAY_AFTER = re.compile(r"[ \t](\d{1,2})(?:st|nd|rd|th)?(?![\w:]|[.,/-]\d)")
+DAY_AFTER = re.compile(r"\.?[ \t](\d{1,2})(?:st|nd|rd|th)?(?![\w:]|[.,/-]\d)")
 DAY_BEFORE = re.compile(r"(?<![\w.,:/-])(\d{1,2})(?:st|nd|rd|th)?[ \t]$")
 
 
 def _month_day(text: str, a: int, b: int, label: str) -> tuple[int, int]:
     """A model DATE span of a month's name alone with the day's number written right
-    after or before it ("Jan" of "LONDON, Jan 12 -"): the model saw a date and stopped a
-    word short, and the `dates` pattern wants a year."""
+    after or before it ("Jan" of "LONDON, Jan 12 -"), after the abbreviation's full stop
+    too, as news writes a date ("Nov" of "died Nov. 30"): the model saw a date and stopped
+    a word short, and the `dates` pattern wants a year."""
     if label != "DATE" or not MONTH_ALONE.fullmatch(text, a, b):
         return a, b
     after = DAY_AFTER.match(text, b)
