@@ -2262,6 +2262,17 @@ def test_a_months_day_is_masked_with_the_month_read_as_a_date():
     assert [s.text for s in tidy(text, spans)] == ["Jan 12", "3 Feb", "Mar", "March", "Apr", "May"]
 
 
+def test_a_months_abbreviation_its_full_stop_and_the_day_are_one_date():
+    """The abbreviated-month-days record's probes, with the model's spans as it gave
+    them: "[Nov]. 30" and "[Dec]. 1" take in the full stop and the day; a sentence's end
+    and a number past 31 after it, and a year, are left."""
+    from bertforge.pii.tidy import tidy
+
+    text = "died Nov. 30. Your Dec. 1 editorial. In Jan. 45 cases. By Feb. 2026 it closed."
+    spans = spans_in_turn(text, [(v, "DATE") for v in ("Nov", "Dec", "Jan", "Feb")])
+    assert [s.text for s in tidy(text, spans)] == ["Nov. 30", "Dec. 1", "Jan", "Feb"]
+
+
 def test_a_saints_name_in_a_place_or_a_charity_is_nobodys():
     """The saints record's probe, with the model's spans as it gave them: "St. [Mark]'s
     Church", "St. [Paul]", "St. [Vincent de Paul] Society" and a line that starts "St."
