@@ -1486,7 +1486,8 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                # and a doctor's, nurse's or vet's degrees and colleges, as letters sign them
                # ("Dr Oluwatobi Adeyemi-Brooks MBBS MRCGP")
                "MBBS", "MBChB", "MRCGP", "MRCP", "FRCP", "MRCS", "FRCS", "FRCA", "BDS",
-               "DVM", "PharmD", "DNP", "FACP", "FACS", "RN")
+               "DVM", "PharmD", "DNP", "FACP", "FACS", "RN", "DMD", "D.D.S.", "D.M.D.",
+               "D.V.M.", "Pharm.D.", "C.P.A.")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA",
