@@ -2914,6 +2914,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "B.A."), ("COMPANY", "B.S. Finance"), ("PERSON", "Ph.D"),
       ("PERSON", "J.D. Vance"), ("PERSON", "Ishaan Mehta IRA"), ("PERSON", "SEP IRA")],
      ["J.D. Vance", "Ishaan Mehta"]),
+    # a dentist's, a vet's, a nurse's and an accountant's dotted letters, read alone or
+    # with the name (the dotted-credentials record); the names stay
+    ("Wei-Lin Huang, D.D.S., and Jo Park, D.M.D., met Robert Kim, C.P.A.\nDr. Sarah Mills, "
+     "D.V.M., and Maria Santos, R.N., assisted. Ann Lee, Pharm.D. spoke.",
+     [("PERSON", "Wei-Lin Huang"), ("PERSON", "D.D.S."), ("PERSON", "Jo Park"), ("PERSON", "D.M.D"),
+      ("PERSON", "Robert Kim"), ("PERSON", "C.P.A"), ("PERSON", "Sarah Mills"),
+      ("PERSON", "D.V.M."), ("PERSON", "Maria Santos"), ("PERSON", "R.N."),
+      ("PERSON", "Ann Lee, Pharm.D")],
+     ["Wei-Lin Huang", "Jo Park", "Robert Kim", "Sarah Mills", "Maria Santos", "Ann Lee"]),
     # a degree's Latin honour, whole or a piece, and a class's valedictorian (the
     # latin-honours record); "Magna", "Cum" and a name without "cum laude" after them stay
     ("Summa cum laude: Ann Lee\nBBA, Magna Cum Laude (2016)\nValedictorian, Lincoln High\n"

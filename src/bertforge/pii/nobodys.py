@@ -980,10 +980,7 @@ DEGREES = frozenset((
     "M.S.", "M.Sc.", "M.B.A.", "M.P.A.", "M.P.P.", "M.P.H.", "M.Eng.", "M.F.A.", "M.Phil.",
     "M.Com.", "M.Tech.", "Ph.D.", "D.Phil.", "Ed.D.", "J.D.", "LL.B.", "LL.M.", "M.D.",
     "D.B.A.", "BSc", "BCom", "BBA", "MSc", "MBA", "MPA", "MPH", "MPhil", "DPhil", "PhD",
-    "LLB", "LLM",
-    # and a dentist's, a vet's, a pharmacist's, a psychologist's, a nurse's, a social
-    # worker's and an accountant's, dotted after their names ("Wei-Lin Huang, D.D.S.")
-    "D.D.S.", "D.M.D.", "D.V.M.", "Pharm.D.", "Psy.D.", "D.N.P.", "M.S.W.", "R.N.", "C.P.A."))
+    "LLB", "LLM"))
 DEGREE_WORD = re.compile(r"[^\s,;:()/]+")
 # the Latin honours a degree is awarded with ("Magna Cum Laude"; "Magna" alone is a firm's)
 LATIN_HONOUR = re.compile(r"(?i:(?:summa|magna)[ \t]+)?(?i:cum[ \t]+laude)")

@@ -1486,8 +1486,11 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                # and a doctor's, nurse's or vet's degrees and colleges, as letters sign them
                # ("Dr Oluwatobi Adeyemi-Brooks MBBS MRCGP")
                "MBBS", "MBChB", "MRCGP", "MRCP", "FRCP", "MRCS", "FRCS", "FRCA", "BDS",
-               "DVM", "PharmD", "DNP", "FACP", "FACS", "RN", "DMD", "D.D.S.", "D.M.D.",
-               "D.V.M.", "Pharm.D.", "C.P.A.")
+               "DVM", "PharmD", "DNP", "FACP", "FACS", "RN", "DMD",
+               # and theirs, a psychologist's, a social worker's and an accountant's,
+               # dotted ("Wei-Lin Huang, D.D.S.", "Robert Kim, C.P.A.")
+               "D.D.S.", "D.M.D.", "D.V.M.", "Pharm.D.", "Psy.D.", "D.N.P.", "M.S.W.", "R.N.",
+               "C.P.A.")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA",
@@ -1498,9 +1501,12 @@ ACCOUNT_TYPES_AFTER = re.compile(r"(?: (?:%s))+$" % trie_pattern(ACCOUNT_TYPES))
 # and the abbreviations of chat after a name ("my friend Dmitri lol")
 CHAT_WORDS = ("lol", "lmao", "rofl", "smh", "tbh", "imo", "imho", "btw", "fyi", "pls", "plz",
               "thx", "ty", "haha", "hahaha", "lmk", "omg", "idk", "ngl", "jk")
-# (perhaps with its mark: "CFP®", "CFA™", as a signature writes the certified ones)
+# (perhaps with its mark: "CFP®", "CFA™", as a signature writes the certified ones; a
+# dotted one perhaps without its last full stop, which a sentence's end takes: "Ann Lee,
+# Pharm.D. spoke")
 CREDENTIAL = "(?:%s)[®™]?(?![\\w'-])" % "|".join(
-    map(re.escape, sorted(CREDENTIALS + ACCOUNT_TYPES + CHAT_WORDS, key=len, reverse=True)))
+    re.escape(c[:-1]) + r"\.?" if c.endswith(".") else re.escape(c)
+    for c in sorted(CREDENTIALS + ACCOUNT_TYPES + CHAT_WORDS, key=len, reverse=True))
 CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
 CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 
