@@ -252,18 +252,20 @@ def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def firms_cut_short(text: str, spans: Sequence[Span]) -> list[Span]:
-    """The spans, sorted, a model COMPANY span widened to a firm's name in full where
-    the words right before it and it are, word for word, a firm the document names in
-    full elsewhere (`_named_in_full`): the model read a dateline's "-- Cobalt Ridge
-    Bancshares, Inc." as "[Ridge Bancshares, Inc.]", its first word left in clear, where
-    the release's "About" paragraph names "[Cobalt Ridge Bancshares, Inc.]"; not over the
-    span before it."""
-    starts = {}  # the words a firm in full ends with -> the words before them
+    """The spans, sorted, a model COMPANY span widened to the words right before it where
+    they and it are, word for word, a firm the document names in full elsewhere
+    (`_named_in_full`), or the first words of one: the model read a dateline's "-- Cobalt
+    Ridge Bancshares, Inc." as "[Ridge Bancshares, Inc.]", its first word left in clear,
+    where the release's "About" paragraph names "[Cobalt Ridge Bancshares, Inc.]", and a
+    filing's short name '("Harbor Lane")' as "[Lane]" after "Harbor Lane Capital
+    Management, LP"; not over the span before it."""
+    starts = {}  # a run of a firm's words after its first -> the words before them
     for s in spans:
         if s.label == "COMPANY" and _named_in_full(s):
             words = s.text.split(" ")
             for i in range(1, len(words)):
-                starts.setdefault(" ".join(words[i:]), " ".join(words[:i]) + " ")
+                for j in range(i + 1, len(words) + 1):
+                    starts.setdefault(" ".join(words[i:j]), " ".join(words[:i]) + " ")
     out = sorted(spans)
     for i, s in enumerate(out):
         head = starts.get(s.text) if s.label == "COMPANY" and s.source == "model" else None
