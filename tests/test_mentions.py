@@ -125,6 +125,24 @@ def test_a_firm_cut_short_is_made_whole_where_the_document_names_it_in_full():
         (spans[7].start, "Hollow Lane"), (lane, "Lane")]
 
 
+def test_a_firms_short_name_cut_short_is_made_whole_from_the_firms_first_words():
+    """The firms-short-names record's probe: a filing's short name '("Harbor Lane")' read
+    as "[Lane]" is widened to the first words of the firm named in full; "Lane" after
+    another word, and "Management" after "Harbor " (not the firm's words in turn),
+    stay."""
+    text = ('filed by Harbor Lane Capital Management, LP ("Harbor Lane"), and Park Lane. '
+            "Harbor Management.")
+
+    def span(value, at=0):
+        start = text.index(value, at)
+        return Span(start, start + len(value), "COMPANY", value, 0.9, "model")
+
+    spans = [span("Harbor Lane Capital Management, LP"), span("Lane", text.index('"Harbor')),
+             span("Lane", text.index("Park")), span("Management", text.index("Harbor Man"))]
+    assert [s.text for s in every_mention(text, spans)] == [
+        "Harbor Lane Capital Management, LP", "Harbor Lane", "Lane", "Management"]
+
+
 def test_the_name_again_in_full_with_other_spacing():
     text = "Payee: Ann Lee.\nSigned,\nAnn\n  Lee"
     assert _added(text, [_name(text, "Ann Lee")]) == ["Ann\n  Lee"]
