@@ -299,9 +299,10 @@ BANK_OF = re.compile(_banks(str, r"(?:St\.|[A-Z][\w'&-]*)") + "|(?:"
 # "of": `BANK_OF` reads "Bank of ..."), found first (a literal first character lets the
 # engine skip to it), then one to four capitalised words right before it
 # (`BANK_NAME_BEFORE`), not starting with a word that starts a sentence or a phrase
-# before a name (`_NOT_BANK_LEADS`: "Contact [Evergreen Credit Union]"), and not only
-# words that say what kind of bank it is or where it stands (`BANK_KINDS`: "Investment
-# Bank", "West Bank", "Food Bank", "Beneficiary Bank": `recognizers.NamedBanks`)
+# before a name (`_NOT_BANK_LEADS`: "Contact [Evergreen Credit Union]"), not only words
+# that say what kind of bank it is or where it stands (`BANK_KINDS`: "Investment Bank",
+# "Food Bank", "Beneficiary Bank"), and not ending in a river's or a sea's side
+# (`BANK_SIDES`: "the Israeli-occupied West Bank"): `recognizers.NamedBanks`
 _NOT_BANK_LEADS = ("The", "A", "An", "At", "To", "From", "With", "By", "For", "In", "On", "Our",
                    "Your", "My", "His", "Her", "Their", "Its", "This", "That", "And", "Or",
                    "But", "Via", "Both", "Each", "Any", "If", "When", "Please", "Contact", "Call",

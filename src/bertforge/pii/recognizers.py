@@ -565,7 +565,7 @@ class GreetedNames(Recognizer):
         found += [m.span(1) for m in p.COMMA_NAME.finditer(text)
                   if p.SIGN_OFF_BEFORE.search(text, max(0, m.start() - 30), m.start())]
         found += [n.span(1) for m in p.VOCATIVE_REQUEST.finditer(text)
-                  for n in [p.CALLED_NAME.search(text, max(0, m.start() - 60), m.start())] if n]
+                  if (n := p.CALLED_NAME.search(text, max(0, m.start() - 60), m.start()))]
         if "\n" in text:
             found += [m.span(1) for m in p.SIGNED_NAME.finditer(text)]
         if ":" in text:
