@@ -1939,10 +1939,14 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
     `_rare_given`); unless the two are a listed firm's name ("Merrill" + "Lynch",
     `_known_firm`). And two people's names that the model read as a firm up to the second's
     given name, the rest of it as a person, as the two (`_name_pair`: "Laura Davis Jones and
-    Timothy" + "P. Cairns")."""
+    Timothy" + "P. Cairns"). And a given name read as a place before its surname
+    (`_given_as_place`: "Hiroko" (ADDRESS) + "Matsudaira")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
+        if last is not None and _given_as_place(text, last, span):
+            out[-1] = _joined(text, last, span, "PERSON")
+            continue
         if last is not None and last.source == span.source == "model" and \
                 {last.label, span.label} == {"COMPANY", "PERSON"} and \
                 text[last.end:span.start] == " ":
@@ -1958,6 +1962,19 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 continue
         out.append(span)
     return out
+
+
+def _given_as_place(text: str, place: Span, person: Span) -> bool:
+    """Whether a model ADDRESS span one space before a model PERSON span of one word is
+    that person's given name: one capitalised word of letters, no known place
+    (`a_place`; "Sydney" may be a given name, "London" is not). The model reads a given
+    name so where the rest of the document pulls it off ("/s/ [Hiroko] [Matsudaira]")."""
+    word = place.text
+    return place.label == "ADDRESS" and person.label == "PERSON" and \
+        place.source == person.source == "model" and text[place.end:person.start] == " " and \
+        word.isalpha() and word[:1].isupper() and word[1:].islower() and \
+        " " not in person.text and \
+        person.text[:1].isupper() and not a_place(word)
 
 
 LIST_JOINS = (", ", " and ", ", and ")
