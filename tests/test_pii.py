@@ -1547,6 +1547,27 @@ def test_a_name_split_into_a_firm_and_a_person_is_one_person():
         ("Carter Freight and Lena", "COMPANY"), ("Ortiz", "PERSON")]
 
 
+def test_a_given_name_read_as_a_place_before_its_surname_is_one_person():
+    """The given-names-as-places record's probes: "/s/ [Hiroko]" (ADDRESS) + "[Matsudaira]"
+    (PERSON) is one person, and so is "Sydney" (a place, but a widely given name) before
+    a surname; a known place that is no given name ("London"), a word in capitals, a
+    place before a person's name of two words and a place two spaces from a surname stay
+    as the model read them."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("/s/ Hiroko Matsudaira | met rep Yusuf Demirci. | Sydney Smith | London Smith | "
+            "HIROKO Matsudaira | Hiroko Ann Lee | Hiroko  Matsudaira |")
+    values = [("Hiroko", "ADDRESS"), "Matsudaira", ("Yusuf", "ADDRESS"), "Demirci",
+              ("Sydney", "ADDRESS"), "Smith", ("London", "ADDRESS"), "Smith",
+              ("HIROKO", "ADDRESS"), "Matsudaira", ("Hiroko", "ADDRESS"), "Ann Lee",
+              ("Hiroko", "ADDRESS"), "Matsudaira"]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Hiroko Matsudaira", "PERSON"), ("Yusuf Demirci", "PERSON"), ("Sydney Smith", "PERSON"),
+        ("London", "ADDRESS"), ("Smith", "PERSON"), ("HIROKO", "ADDRESS"),
+        ("Matsudaira", "PERSON"), ("Hiroko", "ADDRESS"), ("Ann Lee", "PERSON"),
+        ("Hiroko", "ADDRESS"), ("Matsudaira", "PERSON")]
+
+
 def test_a_rare_given_name_read_as_a_firm_in_a_list_of_persons_joins_its_surname():
     """The rare-given-names record's probe: "Tully and [Deepak] [Menon]", a given name
     Faker's lists lack read as a firm before a known surname in a list of persons, is one
