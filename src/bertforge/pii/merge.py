@@ -22,6 +22,9 @@ one list of spans that never overlap, in this order:
    `_lists`). A pattern that knows where a value ends but not where it starts (a firm's
    legal form: trust "end") also gives way to a model span of its group that ends with
    it and starts inside it ("Taxi [First Philippe & Co.]": the model read the start).
+   A firm's match that starts with a person's full name the model found, then a comma,
+   starts after the comma (`_named_first`: "Deirdre Fitzsimmons, Baker Whitcombe LLP" on
+   a letter's copy list is a person and a firm).
 3. Before the merge, model spans are tidied (`tidy.tidy`): whole words, no markup names,
    and the shape every value of their group has (a name holds no digits, a phone
    number at least 7, a date a digit or a month or day name and no leading "before"
@@ -75,6 +78,9 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
             continue  # the model marked all of it: its label stands
         if not m.sure_start and any(s.label == m.group and s.end == end for s in rivals):
             continue  # the pattern knows where the value ends, the model where it starts
+        head = _named_first(text, start, end, m, rivals)
+        if head is not None:  # the model's person stands; the firm is what follows
+            start, rivals = head, [s for s in rivals if s.start >= head]
         if all(start <= s.start and s.end <= end for s in rivals):
             dropped.update(id(s) for s in rivals)  # fragments of what the pattern marks
             spans.append(Span(start, end, m.group, text[start:end], 1.0, "pattern"))
@@ -99,6 +105,23 @@ def _lists(kept: "_Intervals", chosen: "_Intervals", text: str) -> set[int]:
         if all(LIST_GAP.fullmatch(text, a, b) for a, b in gaps):
             out.add(id(span))
     return out
+
+
+def _named_first(text: str, start: int, end: int, m: patterns.PatternMatch,
+                 rivals: list[Span]) -> int | None:
+    """Where a firm's match starts anew after a person's full name the model found at
+    its start and a comma, the rest two words at least ("Deirdre Fitzsimmons, Baker
+    Whitcombe LLP"); None where it does not. A one-word name may be a firm's first
+    partner ("Wachtell, Lipton, Rosen & Katz"), and a name with only a legal form after
+    it a firm's whole name ("Jane Doe, LLC")."""
+    if m.group != "COMPANY":
+        return None
+    for s in rivals:
+        if s.start == start and s.label == "PERSON" and s.source == "model" and \
+                " " in s.text and text.startswith(", ", s.end) and \
+                " " in text[s.end + 2:end].strip():
+            return s.end + 2
+    return None
 
 
 def _stripped(text: str, m: patterns.PatternMatch) -> patterns.PatternMatch:
