@@ -217,6 +217,36 @@ def test_a_pattern_that_knows_only_where_a_firm_ends_leaves_its_start_to_the_mod
                                                                   "Aker BP ASA"]
 
 
+def test_a_person_and_a_firm_after_a_comma_on_one_line_are_two_values():
+    """The copy-lists record's probe: "Deirdre Fitzsimmons, Baker Whitcombe LLP", a firm's
+    cell over a person the model found and a firm it missed, is the person and the firm;
+    a one-word person ("Wachtell"), a person with only a legal form after the comma, a
+    person with no comma after it and a person who is not where the match starts leave
+    the firm's match whole, and so does a firm's span over the name; a match of another
+    group is no firm's."""
+    from bertforge.pii.patterns import PatternMatch
+
+    lines = ["Deirdre Fitzsimmons, Baker Whitcombe LLP", "Wachtell, Lipton, Rosen & Katz LLP",
+             "Jane Doe, LLC", "Jane Doe Baker Whitcombe LLP", "Acme Jane Doe, Baker Whitcombe LLP"]
+    people = ["Deirdre Fitzsimmons", "Wachtell", "Jane Doe", "Jane Doe", "Jane Doe"]
+    text = "\n".join(lines)
+    spans, matches, at = [], [], 0
+    for line, person in zip(lines, people):
+        start = text.index(person, at)
+        spans.append(Span(start, start + len(person), "PERSON", person, 0.99, "model"))
+        matches.append(PatternMatch(at, at + len(line), "COMPANY", False, "firm_cells"))
+        at += len(line) + 1
+    assert [(s.text, s.label) for s in merge(spans, matches, text)] == [
+        ("Deirdre Fitzsimmons", "PERSON"), ("Baker Whitcombe LLP", "COMPANY")] + [
+        (line, "COMPANY") for line in lines[1:]]
+    spans[0] = Span(spans[0].start, spans[0].end, "COMPANY", spans[0].text, 0.99, "model")
+    assert merge(spans, matches, text)[0].text == lines[0]
+    # a match of another group over the line keeps it whole
+    text = "Ann Lee, 12 Elm Road Leeds"
+    assert [s.text for s in merge([Span(0, 7, "PERSON", "Ann Lee", 0.99, "model")],
+                                  [PatternMatch(0, 26, "ADDRESS", False, "x")], text)] == [text]
+
+
 def test_a_model_span_that_lists_known_firms_gives_way_to_them():
     """The known-firms record's fourth probe: the model reads "Coinbase and Binance" as
     one firm; the `firms` pattern finds both, so the list becomes two spans (and a listed
