@@ -33,7 +33,7 @@ from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
 from .nobodys import FORM_LABELS, party_role
-from .tidy import FIRM_ENDS
+from .tidy import FIRM_ENDS, NONSPACE
 
 TRUST = ("checksum", "shape", "end")
 
@@ -430,7 +430,8 @@ class NamedBanks(Recognizer):
     capitalised words right before it (`patterns.BANK_NAME_BEFORE`), one at least not a
     kind of bank (`patterns.BANK_KINDS`: not "Investment Bank", "Beneficiary Bank"), the
     last not a river's or a sea's side (`patterns.BANK_SIDES`: not "the Israeli-occupied
-    West Bank", "Dogger Bank")."""
+    West Bank", "Dogger Bank"); a party's role first is a form's label, no part of the
+    name (`nobodys.party_role`: "Lender [Riverbend Federal Savings Bank]")."""
     name, kinds, trust = "named_banks", ("company",), "shape"
     check = "a bank's own name before its bank's word"
 
@@ -438,10 +439,12 @@ class NamedBanks(Recognizer):
         out = []
         for bank in p.BANK_WORD.finditer(text):
             name = p.BANK_NAME_BEFORE.search(text, max(0, bank.start() - 80), bank.start())
-            words = name.group().split() if name else ()
-            if words and words[-1] not in p.BANK_SIDES and \
-                    any(w not in p.BANK_KINDS for w in words):
-                out.append(self.match(name.start(), bank.end()))
+            words = list(NONSPACE.finditer(name.group())) if name else []
+            while words and party_role(words[0].group()):  # a form's label ("Lender")
+                del words[0]
+            if words and words[-1].group() not in p.BANK_SIDES and \
+                    any(w.group() not in p.BANK_KINDS for w in words):
+                out.append(self.match(name.start() + words[0].start(), bank.end()))
         return out
 
 
@@ -1088,20 +1091,25 @@ class Addressees(Recognizer):
     "AND" (joint holders), where every word of the line is a name Faker knows or no word
     of the vocabulary (`lexicon.name_or_rare`: a firm's word is a word), an initial or a
     suffix, one of them a given name, the line no well-known firm's name, legal form or
-    title (`_no_one`: "Morgan Stanley") and no place ("Santo Domingo")."""
+    title (`_no_one`: "Morgan Stanley") and no place ("Santo Domingo"); a party's role
+    first is a form's label, no part of the names (`nobodys.party_role`: "Borrower [Jonah
+    Feldspar] and [Mireille Feldspar]")."""
     name, kinds, trust = "addressees", ("name",), "shape"
     check = "a line of names right above a street's number or a post office box"
 
     def find(self, text: str) -> list[PatternMatch]:
         out = []
         for line in p.ADDRESSEE.finditer(text):
-            if not self._names(line.group(1)):
+            at, names = line.start(1), line.group(1)
+            if (role := NONSPACE.match(names)) and party_role(role.group()):  # "Borrower"
+                at, names = at + role.end(), names[role.end():]  # (the merge strips spaces)
+            if not self._names(names):
                 continue
-            start = line.start(1)
-            for cut in [*JOINT.finditer(line.group(1)), None]:
-                end = line.start(1) + cut.start() if cut else line.end(1)
+            start = at
+            for cut in [*JOINT.finditer(names), None]:
+                end = at + cut.start() if cut else at + len(names)
                 out.append(self.match(start, end))
-                start = line.start(1) + cut.end() if cut else end
+                start = at + cut.end() if cut else end
         return out
 
     @staticmethod
