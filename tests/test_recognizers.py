@@ -330,6 +330,11 @@ def test_a_banks_own_name_before_its_banks_word_is_found():
     assert recognized("named_banks", "US", text) == [(name, "COMPANY") for name in (
         "Pacific Western Bank", "Evergreen Credit Union", "Harbor Federal Savings Bank",
         "Coastal Trust Company", "Yorkshire Building Society", "Huntington National Bank")]
+    # a form's party label first is no part of the name (the form-roles record's probe);
+    # a name of roles alone is none
+    text = "Lender Riverbend Federal Savings Bank\nPayee Beneficiary Bank\nLender Bank"
+    assert recognized("named_banks", "US", text) == [
+        ("Riverbend Federal Savings Bank", "COMPANY")]
 
 
 def test_banks_are_found_in_text_split_into_words():
@@ -1680,6 +1685,12 @@ def test_the_name_on_the_line_above_a_street_is_found():
             "ANA RUIZ\n\n7 Main St\nANA RUIZ\nUnit 4\n7 Main St")
     assert recognized("addressees", "US", text) == [(v, "PERSON") for v in (
         "ROBERT", "LINDA GARCIA", "DAVID K CHEN JR", "Hollis Pettigrew")]
+    # a form's party label first is no part of the names (the form-roles record's probe,
+    # a closing disclosure)
+    text = ("Borrower Jonah Feldspar and Mireille Feldspar\n27 Foxhollow Lane\n"
+            "BORROWERS  ANA RUIZ\n5 Elm Rd\nPayee Okafor Pettigrew\n7 Main St")
+    assert recognized("addressees", "US", text) == [(v, "PERSON") for v in (
+        "Jonah Feldspar", "Mireille Feldspar", "ANA RUIZ")]
 
 
 def test_a_name_written_surname_slash_given_names_is_found():
