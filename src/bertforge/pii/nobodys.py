@@ -96,10 +96,18 @@ def nobodys(text: str, span: Span) -> bool:
 FILING_SYSTEMS = frozenset(("EDGAR", "EMMA", "SEDAR", "SEDAR+", "TRACE", "IAPD"))
 
 
+# how a letter to a regulator heads the way it was sent ("VIA EDGAR", "Via EDGAR and
+# e-mail"), in a line of capitals too
+SENT_VIA = re.compile(r"(?i)\bvia[ \t]+\Z")
+
+
 def _filing_system(text: str, span: Span) -> bool:
     """Whether a model span is a regulator's filing system's name (`FILING_SYSTEMS`) on a
-    line with lower-case letters (a line in capitals, "PAYEE: EDGAR", may name a person)."""
-    return span.text in FILING_SYSTEMS and any(c.islower() for c in _line(text, span))
+    line with lower-case letters (a line in capitals, "PAYEE: EDGAR", may name a person),
+    or right after "via" (`SENT_VIA`: a letter's "VIA EDGAR")."""
+    return span.text in FILING_SYSTEMS and (
+        any(c.islower() for c in _line(text, span)) or
+        SENT_VIA.search(text, max(0, span.start - 8), span.start) is not None)
 
 
 # the names markets give a kind of security or a benchmark price, as news and a fund's
