@@ -3384,6 +3384,12 @@ def test_a_regulators_filing_system_named_in_capitals_is_nobodys():
     values = ["EDGAR", "EMMA", ("TRACE", "COMPANY"), "Emma Lindqvist", "EDGAR"]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "Emma Lindqvist", "EDGAR"]
+    # a letter's "VIA EDGAR" heading, in capitals (the sent-via record's probe); a payee
+    # in capitals still stays
+    text = "December 2, 2026\n\nVIA EDGAR\n\nMs. Brigitte Oyelaran\nPAYEE: EDGAR\nBY EDGAR"
+    values = ["EDGAR", "Brigitte Oyelaran", "EDGAR", "EDGAR"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Brigitte Oyelaran", "EDGAR", "EDGAR"]
 
 
 def test_a_british_honour_before_a_name_is_no_part_of_it():
