@@ -18,7 +18,8 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       a_place, common_words, given_names, known_names, name_or_rare,
                       widely_given)
-from .nobodys import NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys, party_role, party_roles
+from .nobodys import (GREETING_WORDS, NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys,
+                      party_role, party_roles)
 from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, GREETING_BEFORE,
                        KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
                        NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, job_title, trie_pattern)
@@ -1087,6 +1088,12 @@ QUESTION_LINE = re.compile(r"(?:^|\n)Q\.[ \t]")
 PER_LEAD = re.compile(r"Per[ \t]+(?=[^\W\d_]+(?:-[^\W\d_]+)*['\u2019]s\b)")
 
 
+# a greeting or a thanks the model took into the name it is for ("[Hey Angela]. Today
+# we're talking", "[Dear Ana Ruiz]"): none of these words is a name Faker knows
+GREETING_LEAD = re.compile(r"(?:%s),?[ \t]+(?=[A-Z])" % "|".join(
+    sorted(GREETING_WORDS | {"Dear", "Thanks", "Cheers"}, key=len, reverse=True)))
+
+
 # a letter's salutation before a courtesy title, in English and in the languages that
 # put one there ("Cher Monsieur", "Caro Sr.", "Lieber Herr"; "Cher" and "Caro" are names
 # too, so only before a title)
@@ -1106,11 +1113,13 @@ def _without_title(text: str, a: int, b: int) -> int:
     email" (`PER_LEAD`), or a role in running text with its possessive ("teller [Ashley
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
     ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`), or an introduction's
-    verb in another language ("je m'appelle [Théo]", `INTRODUCING_VERB`): none is anybody's
+    verb in another language ("je m'appelle [Théo]", `INTRODUCING_VERB`), or a greeting
+    ("Hey [Angela]", `GREETING_LEAD`): none is anybody's
     personal data, and the gold convention of the generator, the hand-written sets and
     wikigold puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b) or
                     INTRODUCING_VERB.match(text, a, b)) else a
+    a = m.end() if (m := GREETING_LEAD.match(text, a, b)) else a  # (a capital follows)
     if (m := ANSWER_MARK.match(text, a, b)) and (a == 0 or text[a - 1] == "\n") and \
             (m.group(1) == "A" and QUESTION_LINE.search(text) or TITLE.match(text, m.end(), b)):
         a = m.end()
