@@ -1919,6 +1919,23 @@ def test_a_courtesy_title_is_left_out_of_a_name():
 
 
 
+def test_a_greeting_read_into_a_name_is_left_out_of_it():
+    """The greetings-inside-names record's probe: "[Hey Angela]", as the model read a
+    podcast's line, is "[Angela]"; so with a comma after the greeting, "Dear" before a
+    full name and a greeting in French; a greeting read alone is no one, a firm keeps a
+    greeting's word ("Cheers Brewing Co"), and "Heyward Lee" and a user's "HeyJude" are
+    names."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("OKAFOR: Hey Angela. Today; Hi, Marcus Lee; Dear Ana Ruiz, hi; Bonjour Claire; "
+            "Hey; Cheers Brewing Co; Heyward Lee; thanks HeyJude.")
+    values = ["Hey Angela", "Hi, Marcus Lee", "Dear Ana Ruiz", "Bonjour Claire", "Hey",
+              ("Cheers Brewing Co", "COMPANY"), "Heyward Lee", "HeyJude"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Angela", "Marcus Lee", "Ana Ruiz", "Claire", "Cheers Brewing Co", "Heyward Lee",
+        "HeyJude"]
+
+
 def test_a_title_of_office_is_left_out_of_a_name():
     """The titles-out record's amendment: "Justice [Sonia Sotomayor]", "Lt. Gov. [Eleni
     Kounalakis]", "SEN. [TIM SCOTT]"; a royal title stays part of the name, "General
