@@ -1949,12 +1949,16 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
     `_known_firm`). And two people's names that the model read as a firm up to the second's
     given name, the rest of it as a person, as the two (`_name_pair`: "Laura Davis Jones and
     Timothy" + "P. Cairns"). And a given name read as a place before its surname
-    (`_given_as_place`: "Hiroko" (ADDRESS) + "Matsudaira")."""
+    (`_given_as_place`: "Hiroko" (ADDRESS) + "Matsudaira"), or as a firm before "and" and
+    a spouse's full name (`_couples_given`: "to [Obiora] and [Ngozika Nwachukwu]")."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
         if last is not None and _given_as_place(text, last, span):
             out[-1] = _joined(text, last, span, "PERSON")
+            continue
+        if last is not None and _couples_given(text, last, span):
+            out[-1:] = [replace(last, label="PERSON"), span]
             continue
         if last is not None and last.source == span.source == "model" and \
                 {last.label, span.label} == {"COMPANY", "PERSON"} and \
@@ -1984,6 +1988,20 @@ def _given_as_place(text: str, place: Span, person: Span) -> bool:
         word.isalpha() and word[:1].isupper() and word[1:].islower() and \
         " " not in person.text and \
         person.text[:1].isupper() and not a_place(word)
+
+
+def _couples_given(text: str, firm: Span, person: Span) -> bool:
+    """Whether a one-word model COMPANY span, then " and ", then a model PERSON span of
+    two words or more, is the given name of one of a couple written with one surname
+    ("born to [Obiora] and [Ngozika Nwachukwu]"): a capitalised word that is a given name
+    or no word of the vocabulary (`given_names`, `common_words`: "Harbor" is a word). A
+    well-known firm's name ("Navient and Tom Lee") is a firm again where `tidy` reads
+    each name against the list of firms."""
+    word = firm.text
+    return firm.label == "COMPANY" and person.label == "PERSON" and \
+        firm.source == person.source == "model" and text[firm.end:person.start] == " and " and \
+        " " in person.text and word.isalpha() and word[:1].isupper() and word[1:].islower() and \
+        (word.casefold() in given_names() or word.casefold() not in common_words())
 
 
 LIST_JOINS = (", ", " and ", ", and ")
