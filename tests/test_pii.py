@@ -1598,6 +1598,27 @@ def test_a_given_name_read_as_a_place_before_its_surname_is_one_person():
         ("Hiroko", "ADDRESS"), ("Matsudaira", "PERSON")]
 
 
+def test_a_given_name_read_as_a_firm_before_a_spouses_full_name_is_a_person():
+    """The couples-given-names record's probe: "born to [Obiora] and [Ngozika Nwachukwu]",
+    the first read as a firm, is two people; so is a given name Faker knows ("Maria");
+    a word of the vocabulary ("Harbor"), a well-known firm ("Navient"), a word in capitals,
+    one before a one-word person, one before "&" and a firm's span of two words stay
+    firms."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("born to Obiora and Ngozika Nwachukwu. Maria and Tom Lee; Harbor and Tom Lee; "
+            "Navient and Tom Lee; OBIORA and Tom Lee; Obiora and Lee; Obiora & Tom Lee; "
+            "Obiora Foods and Tom Lee.")
+    values = [("Obiora", "COMPANY"), "Ngozika Nwachukwu", ("Maria", "COMPANY"), "Tom Lee",
+              ("Harbor", "COMPANY"), "Tom Lee", ("Navient", "COMPANY"), "Tom Lee",
+              ("OBIORA", "COMPANY"), "Tom Lee", ("Obiora", "COMPANY"), "Lee",
+              ("Obiora", "COMPANY"), "Tom Lee", ("Obiora Foods", "COMPANY"), "Tom Lee"]
+    found = tidy(text, spans_in_turn(text, values))
+    assert [s.label for s in found if s.text != "Tom Lee"] == [
+        "PERSON", "PERSON", "PERSON", "COMPANY", "COMPANY", "COMPANY", "COMPANY", "PERSON",
+        "COMPANY", "COMPANY"]
+
+
 def test_a_rare_given_name_read_as_a_firm_in_a_list_of_persons_joins_its_surname():
     """The rare-given-names record's probe: "Tully and [Deepak] [Menon]", a given name
     Faker's lists lack read as a firm before a known surname in a list of persons, is one
