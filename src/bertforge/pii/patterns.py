@@ -550,6 +550,15 @@ KNOWN_FIRMS = (
     "OPay", "Opay", "Kuda", "Moniepoint", "PalmPay", "GCash", "GrabPay", "Paytm", "PhonePe",
     "Razorpay", "Alipay", "WeChat Pay", "Mercado Pago", "Kakao Pay", "LINE Pay", "PayPay",
     "Ant Group",
+    # the servicers of student loans and mortgages, the lenders, brokers and apps people
+    # borrow, invest and send money through, and the debt buyers that collection letters
+    # name, as forum posts and complaints write them ("paying off [Nelnet] today"; not
+    # "Upstart", "Marcus" or "Dave", a word or a name alone)
+    "Nelnet", "MOHELA", "Mohela", "Aidvantage", "EdFinancial", "Edfinancial", "FedLoan Servicing",
+    "loanDepot", "PennyMac", "Freedom Mortgage", "LendingClub", "MoneyLion", "OneMain Financial",
+    "Oportun", "Sezzle", "Webull", "E*Trade", "E*TRADE", "Remitly", "Barclaycard", "PenFed",
+    "Navy Federal", "Portfolio Recovery Associates", "Midland Credit Management", "LVNV Funding",
+    "Encore Capital", "Paychex", "TurboTax", "QuickBooks",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
@@ -583,8 +592,13 @@ def trie_pattern(words) -> str:
     return pattern(tree)
 
 
-FIRMS = re.compile(r"(?=[A-Z])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u2019](?!s\b)\w)" % (
-    trie_pattern(KNOWN_FIRMS), _FIRM_TAIL))
+# (first, a look-ahead for the letters a name starts with, capitals and the lower-case
+# first letters of the few written so, "eBay", "easyJet", "loanDepot": the engine skips
+# to them; then a word's start, and a capital, perhaps after those lower-case letters)
+_FIRST = "".join(sorted({firm[0] for firm in KNOWN_FIRMS if firm[0].islower()}))
+FIRMS = re.compile(r"(?=[A-Z%s])(?<![\w&.'-])(?=[A-Z]|[a-z]+[A-Z])(?:%s)(?:%s){0,3}"
+                   r"(?![\w&-])(?!['\u2019](?!s\b)\w)" % (_FIRST, trie_pattern(KNOWN_FIRMS),
+                                                          _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
 # building and a house number after it); the street, perhaps with a flat after it ("14
