@@ -892,6 +892,12 @@ FIRM_PROBES = {
         "My M-Pesa number is on file; I paid via GCash, then PhonePe and Alipay. Paystack "
         "and Flutterwave settle it; MTN MoMo failed. Maya said a pesa is a coin.",
         ["M-Pesa", "GCash", "PhonePe", "Alipay", "Paystack", "Flutterwave", "MTN MoMo"]),
+    "the servicers, lenders and debt buyers borrowers name": (
+        "$12k in student loans (Nelnet), then MOHELA and Aidvantage; refinanced with "
+        "LendingClub, not loanDepot. Midland Credit Management and LVNV Funding sent "
+        "letters; I trade on Webull and E*Trade. A nelnet, Nelnetson and Upstart are not.",
+        ["Nelnet", "MOHELA", "Aidvantage", "LendingClub", "loanDepot",
+         "Midland Credit Management", "LVNV Funding", "Webull", "E*Trade"]),
 }
 
 
