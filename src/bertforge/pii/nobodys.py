@@ -21,8 +21,8 @@ import re
 from ..spans import Span
 from . import ids
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
-                      ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, known_names, known_place,
-                      places)
+                      ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, common_words, known_names,
+                      known_place, places)
 from .patterns import (CA_PROVINCES, DEPARTMENTS, GREETING_BEFORE, LISTING, MONTH,
                        PRODUCT_VERSION, SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title,
                        trie_pattern)
@@ -905,9 +905,19 @@ def _form_label(text: str, span: Span) -> bool:
 def _numbered(text: str, span: Span) -> bool:
     """Whether a one-word model name is a numbered record's word, right before "No." or
     "#" and a digit ("[Docket] No. 142 - MOTION to Withdraw"), and no name Faker knows
-    ("Jordan No. 23" stays)."""
+    ("Jordan No. 23" stays); or a thing's words with its Roman numeral ("[Fund III]",
+    "[Phase II]", "[Title VII]", `NUMBERED_THING`): words of the vocabulary that no
+    locale knows as a name ("Henry VIII" and "Walter Dunmore III" stay)."""
+    if (thing := NUMBERED_THING.fullmatch(span.text)) is not None:
+        words = [w.casefold() for w in thing.group(1).split()]
+        return all(w in common_words() and w not in known_names() for w in words)
     return " " not in span.text and NUMBER_AFTER.match(text, span.end) is not None and \
         span.text.casefold() not in known_names()
+
+
+# capitalised words and a Roman numeral of two letters or more after them (one letter
+# may be an initial)
+NUMBERED_THING = re.compile(r"((?:[A-Z][a-z]+ ){1,3})(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})")
 
 
 def _docket(text: str, span: Span) -> bool:
