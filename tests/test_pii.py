@@ -3103,6 +3103,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "Docket"), ("PERSON", "Ann Lee"), ("PERSON", "Claim"), ("PERSON", "Jordan"),
       ("PERSON", "Docket", 1), ("PERSON", "Docket", 2)],
      ["Ann Lee", "Jordan", "Docket", "Docket"]),
+    # a thing's word and its Roman numeral (the numbered-things record, `_numbered`); a
+    # name's suffix, a one-letter numeral, a word after a name and a rare word (a surname
+    # Faker lacks) stay
+    ("RE: capital call - Fund III; Phase II and Tier II ratios; Title VII, Chapter XI; "
+     "Henry VIII; Walter Dunmore III; Fund V; Harbor Fund IV; Jordan Fund IV; Thibodeaux III.",
+     [("PERSON", v) for v in ("Fund III", "Phase II", "Tier II", "Title VII", "Chapter XI",
+                              "Henry VIII", "Walter Dunmore III", "Fund V", "Harbor Fund IV",
+                              "Jordan Fund IV", "Thibodeaux III")],
+     ["Henry VIII", "Walter Dunmore III", "Fund V", "Jordan Fund IV", "Thibodeaux III"]),
     # a job's title read as a firm (the job-titles record, `patterns.job_title`), alone
     # or after a name's comma, whose surname then joins the name; a firm named with a
     # job's word stays
