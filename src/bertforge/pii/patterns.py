@@ -559,6 +559,17 @@ KNOWN_FIRMS = (
     "Oportun", "Sezzle", "Webull", "E*Trade", "E*TRADE", "Remitly", "Barclaycard", "PenFed",
     "Navy Federal", "Portfolio Recovery Associates", "Midland Credit Management", "LVNV Funding",
     "Encore Capital", "Paychex", "TurboTax", "QuickBooks",
+    # the large companies of Africa, Asia, Europe and Latin America that business news
+    # names alone ("Naspers chief Fabricio Bloisi said Prosus would buy back shares"; not
+    # "Vale", "Eni" or "Jio", a word or a name too)
+    "Naspers", "Prosus", "MTN Group", "Vodacom", "Dangote Cement", "Shoprite", "Sasol",
+    "Anglo American", "Old Mutual", "Sanlam", "Capitec", "Reliance Industries", "Tata Group",
+    "Tata Motors", "Tata Steel", "Tata Consultancy Services", "Infosys", "Wipro",
+    "Adani Group", "Bharti Airtel", "Petronas", "Sinopec", "PetroChina", "CNOOC", "SABIC",
+    "Meituan", "JD.com", "Pinduoduo", "BYD", "CATL", "Geely", "Keyence", "Fast Retailing",
+    "Uniqlo", "Infineon", "ASML", "Equinor", "Ørsted", "LVMH", "Kering", "L'Oréal",
+    "Iberdrola", "Embraer", "Ambev", "MercadoLibre", "Mercado Libre", "Grupo Bimbo", "Cemex",
+    "Femsa",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
@@ -592,11 +603,11 @@ def trie_pattern(words) -> str:
     return pattern(tree)
 
 
-# (first, a look-ahead for the letters a name starts with, capitals and the lower-case
-# first letters of the few written so, "eBay", "easyJet", "loanDepot": the engine skips
-# to them; then a word's start, and a capital, perhaps after those lower-case letters)
-_FIRST = "".join(sorted({firm[0] for firm in KNOWN_FIRMS if firm[0].islower()}))
-FIRMS = re.compile(r"(?=[A-Z%s])(?<![\w&.'-])(?=[A-Z]|[a-z]+[A-Z])(?:%s)(?:%s){0,3}"
+# (first, a look-ahead for the letters a name starts with, capitals and the other first
+# letters of the few written so, "eBay", "easyJet", "loanDepot", "Ørsted": the engine
+# skips to them; then a word's start, and a capital, perhaps after lower-case letters)
+_FIRST = "".join(sorted({firm[0] for firm in KNOWN_FIRMS if not "A" <= firm[0] <= "Z"}))
+FIRMS = re.compile(r"(?=[A-Z%s])(?<![\w&.'-])(?=[A-ZÀ-ÖØ-Þ]|[a-z]+[A-Z])(?:%s)(?:%s){0,3}"
                    r"(?![\w&-])(?!['\u2019](?!s\b)\w)" % (_FIRST, trie_pattern(KNOWN_FIRMS),
                                                           _FIRM_TAIL))
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
