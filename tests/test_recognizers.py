@@ -898,6 +898,11 @@ FIRM_PROBES = {
         "letters; I trade on Webull and E*Trade. A nelnet, Nelnetson and Upstart are not.",
         ["Nelnet", "MOHELA", "Aidvantage", "LendingClub", "loanDepot",
          "Midland Credit Management", "LVNV Funding", "Webull", "E*Trade"]),
+    "the large companies of other markets": (
+        "Naspers chief Fabricio Bloisi said Prosus would buy back shares; Ørsted, L'Oréal "
+        "and JD.com fell while Tata Motors and Infosys rose. Vale said no; Naspersson and "
+        "a prosus did not.",
+        ["Naspers", "Prosus", "Ørsted", "L'Oréal", "JD.com", "Tata Motors", "Infosys"]),
 }
 
 
