@@ -282,7 +282,7 @@ class Redactor:
             return [[] for _ in texts]
         model = ModelRecognizer(self.tagger, self.threshold, self.precision)
         floors = self.floors if floors is None else floors
-        return [name_shaped(above_floors(tidy(text, spans), floors))
+        return [name_shaped(text, above_floors(tidy(text, spans), floors))
                 for text, spans in zip(texts, model.find_batch(texts, batch))]
 
     @staticmethod

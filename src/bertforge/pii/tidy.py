@@ -1540,10 +1540,20 @@ NAME_SHAPE = re.compile(rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,3}}")
 CLOSING = "?!.,;:"
 
 
-def name_shaped(spans: Sequence[Span]) -> list[Span]:
+def name_shaped(text: str, spans: Sequence[Span]) -> list[Span]:
     """The spans with each name read as an email or a secret made a name (`_name_shaped`);
-    applied after the floors, so such a span first reaches its own group's floor."""
-    return [_name_shaped(s) for s in spans]
+    applied after the floors, so such a span first reaches its own group's floor. Such a
+    name one space after a model PERSON span is the end of that person's name ("[Marisol]"
+    + "[Etxeberria]", the surname read as an email, is "[Marisol Etxeberria]")."""
+    out: list[Span] = []
+    for span in spans:
+        named = _name_shaped(span)
+        if named is not span and out and out[-1].label == "PERSON" and \
+                out[-1].source == "model" and text[out[-1].end:named.start] == " ":
+            out[-1] = _joined(text, out[-1], named, "PERSON")
+        else:
+            out.append(named)
+    return out
 
 
 def _name_shaped(span: Span) -> Span:
