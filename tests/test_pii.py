@@ -2666,12 +2666,27 @@ def test_a_name_read_as_an_email_or_a_secret_is_a_name():
               ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
     spans = tidy(text, [Span(text.index(v), text.index(v) + len(v), label, v, 0.95, "model")
                         for v, label in values])
-    found = name_shaped(above_floors(spans, {"EMAIL": 0.9}))
+    found = name_shaped(text, above_floors(spans, {"EMAIL": 0.9}))
     assert [(s.text, s.label) for s in found] == [
         ("ops.", "EMAIL"), ("Chidi", "PERSON"), ("Oluwaseun Adebayo-Okafor", "PERSON"),
         ("ann.lee@example.com", "EMAIL"), ("svc_payments", "DIGITAL"), ("AKIA 7731 QX", "DIGITAL")]
     bank = Span(0, 4, "EMAIL", "Bank", 0.6, "model")
-    assert name_shaped(above_floors([bank], {"EMAIL": 0.9})) == []
+    assert name_shaped("Bank", above_floors([bank], {"EMAIL": 0.9})) == []
+    # a surname read as an email one space after its given name ends that name (the
+    # surnames-as-emails record's probe); two spaces, a line between, a firm before it
+    # and a pattern's person before it leave two spans, and so do two persons' spans
+    text = ("Investor Contact:\nMarisol Etxeberria\nir@q.com\nAna  Etxeberria; Ana\n"
+            "Etxeberria; Acme Etxeberria; Ana Etxeberria; Ana Ruiz")
+    values = ["Marisol", ("Etxeberria", "EMAIL"), ("ir@q.com", "EMAIL"), "Ana",
+              ("Etxeberria", "EMAIL"), "Ana", ("Etxeberria", "EMAIL"), ("Acme", "COMPANY"),
+              ("Etxeberria", "EMAIL"), "Ana", ("Etxeberria", "EMAIL"), "Ana", "Ruiz"]
+    spans = spans_in_turn(text, values)
+    spans[-4] = Span(spans[-4].start, spans[-4].end, "PERSON", "Ana", 1.0, "pattern")
+    assert [(s.text, s.label) for s in name_shaped(text, spans)] == [
+        ("Marisol Etxeberria", "PERSON"), ("ir@q.com", "EMAIL"), ("Ana", "PERSON"),
+        ("Etxeberria", "PERSON"), ("Ana", "PERSON"), ("Etxeberria", "PERSON"),
+        ("Acme", "COMPANY"), ("Etxeberria", "PERSON"), ("Ana", "PERSON"),
+        ("Etxeberria", "PERSON"), ("Ana", "PERSON"), ("Ruiz", "PERSON")]
 
 
 def test_a_nickname_in_quotes_or_brackets_is_part_of_the_name():
