@@ -285,11 +285,16 @@ def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) 
     Zhang Weimin"); not a firm's name in full (`_named_in_full`: "Charles Schwab"). Two
     model spans with only spaces between them that are such a name together are one
     PERSON span (a transcript's "[EBRAHIM] [POONAWALA]:" below "Ebrahim Poonawala with
-    Bank of America": `_one_name`)."""
+    Bank of America": `_one_name`). So is a model COMPANY span that is such a person's
+    double-barrelled surname alone ("**[Okonkwo-Barnes]:**" answering an interview after
+    "Adaeze Okonkwo-Barnes", "[Albanese-Roth]'s lawyer"): a surname without a hyphen may
+    name a firm as well in the same text ("Wood's flagship fund" after "Cathie Wood")."""
     names = {_folded(s.text) for s in spans if s.label == "PERSON" and s.source == "model"
              and s.score >= sure and " " in s.text.strip()}
     if not names:
         return list(spans)
+    names |= {_folded(last) for s in spans if s.label == "PERSON" and s.source == "model" and
+              s.score >= sure and " " in s.text.strip() and "-" in (last := s.text.split()[-1])}
     out: list[Span] = []
     for s in spans:
         if out and _one_name(text, out[-1], s, names):
