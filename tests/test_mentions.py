@@ -91,6 +91,23 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
     spans = [Span(0, 10, "PERSON", "Odile Brax", 0.95, "model"),
              Span(26, 36, "COMPANY", "Odile Brax", 0.9, "model")]
     assert [s.label for s in every_mention(text, spans)] == ["PERSON", "PERSON"]
+    # and so is such a person's double-barrelled surname alone (the barrelled-surnames
+    # record's probes); a surname without a hyphen, a name found less surely and a
+    # pattern's firm stay firms
+    text = ("Vincent Albanese-Roth pleaded. Albanese-Roth's lawyer spoke. Cathie Wood said "
+            "Wood's fund fell. Ann Kato-Lee; Kato-Lee paid. Albanese-Roth Capital. Albanese-Roth")
+    values = [("Vincent Albanese-Roth", "PERSON", 0.95), ("Albanese-Roth", "COMPANY", 0.9),
+              ("Cathie Wood", "PERSON", 0.95), ("Wood", "COMPANY", 0.9),
+              ("Ann Kato-Lee", "PERSON", 0.6), ("Kato-Lee", "COMPANY", 0.9),
+              ("Albanese-Roth Capital", "COMPANY", 0.9), ("Albanese-Roth", "COMPANY", 0.9)]
+    spans, at = [], 0
+    for value, label, score in values:
+        at = text.index(value, at)
+        spans.append(Span(at, at + len(value), label, value, score, "model"))
+        at += len(value)
+    spans[-1] = replace(spans[-1], source="pattern")
+    assert [s.label for s in every_mention(text, spans) if s.start in {x.start for x in spans}] == [
+        "PERSON", "PERSON", "PERSON", "COMPANY", "PERSON", "COMPANY", "COMPANY", "COMPANY"]
 
 
 def test_a_firm_cut_short_is_made_whole_where_the_document_names_it_in_full():
