@@ -966,8 +966,8 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     name (`LATIN_LEAD`), an alias's "a.k.a." or "f/k/a" (`ALIAS_LEAD`; alone, the span
     goes), a courtesy title or a role before a name
     (`_without_title`), a field's label (`_without_field_labels`), a party's role
-    before a firm (`_without_party_role`), or a word or a keyword before a number
-    (`NUMBER_LEAD`: "[au] 01 42 68 55 00", "[EIN] 84-1234567")."""
+    before a firm or a person (`_without_party_role`), or a word or a keyword before a
+    number (`NUMBER_LEAD`: "[au] 01 42 68 55 00", "[EIN] 84-1234567")."""
     a, b = strip(text, span.start, span.end)
     if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
         while a < b and text[a] in ". ":
@@ -981,7 +981,7 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
         a = _glued_initials(text, _without_title(text, a, b))
     if span.label in FIELDED:
         a, b = _without_field_labels(text, a, b)
-    if span.label == "COMPANY":
+    if span.label in ("COMPANY", "PERSON"):
         a = _without_party_role(text, a, b)
     if span.label in NUMBER_GROUPS and (m := NUMBER_LEAD.match(text, a, b)):
         a = m.end()
@@ -1138,10 +1138,11 @@ PARTY_LEAD = re.compile(r"([^\W\d_]+)[ \t]+(?=[A-Z])")
 
 
 def _without_party_role(text: str, a: int, b: int) -> int:
-    """Where a COMPANY span starts once a party's role before the firm's name is left out
-    (`nobodys.party_role`: "Defendant-[Appellee] Meridian Capital Partners LLC", "Debtor
-    Harborview Holdings"): the role is the lawsuit's word, not the firm's. Not where the
-    span is all roles ("Escrow Holder" is one, `nobodys.party_roles`)."""
+    """Where a COMPANY or PERSON span starts once a party's role before the name is left
+    out (`nobodys.party_role`: "Defendant-[Appellee] Meridian Capital Partners LLC",
+    "Debtor Harborview Holdings", "[Appellant] Delphine Okoro-Whitfield appeals"): the role
+    is the lawsuit's word, not the party's. Not where the span is all roles ("Escrow
+    Holder" is one, `nobodys.party_roles`)."""
     m = PARTY_LEAD.match(text, a, b)
     return m.end() if m and party_role(m.group(1)) and not party_roles(text[a:b]) else a
 
