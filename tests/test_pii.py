@@ -1675,6 +1675,14 @@ def test_a_partys_role_before_a_firm_is_no_part_of_it():
               ("Debtor Harborview Holdings, Inc.", "COMPANY"), ("Summit Lending Corp", "COMPANY")]
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
         "Meridian Capital Partners LLC", "Harborview Holdings, Inc.", "Summit Lending Corp"]
+    # and before a person (the person-roles record's probe, an appeal's opinion); a
+    # surname that is a role's plural after its given name stays, and a role alone goes
+    text = ("Appellant Delphine Okoro-Whitfield appeals; Plaintiffs Ann Lee and Bo Kim; Jane "
+            "Sellers signed; the Appellant.")
+    values = ["Appellant Delphine Okoro-Whitfield", "Plaintiffs Ann Lee", "Bo Kim",
+              "Jane Sellers", "Appellant"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Delphine Okoro-Whitfield", "Ann Lee", "Bo Kim", "Jane Sellers"]
 
 
 def test_a_name_written_surname_first_is_a_person_not_a_firm():
