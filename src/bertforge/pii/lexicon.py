@@ -18,7 +18,8 @@ from ..optional import require
 
 # courtesy titles, the titles of an office and roles, written before a name and no part of it;
 # and one with the space after it, capitalised or in capitals, before more of a name.
-# Royal and noble titles ("Prince", "Sir") are part of how such a name is written.
+# Royal titles ("Prince", "King") are part of how such a name is written; Britain's
+# honours and peerages ("Sir", "Dame", "Baroness") are not (below).
 ENGLISH_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof")  # one person's, in English
 COURTESY_TITLES = ENGLISH_TITLES + ("Messrs", "Mmes", "Mses", "Drs",
                    # and in Spanish, Portuguese, French, German and Italian

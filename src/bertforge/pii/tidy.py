@@ -1090,8 +1090,8 @@ PER_LEAD = re.compile(r"Per[ \t]+(?=[^\W\d_]+(?:-[^\W\d_]+)*['\u2019]s\b)")
 
 # a greeting or a thanks the model took into the name it is for ("[Hey Angela]. Today
 # we're talking", "[Dear Ana Ruiz]"): none of these words is a name Faker knows
-GREETING_LEAD = re.compile(r"(?:%s),?[ \t]+(?=[A-Z])" % "|".join(
-    sorted(GREETING_WORDS | {"Dear", "Thanks", "Cheers"}, key=len, reverse=True)))
+_GREETED = sorted(GREETING_WORDS | {"Dear", "Thanks", "Cheers"}, key=len, reverse=True)
+GREETING_LEAD = re.compile(r"(?:%s),?[ \t]+(?=[A-Z])" % "|".join(map(re.escape, _GREETED)))
 
 
 # a letter's salutation before a courtesy title, in English and in the languages that
@@ -1997,8 +1997,7 @@ def _given_as_place(text: str, place: Span, person: Span) -> bool:
     return place.label == "ADDRESS" and person.label == "PERSON" and \
         place.source == person.source == "model" and text[place.end:person.start] == " " and \
         word.isalpha() and word[:1].isupper() and word[1:].islower() and \
-        " " not in person.text and \
-        person.text[:1].isupper() and not a_place(word)
+        " " not in person.text and person.text[:1].isupper() and not a_place(word)
 
 
 def _couples_given(text: str, firm: Span, person: Span) -> bool:
