@@ -570,6 +570,12 @@ KNOWN_FIRMS = (
     "Uniqlo", "Infineon", "ASML", "Equinor", "Ørsted", "LVMH", "Kering", "L'Oréal",
     "Iberdrola", "Embraer", "Ambev", "MercadoLibre", "Mercado Libre", "Grupo Bimbo", "Cemex",
     "Femsa",
+    # the sites, forums and tools that support threads and posts name ("asked on [Stack
+    # Overflow]", "synced from Zendesk to Jira"; not "Slack", "Medium", "Notion" or
+    # "Discord", words too)
+    "Stack Overflow", "Stack Exchange", "GitHub", "GitLab", "Bitbucket", "Reddit", "Quora",
+    "Twitter", "Substack", "Patreon", "Kickstarter", "GoFundMe", "Zendesk", "Dropbox",
+    "Atlassian", "Trello", "Jira",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
