@@ -903,6 +903,10 @@ FIRM_PROBES = {
         "and JD.com fell while Tata Motors and Infosys rose. Vale said no; Naspersson and "
         "a prosus did not.",
         ["Naspers", "Prosus", "Ørsted", "L'Oréal", "JD.com", "Tata Motors", "Infosys"]),
+    "the sites and tools posts name": (
+        "Stack Overflow: how do I mask it? I asked on Reddit, then on GitHub; synced from "
+        "Zendesk to Jira. A stack overflow, a Slack message and Jirabase are not.",
+        ["Stack Overflow", "Reddit", "GitHub", "Zendesk", "Jira"]),
 }
 
 
