@@ -1807,15 +1807,32 @@ def real_date(value: str) -> bool:
     return False
 
 
+# A court reporter's citation, as opinions and briefs cite cases ("617 F.3d 688, 706",
+# "578 U.S. 330, 339", "2021 WL 4307384"): a volume, the reporter's abbreviation, the
+# first page and any pages cited after it; and a joint appendix's pages ("J.A. 214-16").
+# The model reads the first as an address and the appendix's initials as a person's.
+REPORTERS = ("U.S.", "S. Ct.", "S.Ct.", "L. Ed. 2d", "L. Ed.", "F.4th", "F.3d", "F.2d", "F.",
+             "F. Supp. 3d", "F. Supp. 2d", "F. Supp.", "F. App'x", "F. App\u2019x", "B.R.",
+             "Fed. Cl.", "A.3d", "A.2d", "N.E.3d", "N.E.2d", "N.W.2d", "S.W.3d", "S.W.2d",
+             "S.E.2d", "P.3d", "P.2d", "So. 3d", "So. 2d", "Cal. Rptr. 3d", "Cal. Rptr. 2d",
+             "N.Y.S.3d", "N.Y.S.2d", "WL")
+CASE_CITATION = re.compile(
+    r"(?<![\w.])\d{1,4} (?:%s) \d{1,7}(?:(?:, |[-\u2013])\d{1,7})*(?![\w.]\w)"
+    r"|(?<![\w.])J\.A\. \d{1,5}(?:[-\u2013]\d{1,5})?(?!\w)" % "|".join(
+        map(re.escape, sorted(REPORTERS, key=len, reverse=True))))
+
+
 def not_personal(text: str) -> list[tuple[int, int]]:
     """Stretches whose format says they hold no personal data, as (start, end): the
     figures of SWIFT statement messages (balances, statement lines, sums), the
-    message, instruction and end-to-end references of ISO 20022 payments, and Java's
-    qualified class names and stack frames (`JAVA_NAMES`). A model that never saw MT940
-    reads "C240131EUR1234,56" as an account number."""
+    message, instruction and end-to-end references of ISO 20022 payments, Java's
+    qualified class names and stack frames (`JAVA_NAMES`), and a court reporter's or a
+    joint appendix's citation (`CASE_CITATION`). A model that never saw MT940 reads
+    "C240131EUR1234,56" as an account number."""
     return sorted([m.span() for m in SWIFT_FIGURES.finditer(text)] +
                   [m.span(2) for m in ISO_REFERENCES.finditer(text)] +
-                  [m.span() for m in JAVA_NAMES.finditer(text)])
+                  [m.span() for m in JAVA_NAMES.finditer(text)] +
+                  [m.span() for m in CASE_CITATION.finditer(text)])
 
 
 def real_time(value: str) -> bool:
