@@ -395,6 +395,23 @@ def test_java_class_names_and_stack_frames_are_not_personal_data():
         ("Thanks John", "PERSON"), ("northgate", "COMPANY")]
 
 
+def test_a_court_reporters_citation_is_not_personal_data():
+    """The case-citations record's probe, with the model's spans as it gave them: a
+    reporter's citation read as an address, a joint appendix's initials read as a person
+    and its pages as an ID go; the case's parties stay, and so do an address's numbers, a
+    number before a word that is no reporter and a person's initials before a name."""
+    text = ("Cortez v. Trans Union, LLC, 617 F.3d 688, 706 (3d Cir. 2010); see also J.A. "
+            "214-16; 578 U.S. 330, 339. Mail to Unit 5 Block 12, Harbor Estate; J.A. Smith paid "
+            "2021 WL 4307384.")
+    model = spans_in_turn(text, ["Cortez", ("Trans Union, LLC", "COMPANY"),
+                                 ("617 F.3d 688, 706", "ADDRESS"), "J.A.", ("214-16", "GOV_ID"),
+                                 ("578 U.S. 330", "ADDRESS"), ("Unit 5 Block 12, Harbor Estate", "ADDRESS"),
+                                 "J.A. Smith", ("4307384", "ACCOUNT")])
+    assert [(s.text, s.label) for s in merge(model, [], text)] == [
+        ("Cortez", "PERSON"), ("Trans Union, LLC", "COMPANY"),
+        ("Unit 5 Block 12, Harbor Estate", "ADDRESS"), ("J.A. Smith", "PERSON")]
+
+
 # ------------------------------------------------------------------ redaction
 @st.composite
 def text_and_spans(draw):
