@@ -289,12 +289,12 @@ def persons_in_other_case(text: str, spans: Sequence[Span], sure: float = SURE) 
     double-barrelled surname alone ("**[Okonkwo-Barnes]:**" answering an interview after
     "Adaeze Okonkwo-Barnes", "[Albanese-Roth]'s lawyer"): a surname without a hyphen may
     name a firm as well in the same text ("Wood's flagship fund" after "Cathie Wood")."""
-    names = {_folded(s.text) for s in spans if s.label == "PERSON" and s.source == "model"
-             and s.score >= sure and " " in s.text.strip()}
-    if not names:
+    full = [s.text for s in spans if s.label == "PERSON" and s.source == "model"
+            and s.score >= sure and " " in s.text.strip()]
+    if not full:
         return list(spans)
-    names |= {_folded(last) for s in spans if s.label == "PERSON" and s.source == "model" and
-              s.score >= sure and " " in s.text.strip() and "-" in (last := s.text.split()[-1])}
+    names = {_folded(name) for name in full} | \
+        {_folded(last) for name in full if "-" in (last := name.split()[-1])}
     out: list[Span] = []
     for s in spans:
         if out and _one_name(text, out[-1], s, names):

@@ -1996,8 +1996,8 @@ def _given_as_place(text: str, place: Span, person: Span) -> bool:
     word = place.text
     return place.label == "ADDRESS" and person.label == "PERSON" and \
         place.source == person.source == "model" and text[place.end:person.start] == " " and \
-        word.isalpha() and word[:1].isupper() and word[1:].islower() and \
-        " " not in person.text and person.text[:1].isupper() and not a_place(word)
+        word.isalpha() and word.istitle() and " " not in person.text and \
+        person.text[:1].isupper() and not a_place(word)
 
 
 def _couples_given(text: str, firm: Span, person: Span) -> bool:
@@ -2010,7 +2010,7 @@ def _couples_given(text: str, firm: Span, person: Span) -> bool:
     word = firm.text
     return firm.label == "COMPANY" and person.label == "PERSON" and \
         firm.source == person.source == "model" and text[firm.end:person.start] == " and " and \
-        " " in person.text and word.isalpha() and word[:1].isupper() and word[1:].islower() and \
+        " " in person.text and word.isalpha() and word.istitle() and \
         (word.casefold() in given_names() or word.casefold() not in common_words())
 
 
