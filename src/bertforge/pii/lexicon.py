@@ -45,7 +45,13 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  # "Cpl. Jenna Morse"); not "Major" or "Private", a surname and a word too
                  "Maj", "Brigadier", "Brig", "Commander", "Cmdr", "Corporal", "Cpl", "Pfc", "Pvt",
                  "Spc",
-                 "Det", "Inspector", "Insp", "Reverend", "Rev", "Revd", "Archdeacon", "Father",
+                 "Det", "Inspector", "Insp",
+                 # and Britain's and Ireland's police ranks, as news and court reports
+                 # write them ("DC Harriet Lomax", "Det Supt Ian Hale"); not "DI", "Di"
+                 # being a given name, nor "Constable", a surname
+                 "DC", "DS", "DCI", "DSI", "DCS", "PC", "PCSO", "Supt", "Chief Inspector",
+                 "Chief Superintendent", "Chief Constable",
+                 "Reverend", "Rev", "Revd", "Archdeacon", "Father",
                  "Fr", "Sister", "Rabbi", "Imam", "Prime Minister", "Minister", "Commissioner",
                  "Chairman", "Chairwoman",
                  "Director", "Professor", "Coach", "Agent", "Adjuster", "Nurse", "Manager",
