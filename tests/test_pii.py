@@ -2066,6 +2066,24 @@ def test_a_soldiers_ranks_are_left_out_of_a_name_and_a_rank_alone_is_nobodys():
         "Eli Brooks", "John Major", "Private Ryan"]
 
 
+def test_a_police_officers_rank_is_left_out_of_a_name_and_a_rank_alone_is_nobodys():
+    """The police-ranks record's probes, with the model's spans as it gave them: a
+    British police rank before a name is no part of it ("DC [Harriet Lomax]", "PCSO
+    [Amira Khan]", "Chief Constable [Sarah Crew]"), and a rank read alone is no one
+    ("[Supt]"); "Di" and "Constable", a given name and a surname, stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("DC Harriet Lomax and DCI Rebecca Thornton met PCSO Amira Khan. DS Nicola Byrne; "
+            "PC Gareth Evans; Chief Constable Sarah Crew. Supt. Okafor spoke. Di Maria and "
+            "John Constable came.")
+    values = ["DC Harriet Lomax", "DCI Rebecca Thornton", "PCSO Amira Khan", "DS Nicola Byrne",
+              "PC Gareth Evans", "Chief Constable Sarah Crew", "Supt", "Okafor", "Di Maria",
+              "John Constable"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Harriet Lomax", "Rebecca Thornton", "Amira Khan", "Nicola Byrne", "Gareth Evans",
+        "Sarah Crew", "Okafor", "Di Maria", "John Constable"]
+
+
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
     """The honorifics record's probe, with the model's spans as it gave them: "Shri",
     "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")

@@ -1134,6 +1134,11 @@ GREETED_PROBES = [
         "Maj. Hollis disagreed; Cpl. Shaw testified. Sgt. Maj. Ricardo Alvarez was killed.",
         ["Hollis", "Shaw"],
         id="military-ranks"),
+    # the police-ranks record: a surname after a British police rank, as after "Sgt."
+    pytest.param(
+        "Supt. Hollis disagreed; DC Shaw testified. DCI Marsh's team.",
+        ["Hollis", "Shaw", "Marsh"],
+        id="police-ranks"),
     # the dashed-sign-offs record: a name after a sign-off and a spaced dash, ending its
     # line; not a hyphen inside a word, a dash after anything but a sign-off, or a team
     pytest.param(
