@@ -33,7 +33,7 @@ from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
 from .nobodys import FORM_LABELS, party_role
-from .tidy import FIRM_ENDS, NONSPACE
+from .tidy import FIRM_ENDS, ID_SCHEMES, NONSPACE
 
 TRUST = ("checksum", "shape", "end")
 
@@ -730,9 +730,12 @@ def _labelled_person(m: re.Match) -> bool:
 
 def _travel_person(m: re.Match) -> bool:
     """Whether "SURNAME/GIVEN" is a person's: each word a name or a word outside the
-    vocabulary, one of them a known name (`_person_like`): not "AND/OR", "USD/EUR"."""
+    vocabulary, one of them a known name (`_person_like`), none an identifier scheme's
+    name that no one has (`ID_SCHEMES`): not "AND/OR", "USD/EUR", "SWIFT/BIC"."""
     value = m.group(1).replace("/", " ")
-    return all(name_or_rare(w.casefold()) for w in value.split()) and _person_like(value)
+    return all(name_or_rare(w.casefold()) and
+               (w not in ID_SCHEMES or w.casefold() in known_names())
+               for w in value.split()) and _person_like(value)
 
 
 def _person_like(value: str) -> bool:
