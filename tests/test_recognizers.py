@@ -1717,11 +1717,13 @@ def test_a_name_written_surname_slash_given_names_is_found():
     """The travel-names record's probe, an airline's booking: "OKONKWO/CHIDI MR" is the
     name without its title, and so with two given names; not "AND/OR", currencies,
     protocols, airports or "KYC/AML", whose words are no one's name, nor "BILL/PAY", a
-    name and a word."""
+    name and a word, nor a payment form's "SWIFT/BIC" (the scheme-slashes record: a
+    scheme's name that no one has), though "SWIFT/TAYLOR" is a name."""
     text = ("1. OKONKWO/CHIDI MR\n2. OKONKWO/NNEKA MRS\n3. SMITH/JOHN PAUL MSTR\nKIM/MINJI\n"
-            "AND/OR; USD/EUR 1.08; TCP/IP; LOS/LHR; KYC/AML; BILL/PAY; a/b/OKONKWO/CHIDI")
+            "AND/OR; USD/EUR 1.08; TCP/IP; LOS/LHR; KYC/AML; BILL/PAY; a/b/OKONKWO/CHIDI\n"
+            "SWIFT/BIC: BUKBGB22; BIC/SWIFT; SWIFT/TAYLOR MS")
     assert recognized("travel_names", "US", text) == [(v, "PERSON") for v in (
-        "OKONKWO/CHIDI", "OKONKWO/NNEKA", "SMITH/JOHN PAUL", "KIM/MINJI")]
+        "OKONKWO/CHIDI", "OKONKWO/NNEKA", "SMITH/JOHN PAUL", "KIM/MINJI", "SWIFT/TAYLOR")]
 
 
 def test_a_person_as_a_party_of_a_lawsuits_caption_is_found():
