@@ -826,7 +826,8 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
     two partners' surnames joined by " & " as their firm (`_surname_partners`),
     spans mended by their neighbours (`_by_neighbours`); relabelled where the model took
     a judge, a caption's party or a titled person for a firm, a founder's firm, a firm
-    whose shares are held or a thing named before "which" for a person, a phone number
+    whose shares are held, a word that is the text's own domain (`_domain_firm`) or a
+    thing named before "which" for a person, a phone number
     for a card's or an ID's, or a handle for an email (`_judge`, `_caption_party`,
     `_titled`, `_founders_firm`, `_firm_by_its_words`, `_phone_shaped`,
     `_handle_shaped`);
@@ -875,7 +876,7 @@ def _relabelled(text: str, span: Span) -> Span:
     """One span after each of `tidy`'s relabellings, in turn."""
     span = _known_firm(span)
     for relabel in (_firm_by_its_words, _titled, _caption_party, _judge, _founders_firm,
-                    _employer, _firm):
+                    _employer, _firm, _domain_firm):
         span = relabel(text, span)
     return _firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(span)))))
 
@@ -1798,6 +1799,26 @@ def _firm_by_its_words(text: str, span: Span) -> Span:
 # a word (a name's last), a comma, a job's title and a comma right before a span: the
 # span is the employer ("Dr. Hamza Qureshi, Chief Compliance Officer, [Stripe]")
 EMPLOYER_BEFORE = re.compile(r"[^\W\d_][\w.'\u2019-]*,[ \t]+([^,\n()]{2,60}),[ \t]{1,2}$")
+
+
+# a host a text names: after an email's "@", a URL's "//" or "www." (an email's part
+# before the "@" is no host)
+HOST = re.compile(r"(?:@|//|(?<![\w.-])www\.)([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
+
+
+def _domain_firm(text: str, span: Span) -> Span:
+    """A one-word model PERSON span that is, case aside, a label of a host the text names
+    other than its top-level domain (`HOST`: "[BrightPay] Customer Care" of a mail from
+    "support@brightpay.example"), and no given name (a person's own site), as COMPANY:
+    mail, tickets and web pages sign with the firm whose domain they name."""
+    if span.label != "PERSON" or span.source != "model" or not span.text.isalnum() or \
+            "@" not in text and "/" not in text and "www." not in text:
+        return span
+    word = span.text.casefold()
+    if word in given_names() or not any(word in host.casefold().split(".")[:-1]
+                                        for host in HOST.findall(text)):
+        return span
+    return replace(span, label="COMPANY")
 
 
 def _employer(text: str, span: Span) -> Span:
