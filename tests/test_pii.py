@@ -4212,6 +4212,32 @@ def test_a_name_before_a_footnotes_mark_is_whole_without_it():
         "Amelia Whitford", "Kenji Sato", "Rukmini Iyer", "Chen", "Smith", "Ann Lee", "Bo Li"]
 
 
+def test_a_word_that_is_the_texts_own_domain_is_a_firm():
+    """The firms-by-their-domains record's probe, with the model's spans as it gave them:
+    "[BrightPay]" of a mail from support@brightpay.example, and a word that a URL's or a
+    "www." host holds, is a firm; an email's part before the "@" ("Morimoto" of
+    morimoto.t@...), a top-level domain, a given name's own site ("Priya" of priya.dev),
+    a name of two words and a host the text does not name are none."""
+    from bertforge.pii.tidy import tidy
+
+    def labels(text, values):
+        return [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))]
+
+    text = "From: support@brightpay.example\nThanks,\nJordan M.\nBrightPay Customer Care"
+    assert labels(text, ["Jordan M.", "BrightPay"]) == [("Jordan M.", "PERSON"),
+                                                        ("BrightPay", "COMPANY")]
+    text = "See https://docs.quillpay.io/start or www.ferncastle.co.uk. Quillpay and Ferncastle."
+    assert labels(text, ["Quillpay", "Ferncastle"]) == [("Quillpay", "COMPANY"),
+                                                        ("Ferncastle", "COMPANY")]
+    for text, value in [("Write to morimoto.t@andrew.cmu.edu. Thanks, Morimoto", "Morimoto"),
+                        ("Write to ann@post.example. Thanks, Example", "Example"),
+                        ("Mail priya@priya.dev. Thanks, Priya", "Priya"),
+                        ("Mail info@halvorsen.com. Thanks, Dag Halvorsen", "Dag Halvorsen"),
+                        ("Mail info@halvorsen.com. Thanks, Brightwell", "Brightwell"),
+                        ("Ask halvorsen.com staff. Thanks, Halvorsen", "Halvorsen")]:
+        assert labels(text, [value]) == [(value, "PERSON")], text
+
+
 def test_a_firm_named_after_its_founder_is_a_firm_where_it_stands_as_one():
     """The founders-firms record's probes, with the model's spans as it gave them: after
     "at" or before "advisor" or "branch", a firm named after its founder is a firm;
