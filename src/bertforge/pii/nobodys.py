@@ -570,12 +570,14 @@ def _affiliation(text: str, span: Span) -> bool:
     (`_club`), or the club, team or party in brackets after a person's name ("Gabriel
     Batistuta ( [Fiorentina] )", as results and league tables write them): one word alone
     in the brackets that is nobody's given name or surname (`known_names`; a nickname,
-    "Carl (Bo)", stays)."""
+    "Carl (Bo)", stays), or three capitals, a country's code as results write it
+    ("Marileidy Paulino ([DOM])", though "Dom" is a given name)."""
     if span.label != "PERSON" or span.source != "model":
         return False
     if _club(text, span):
         return True
-    if " " in span.text or span.text.casefold() in known_names():
+    if " " in span.text or span.text.casefold() in known_names() and not (
+            len(span.text) == 3 and span.text.isupper()):
         return False
     return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
         CLOSE_BRACKET.match(text, span.end) is not None
