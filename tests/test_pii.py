@@ -2534,6 +2534,23 @@ def test_a_datelines_place_is_nobodys():
                                        "ADEYEMI", "CUTTITTA"]
 
 
+def test_a_countrys_code_in_brackets_after_a_name_is_nobodys():
+    """The country-codes record's probe, with the model's spans as it gave them: a
+    country's three capitals in brackets after an athlete's name go, a known name
+    ("DOM", "POL") as well as another ("BRN"); a nickname in brackets written with one
+    capital ("Dom", "Bob") or of two capitals ("BO") stays, and so does a code with no
+    name before it."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("1. Marileidy Paulino (DOM) 48.17, 2. Salwa Eid Naser (BRN) 48.53, 3. Natalia "
+            "Kaczmarek (POL) 48.98; Dominic (Dom) Reyes; Carl (Bob); Carl (BO); the (DOM) lot")
+    values = ["Marileidy Paulino", "DOM", "Salwa Eid Naser", "BRN", "Natalia Kaczmarek", "POL",
+              "Dominic", "Dom", "Reyes", "Carl", "Bob", "Carl", "BO", "DOM"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Marileidy Paulino", "Salwa Eid Naser", "Natalia Kaczmarek", "Dominic (Dom) Reyes",
+        "Carl", "Bob", "Carl", "BO", "DOM"]
+
+
 def test_a_club_in_brackets_after_a_name_is_nobodys():
     """The affiliations record's probe, with the model's spans as it gave them: a club
     alone in brackets after a scorer's name goes ("( Fiorentina )", "(Lazio)"); a
@@ -3013,8 +3030,9 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
 @pytest.mark.parametrize("text, spans, kept", [
     # a listed company's exchange and ticker (`_listing`); a bracket that is no listing stays
     ("Halverson Industries (NYSE: HLV) and Norsk Vind ASA (OSE: NVIND; TSX: NVD) rose. "
-     "Mr. Lee (LEE) spoke.", [("PERSON", "HLV"), ("PERSON", "OSE"), ("PERSON", "NVD"),
-                              ("PERSON", "Lee"), ("PERSON", "LEE")], ["Lee", "LEE"]),
+     "Mr. James (JAMES) spoke.", [("PERSON", "HLV"), ("PERSON", "OSE"), ("PERSON", "NVD"),
+                                  ("PERSON", "James"), ("PERSON", "JAMES")],
+     ["James", "JAMES"]),
     # a court's abbreviation in a citation (`_court`); initials and a name elsewhere stay
     ("Ramirez v. Coastline, No. 3:24-cv-01187 (S.D. Cal.), and Smith (9th Cir. 2021); "
      "D. Mass. spoke (D. Massey)", [("PERSON", "Ramirez"), ("PERSON", "S.D. Cal"),
