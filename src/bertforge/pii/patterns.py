@@ -1002,6 +1002,16 @@ EXCHANGES = ("NYSE", "NYSE American", "NYSE MKT", "NYSE Arca", "Nasdaq", "NASDAQ
 _LISTING = r"(?:%s)[ \t]*:[ \t]*[A-Z0-9]{1,6}(?:[.-][A-Z0-9]{1,3})?" % "|".join(
     map(re.escape, sorted(EXCHANGES, key=len, reverse=True)))
 LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*\)")
+# the well-known firms with lower-case letters in their names, in capitals, as credit
+# reports, statements and signature blocks print them ("CAPITAL ONE", "EQUIFAX"), with a
+# legal form or a firm's word in capitals after them ("TOYOTA MOTOR"); not an exchange's,
+# which capitals write for the market ("(NASDAQ: CRBS)")
+_IN_CAPITALS = {firm.upper() for firm in KNOWN_FIRMS} - set(KNOWN_FIRMS) - \
+    {exchange.upper() for exchange in EXCHANGES}
+FIRMS_IN_CAPITALS = re.compile(
+    r"(?=[%s])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u2019](?!S\b)\w)" % (
+        re.escape("".join(sorted({firm[0] for firm in _IN_CAPITALS}))),
+        trie_pattern(_IN_CAPITALS), _FIRM_TAIL.upper()))
 # a firm's name right before the brackets that say where it is listed ("Founded in 2014,
 # Meridian Payments (NASDAQ: MRDP) serves ..."), which press releases and news write for a
 # company whatever its name: one to five capitalised words ("&" between them), not

@@ -750,6 +750,9 @@ def _person_like(value: str) -> bool:
 
 
 # name -> a function of the region that makes the recognizer, in the order they run
+CAPITALS = re.compile(r"[A-Z]{2}")  # what a name in capitals holds
+
+
 REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum",
                                     validate=lambda m: not p.URL_USER_BEFORE.search(
@@ -848,6 +851,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                           needs=p.KEYED_NAME_WORDS),
     "firms": lambda region: Pattern("firms", "company", p.FIRMS, "shape",
                                     check="a name on the list of well-known firms"),
+    "capital_firms": lambda region: Pattern("capital_firms", "company", p.FIRMS_IN_CAPITALS,
+                                            "shape", needs=CAPITALS,
+                                            check="a name on the list of well-known firms, "
+                                                  "in capitals"),
     "listed_firms": lambda region: Pattern("listed_firms", "company", p.LISTED_FIRM, "shape",
                                            group=1, needs=p.LISTING,
                                            check="a firm's name before where it is listed"),
