@@ -926,6 +926,18 @@ def test_listed_firms_are_found_and_their_words_are_not(probe):
     assert recognized("firms", "US", text) == [(name, "COMPANY") for name in firms]
 
 
+def test_listed_firms_in_capitals_are_found():
+    """The firms-in-capitals record's probe, a credit report: a listed firm printed in
+    capitals is found whole, with a firm's word or a form after it ("TOYOTA MOTOR",
+    "JPMORGAN CHASE BANK, N.A."); not as the list writes it (the `firms` recognizer's),
+    nor an exchange's name before a ticker, nor a name inside a longer word."""
+    text = ("EQUIFAX CREDIT REPORT\nCAPITAL ONE    Revolving\nNAVIENT    Installment\n"
+            "TOYOTA MOTOR    06/12/2025\nJPMORGAN CHASE BANK, N.A.\nCapital One; Equifax\n"
+            "Cobalt Ridge (NASDAQ: CRBS); EQUIFAXED; NAVIENT-STYLE")
+    assert recognized("capital_firms", "US", text) == [(name, "COMPANY") for name in (
+        "EQUIFAX", "CAPITAL ONE", "NAVIENT", "TOYOTA MOTOR", "JPMORGAN CHASE BANK, N.A.")]
+
+
 def test_trustees_are_masked_with_every_form_after_their_name():
     """The company-forms record's probe: a firm's name runs on over "Trust Company" and
     the forms after it, in the model's spans and in the `banks` and `firms` patterns."""
