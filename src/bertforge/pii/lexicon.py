@@ -152,10 +152,11 @@ BODIES = frozenset((
     # and the short names news and talk give a central bank and a finance ministry ("So,
     # the [Fed]. Powell said", "the [Treasury] auctioned")
     "Fed", "Treasury", "Bundesbank", "Riksbank"))
-# programs, libraries, services and devices that support and developer posts name, and
-# whose rare pieces the model reads as a name ("Gunicorn keeps timing out", "restart the
-# Jupyter kernel"); not the ones people are also called ("Jenkins", "Kafka", "Julia", "Ruby",
-# "Alexa", "Siri", "Claude", "Spark"), which the model's reading decides
+# programs, libraries, services, devices and file formats that support and developer
+# posts name, and whose rare pieces the model reads as a name ("Gunicorn keeps timing
+# out", "restart the Jupyter kernel", a pasted contact's "BEGIN:[VCARD]"); not the ones
+# people are also called ("Jenkins", "Kafka", "Julia", "Ruby", "Alexa", "Siri", "Claude",
+# "Spark"), which the model's reading decides
 SOFTWARE = frozenset("""
     Jupyter Conda Anaconda Miniconda Gunicorn Uvicorn Maven Gradle Docker Kubernetes Terraform
     Ansible Grafana Prometheus Redis Flask Django Heroku Webpack Vite CUDA NumPy Pandas PyTorch
@@ -169,7 +170,7 @@ SOFTWARE = frozenset("""
     Mailchimp Auth0 Cloudflare Akamai Netlify Vercel Fargate Kinesis Redshift DynamoDB BigQuery
     Firebase Supabase Prisma Hibernate FastAPI Streamlit Gradio Ollama ChatGPT Copilot Cortana
     Bixby Quicken QuickBooks Xero Metamask Trezor Hive Mozilla Gecko KHTML WebKit AppleWebKit
-    Chromium
+    Chromium vCard iCal
 """.split())
 # and as code and commands write them, in lower case or capitals ("import pandas")
 SOFTWARE_FOLDED = frozenset(w.casefold() for w in SOFTWARE)

@@ -508,7 +508,11 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
                                 "wip", "nda", "sla", "kpi", "okr", "ytd", "qoq", "yoy",
                                 # and of a bank statement's lines ("TRANSFER TO [SAV]
                                 # XXXX4821", "WIRE TYPE:[INTL] OUT")
-                                "sav", "chk", "intl", "xfer", "trn", "bnf", "orig", "wdl"))
+                                "sav", "chk", "intl", "xfer", "trn", "bnf", "orig", "wdl",
+                                "tfr",
+                                # and of a support desk's reports and tickets ("[CSAT] survey
+                                # sent", "RMA 20931")
+                                "csat", "nps", "aht", "fcr", "rma", "sku"))
 # the means a contract's notices go by, perhaps with their number's word ("sent by
 # [telecopy]", "([Telecopy No]. (303) 555-0199)"): the model reads them as names and firms
 NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy", "telecopier",
