@@ -2314,6 +2314,14 @@ def test_a_field_label_read_alone_is_nobodys():
     found = tidy(text, spans_at(text, ["SAV", "INTL", "TRN", "BNF", "HIROSHI TANAKA", "ORIG",
                                        "XFER", "CHK", "WDL"]))
     assert [s.text for s in found] == ["HIROSHI TANAKA"]
+    # and of a support desk's reports and a statement's transfer, and a contact card's
+    # keyword (the desk-abbreviations record); the abbreviations written as a name stay
+    text = ("Chat closed. CSAT survey sent; NPS 42, AHT 6m, FCR 71%. RMA 20931 for SKU "
+            "B-114.\n21 Nov  TFR TO ANIL DESHMUKH\nBEGIN:VCARD\nFN:Nps Okafor\nEND:VCARD")
+    values = ["CSAT", "NPS", "AHT", "FCR", "RMA", ("SKU", "COMPANY"), ("TFR", "COMPANY"),
+              "ANIL DESHMUKH", "VCARD", "Nps Okafor", "VCARD"]
+    found = tidy(text, spans_in_turn(text, values))
+    assert [s.text for s in found] == ["ANIL DESHMUKH", "Nps Okafor"]
     # and the next field's label, a list's number or a form's box letter read as an
     # address's last line (the next-fields and box-letters records); a last line with a
     # digit before a colon, a town before a full stop and a ZIP code alone on a line stay
