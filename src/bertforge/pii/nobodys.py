@@ -34,7 +34,7 @@ def nobodys(text: str, span: Span) -> bool:
     (`_dateline`), a sports club's name or a club's or party's in brackets after a name
     (`_affiliation`), a name that is part of a thing's or an institution's name (`eponym`), a
     listed company's exchange and ticker (`_listing`), a city or its state where a place is
-    written city first ("[Sarasota], Fla.", `_place`), a court's abbreviation (`_court`), a
+    written city first ("[Sarasota], Fla.", `_place`), a
     document's own number or code (`_document_code`: "Schedule [9.01]", "[FY2026]"), a piece of
     an amount (`_amount_piece`), a degree's letters, a degree and its field or its Latin honour
     (`_degree`), a contract's Latin term, party's role or defined term, or a citation's words
@@ -62,7 +62,7 @@ def nobodys(text: str, span: Span) -> bool:
     `_market_word`, `_filing_system`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
-            _listing(text, span) or _court(text, span) or _document_code(text, span) or \
+            _listing(text, span) or _document_code(text, span) or \
             _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span):
         return True
     if span.source != "model":
@@ -854,36 +854,6 @@ def party_roles(value: str) -> bool:
     words = [w.casefold() for w in ROLE_WORD.findall(POSSESSIVE.sub("", value))]
     roles = [party_role(w) for w in words]
     return any(roles) and all(r or w in ROLE_JOINS for r, w in zip(roles, words))
-
-
-# the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
-COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
-                "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
-                "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
-                "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
-# a US court's abbreviation as a case's citation writes it in brackets, perhaps with the
-# year or the day's date, perhaps after what happened that day (the abbreviation is the
-# group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(N.D. Cal. Mar. 4, 2019)",
-# "(S.D.N.Y. filed Nov. 20, 2026)",
-# "(D. Mass.)", "(D.D.C.)"), a circuit ("(9th Cir. 2021)", "(Fed. Cir.)") or a bankruptcy
-# court ("(Bankr. D. Del.)")
-COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
-                   r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
-                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
-                   r"[ \t]*(?:(?:filed|decided|argued|entered)[ \t]+)?"
-                   r"(?:(?:[A-Z][a-z]{2,3}\.?[ \t]\d{1,2},[ \t])?\d{4}[ \t]*)?\)"
-                   % "|".join(COURT_STATES))
-
-
-def _court(text: str, span: Span) -> bool:
-    """Whether a model PERSON span lies in a court's abbreviation in a case's citation
-    ("Ramirez v. Coastline Mortgage Corp., No. 3:24-cv-01187 ([S.D. Cal].)", "(9th
-    [Cir]. 2021)"): in brackets, alone or with the year (`COURT`)."""
-    if span.label != "PERSON" or span.source != "model":
-        return False
-    opening = text.rfind("(", max(0, span.start - 12), span.start)
-    m = COURT.match(text, opening) if opening >= 0 else None
-    return m is not None and m.start(1) <= span.start and span.end <= m.end(1)
 
 
 # a federal case's docket number: the office, the year, the kind of case and its number,

@@ -1832,17 +1832,39 @@ CASE_CITATION = re.compile(
         map(re.escape, sorted(REPORTERS, key=len, reverse=True))))
 
 
+# the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
+COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
+                "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",
+                "Mich", "Minn", "Miss", "Mo", "Mont", "Neb", "Nev", "Ohio", "Okla", "Or", "Pa",
+                "Tenn", "Tex", "Utah", "Vt", "Va", "Wash", "Wis", "Wyo", "Guam")
+# A US court's abbreviation as a case's citation writes it in brackets, perhaps with the
+# year or the day's date, perhaps after what happened that day (the abbreviation is the
+# group): a district ("(S.D. Cal.)", "(S.D.N.Y. 2019)", "(N.D. Cal. Mar. 4, 2019)",
+# "(S.D.N.Y. filed Nov. 20, 2026)", "(D. Mass.)", "(D.D.C.)"), a circuit ("(9th Cir.
+# 2021)", "(Fed. Cir.)") or a bankruptcy court ("(Bankr. D. Del.)"). The model reads the
+# abbreviation as a person's initials ("([S.D. Cal].)") and the circuit or its year as a
+# date ("([4th] Cir. 2004)", "([4th Cir. 2008])").
+COURT = re.compile(r"\([ \t]*((?:Bankr\.[ \t]?)?(?:(?:[NSEWCM]\.[ \t]?)?D\.[ \t]?"
+                   r"(?:(?:%s)\.?|[A-Z]\.(?:[ \t]?[A-Z]\.?){0,2})?"
+                   r"|(?:\d{1,2}(?:st|nd|d|rd|th)|Fed\.|D\.C\.)[ \t]?Cir\.?))"
+                   r"[ \t]*(?:(?:filed|decided|argued|entered)[ \t]+)?"
+                   r"(?:(?:[A-Z][a-z]{2,3}\.?[ \t]\d{1,2},[ \t])?\d{4}[ \t]*)?\)"
+                   % "|".join(COURT_STATES))
+
+
 def not_personal(text: str) -> list[tuple[int, int]]:
     """Stretches whose format says they hold no personal data, as (start, end): the
     figures of SWIFT statement messages (balances, statement lines, sums), the
     message, instruction and end-to-end references of ISO 20022 payments, Java's
-    qualified class names and stack frames (`JAVA_NAMES`), and a court reporter's or a
-    joint appendix's citation (`CASE_CITATION`). A model that never saw MT940 reads
-    "C240131EUR1234,56" as an account number."""
+    qualified class names and stack frames (`JAVA_NAMES`), a court reporter's or a
+    joint appendix's citation (`CASE_CITATION`) and a court's abbreviation in brackets,
+    with its year (`COURT`). A model that never saw MT940 reads "C240131EUR1234,56" as an
+    account number."""
     return sorted([m.span() for m in SWIFT_FIGURES.finditer(text)] +
                   [m.span(2) for m in ISO_REFERENCES.finditer(text)] +
                   [m.span() for m in JAVA_NAMES.finditer(text)] +
-                  [m.span() for m in CASE_CITATION.finditer(text)])
+                  [m.span() for m in CASE_CITATION.finditer(text)] +
+                  [m.span() for m in COURT.finditer(text)])
 
 
 def real_time(value: str) -> bool:
