@@ -484,8 +484,9 @@ def _firm_sentences(span: Span) -> list[Span] | None:
     """Two COMPANY spans for a model COMPANY span that runs over a sentence's end ("BNY
     Mellon and [KPMG. CTP] candidate", "Pérez-[Llorca. Lombard] Odier"): the word before
     the full stop a word of the vocabulary, one in capitals ("KPMG"; "LLC", a legal form
-    written without a full stop, ends the sentence too), or the end of a hyphenated
-    name; never an abbreviation that firms write with a full stop ("CORP.", "Bros.",
+    written without a full stop, ends the sentence too), the end of a hyphenated name,
+    or a well-known firm's whole name ("Equifax and [TransUnion. Tidewater]'s
+    investigator", `FIRMS`); never an abbreviation that firms write with a full stop ("CORP.", "Bros.",
     "Mfg.", "Amer.": `LEGAL_FORMS`, `FIRM_ABBREVIATIONS`, and any other word outside the
     vocabulary); None for anything else."""
     found = SENTENCE_END.search(span.text) if span.label == "COMPANY" and \
@@ -496,7 +497,8 @@ def _firm_sentences(span: Span) -> list[Span] | None:
     last = word.rsplit("-", 1)[-1]
     folded = last.casefold()
     if folded in FIRM_ABBREVIATIONS or word + "." in LEGAL_FORMS or \
-            not (folded in common_words() or last.isupper() or "-" in word):
+            not (folded in common_words() or last.isupper() or "-" in word or
+                 FIRMS.fullmatch(word)):
         return None
     return [_cut(span, found.start()),
             Span(span.start + found.end(), span.end, "COMPANY", span.text[found.end():],
