@@ -4372,18 +4372,21 @@ def test_a_surname_in_capitals_and_given_names_read_apart_are_one_name():
 def test_a_firms_span_over_a_sentences_end_is_two_firms():
     """The firm-sentences record's probes, with the model's spans as they came: a firm's
     span over a full stop after an acronym (a legal form written without a full stop
-    too), a hyphenated name or a word of the vocabulary is parted there; after a legal
-    form's own full stop, an abbreviation firms write with one, or another word outside
-    the vocabulary, it stays whole."""
+    too), a hyphenated name, a word of the vocabulary or a well-known firm's whole name
+    (the firms-ending-sentences record: "TransUnion. Tidewater") is parted there; after a
+    legal form's own full stop, an abbreviation firms write with one, or another word
+    outside the vocabulary, it stays whole."""
     from bertforge.pii.tidy import tidy
 
     values = ["Mellon and KPMG. CTP", "Pérez-Llorca. Lombard Odier", "Crédit Agricole CIB. Banca",
-              "Acme Holdings. Zentrix", "Acme LLC. Zentrix", "ACME CORP. Zentrix",
-              "Wong Bros. Trading", "Bank of Amer. Securities"]
+              "Acme Holdings. Zentrix", "Acme LLC. Zentrix", "Equifax and TransUnion. Tidewater",
+              "ACME CORP. Zentrix", "Wong Bros. Trading", "Bank of Amer. Securities",
+              "Acme and Quillzen. Tidewater"]
     text = "; ".join(values) + "."
     assert [s.text for s in tidy(text, spans_at(text, [(v, "COMPANY") for v in values]))] \
         == ["Mellon and KPMG", "CTP", "Pérez-Llorca", "Lombard Odier", "Crédit Agricole CIB",
-            "Banca", "Acme Holdings", "Zentrix", "Acme LLC", "Zentrix"] + values[5:]
+            "Banca", "Acme Holdings", "Zentrix", "Acme LLC", "Zentrix", "Equifax and TransUnion",
+            "Tidewater"] + values[6:]
 
 
 def test_a_partys_short_name_is_the_firm_the_document_names_whole():
