@@ -576,6 +576,13 @@ KNOWN_FIRMS = (
     "Stack Overflow", "Stack Exchange", "GitHub", "GitLab", "Bitbucket", "Reddit", "Quora",
     "Twitter", "Substack", "Patreon", "Kickstarter", "GoFundMe", "Zendesk", "Dropbox",
     "Atlassian", "Trello", "Jira",
+    # the incident-response, security and identity-protection firms that data-breach
+    # notices and incident reports name ("conducted with the assistance of [Mandiant]";
+    # not "Okta", "Norton" or "Aura", names too)
+    "Mandiant", "CrowdStrike", "Kroll", "FireEye", "Palo Alto Networks", "SentinelOne",
+    "Fortinet", "Zscaler", "Rapid7", "Recorded Future", "Chainalysis", "LifeLock",
+    "NortonLifeLock", "Gen Digital", "McAfee", "Sophos", "Trend Micro", "Proofpoint",
+    "Darktrace", "Arctic Wolf", "Secureworks", "Trustwave", "Epiq",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
