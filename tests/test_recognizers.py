@@ -907,6 +907,11 @@ FIRM_PROBES = {
         "Stack Overflow: how do I mask it? I asked on Reddit, then on GitHub; synced from "
         "Zendesk to Jira. A stack overflow, a Slack message and Jirabase are not.",
         ["Stack Overflow", "Reddit", "GitHub", "Zendesk", "Jira"]),
+    "the security firms breach notices name": (
+        "The investigation, conducted with the assistance of Mandiant and CrowdStrike, is "
+        "closed; enroll in LifeLock or Kroll monitoring. Palo Alto Networks agreed. Norton "
+        "and Okta signed; a mandiant and Krollman are not.",
+        ["Mandiant", "CrowdStrike", "LifeLock", "Kroll", "Palo Alto Networks"]),
 }
 
 
