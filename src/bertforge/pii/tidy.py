@@ -284,7 +284,10 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     whole word is the sentence's too ("First Horizon Bank."), not after a word firms
     abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop."). An initial
     without its full stop after a name that ends its field is the name's
-    (`TRAILING_INITIAL`: "LINDQVIST ERIK [M]")."""
+    (`TRAILING_INITIAL`: "LINDQVIST ERIK [M]"). No value ends in an ampersand after a
+    space ("[Johann Rupert &] family")."""
+    if b - a > 2 and text[b - 1] == "&" and text[b - 2] in " \t":  # (a secret's is glued)
+        b = len(text[a:b - 1].rstrip()) + a
     if label == "PERSON":
         while b - a > 1 and text[b - 1] in "!?":
             b -= 1
