@@ -1207,6 +1207,20 @@ def test_a_sentences_full_stop_is_not_part_of_a_name():
                                        "Ian Ng", "Yahoo!"]
 
 
+def test_a_name_does_not_end_in_an_ampersand():
+    """The trailing-ampersands record's probe, with the model's spans as it gave them: a
+    rich list's "Johann Rupert & family" masks the name without the "&", a firm's span
+    too; "AT&T" keeps its own, and a secret ending in a glued "&" is not cut."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("2. Johann Rupert & family; 3. Nicky Oppenheimer\t& family; Keel & Hart & Co; "
+            "AT&T; password: Xy7q#Lm&")
+    values = ["Johann Rupert &", "Nicky Oppenheimer\t&", ("Keel &", "COMPANY"),
+              ("AT&T", "COMPANY"), ("Xy7q#Lm&", "DIGITAL")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Johann Rupert", "Nicky Oppenheimer", "Keel", "AT&T", "Xy7q#Lm&"]
+
+
 def test_an_initial_without_its_full_stop_that_ends_a_names_field_is_the_names():
     """The trailing-initials record's probes, a Form 4, an Indian loan form and minutes,
     with the model's spans as it gave them: an initial without its full stop after a name,
