@@ -900,10 +900,28 @@ def _by_neighbours(text: str, spans: list[Span]) -> list[Span]:
     (`_registration_marks`), a firm read as a person before its officer's role and name
     (`_officers_firms`), a table's "Surname, Given" read as two persons
     (`_inverted_cells`), a name broken by a line's wrap (`_wrapped_names`), and a firm
-    broken at a particle of its name (`_particle_firms`)."""
+    broken at a particle of its name (`_particle_firms`) or before a word of it read as
+    a person (`_firm_word_persons`)."""
     spans = _named_addresses(text, _surname_lines(text, _po_boxes(text, spans)))
     spans = _officers_firms(text, _registration_marks(text, spans))
-    return _particle_firms(text, _wrapped_names(text, _inverted_cells(text, spans)))
+    spans = _particle_firms(text, _wrapped_names(text, _inverted_cells(text, spans)))
+    return _firm_word_persons(text, spans)
+
+
+def _firm_word_persons(text: str, spans: list[Span]) -> list[Span]:
+    """A model PERSON span that is a firm's word (`FIRM_WORDS`: "Wealth",
+    "Capital"), one space after a model COMPANY span, joined to it: "[Meridian]
+    [Wealth]" is one firm, and no one is called "Wealth"."""
+    out: list[Span] = []
+    for span in spans:
+        last = out[-1] if out else None
+        if last is not None and span.label == "PERSON" and last.label == "COMPANY" and \
+                last.source == span.source == "model" and span.text in FIRM_WORDS and \
+                text[last.end:span.start] == " ":
+            out[-1] = _joined(text, last, span, "COMPANY")
+            continue
+        out.append(span)
+    return out
 
 
 PARTICLE = re.compile(rf"[ \t]+{trie_pattern(PARTICLES)}[ \t]+")  # between two spans
