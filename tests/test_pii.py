@@ -4403,6 +4403,25 @@ def test_a_firms_span_over_a_sentences_end_is_two_firms():
             "Tidewater"] + values[6:]
 
 
+def test_a_firms_word_read_as_a_person_after_the_firm_is_the_firms():
+    """The firm-word-persons record's probe, with the model's spans as it gave them:
+    "(Meridian Wealth)" read as a firm and a person is one firm, and so is a firm's word
+    of two words; a firm's word with no firm right before it, a person after a firm, and
+    a firm's word two spaces or a comma after a firm stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Priyanka Chopra-Vance (Meridian Wealth); Halden Home Loans; Capital rose; "
+            "Acme Ltd Ann Lee; Birch  Partners; Oak, Partners")
+    values = ["Priyanka Chopra-Vance", ("Meridian", "COMPANY"), "Wealth", ("Halden", "COMPANY"),
+              "Home Loans", "Capital", ("Acme Ltd", "COMPANY"), "Ann Lee", ("Birch", "COMPANY"),
+              "Partners", ("Oak", "COMPANY"), "Partners"]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Priyanka Chopra-Vance", "PERSON"), ("Meridian Wealth", "COMPANY"),
+        ("Halden Home Loans", "COMPANY"), ("Capital", "PERSON"), ("Acme Ltd", "COMPANY"),
+        ("Ann Lee", "PERSON"), ("Birch", "COMPANY"), ("Partners", "PERSON"),
+        ("Oak", "COMPANY"), ("Partners", "PERSON")]
+
+
 def test_a_partys_short_name_is_the_firm_the_document_names_whole():
     """The parties-short-names record's probe, with the model's spans as they came: the
     claimant "HARLOW TRADING LIMITED" called "Harlow" is the firm; a widely given name
