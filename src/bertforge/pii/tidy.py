@@ -1524,7 +1524,10 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                # and theirs, a psychologist's, a social worker's and an accountant's,
                # dotted ("Wei-Lin Huang, D.D.S.", "Robert Kim, C.P.A.")
                "D.D.S.", "D.M.D.", "D.V.M.", "Pharm.D.", "Psy.D.", "D.N.P.", "M.S.W.", "R.N.",
-               "C.P.A.")
+               "C.P.A.",
+               # and a legislator's ("Ruth Davidson MSP", "Barry Andrews MEP"); not "TD", a
+               # bank alone too, nor "MS", a state's abbreviation
+               "MP", "MSP", "MLA", "MEP", "MPP")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA",
