@@ -2126,6 +2126,21 @@ def test_a_police_officers_rank_is_left_out_of_a_name_and_a_rank_alone_is_nobody
         "Sarah Crew", "Okafor", "Di Maria", "John Constable"]
 
 
+def test_a_legislators_letters_are_no_part_of_a_name():
+    """The legislators-letters record's probe, with the model's spans as it gave them: a
+    member's letters after the name go ("Ruth Davidson MSP"), and a span that is only
+    them is nobody's; "TD" stays after a name, being a bank's name alone too."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Rachel Reeves MP, Ruth Davidson MSP, Naomi Long MLA, Barry Andrews MEP and Doug "
+            "Ford MPP wrote; the MEP agreed. Michael McGrath TD; paid at TD Bank.")
+    values = ["Rachel Reeves MP", "Ruth Davidson MSP", "Naomi Long MLA", "Barry Andrews MEP",
+              "Doug Ford MPP", "MEP", "Michael McGrath TD", ("TD Bank", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Rachel Reeves", "Ruth Davidson", "Naomi Long", "Barry Andrews", "Doug Ford",
+        "Michael McGrath TD", "TD Bank"]
+
+
 def test_indian_and_nigerian_titles_and_honours_are_no_part_of_a_name():
     """The honorifics record's probe, with the model's spans as it gave them: "Shri",
     "Smt." and "Alhaji" before a name and an order's letters after it ("GCON", "OBE")
