@@ -1376,8 +1376,8 @@ _SURNAME_TITLES = OFFICE_TITLES + ENGLISH_TITLES
 # (a full stop only after the titles that are abbreviated: after a title written out it
 # ends a sentence, "Patricia Okonkwo, Vice President. Attest: ...")
 _ABBREVIATED_TITLES = ("Sen", "Rep", "Gov", "Lt. Gov", "Gen", "Col", "Capt", "Lt", "Sgt",
-                       "Maj", "Brig", "Cmdr", "Cpl", "Pfc", "Pvt", "Spc", "Det", "Insp", "Supt", "Rev",
-                       "Fr", "Adm", "Amb", "Hon", *ENGLISH_TITLES)
+                       "Maj", "Brig", "Cmdr", "Cpl", "Pfc", "Pvt", "Spc", "Det", "Insp", "Supt",
+                       "Rev", "Fr", "Adm", "Amb", "Hon", *ENGLISH_TITLES)
 TITLED_SURNAME = re.compile(
     rf"(?=[{''.join(sorted({t[0] for t in _SURNAME_TITLES}))}])(?<![\w.-])"
     rf"(?:(?:{trie_pattern(_SURNAME_TITLES)}) |(?:{trie_pattern(_ABBREVIATED_TITLES)})\. {{1,2}})"

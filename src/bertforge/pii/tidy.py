@@ -489,9 +489,9 @@ def _firm_sentences(span: Span) -> list[Span] | None:
     the full stop a word of the vocabulary, one in capitals ("KPMG"; "LLC", a legal form
     written without a full stop, ends the sentence too), the end of a hyphenated name,
     or a well-known firm's whole name ("Equifax and [TransUnion. Tidewater]'s
-    investigator", `FIRMS`); never an abbreviation that firms write with a full stop ("CORP.", "Bros.",
-    "Mfg.", "Amer.": `LEGAL_FORMS`, `FIRM_ABBREVIATIONS`, and any other word outside the
-    vocabulary); None for anything else."""
+    investigator", `FIRMS`); never an abbreviation that firms write with a full stop
+    ("CORP.", "Bros.", "Mfg.", "Amer.": `LEGAL_FORMS`, `FIRM_ABBREVIATIONS`, and any
+    other word outside the vocabulary); None for anything else."""
     found = SENTENCE_END.search(span.text) if span.label == "COMPANY" and \
         span.source == "model" else None
     if found is None:
