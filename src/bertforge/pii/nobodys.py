@@ -580,8 +580,8 @@ def _affiliation(text: str, span: Span) -> bool:
         return False
     if _club(text, span):
         return True
-    if " " in span.text or span.text.casefold() in known_names() and not (
-            len(span.text) == 3 and span.text.isupper()):
+    code = len(span.text) == 3 and span.text.isupper()  # a country's or a team's
+    if " " in span.text or (span.text.casefold() in known_names() and not code):
         return False
     return NAME_BRACKET.search(text, max(0, span.start - 40), span.start) is not None and \
         CLOSE_BRACKET.match(text, span.end) is not None

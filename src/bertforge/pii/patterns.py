@@ -616,13 +616,19 @@ def trie_pattern(words) -> str:
     return pattern(tree)
 
 
-# (first, a look-ahead for the letters a name starts with, capitals and the other first
-# letters of the few written so, "eBay", "easyJet", "loanDepot", "Ørsted": the engine
-# skips to them; then a word's start, and a capital, perhaps after lower-case letters)
-_FIRST = "".join(sorted({firm[0] for firm in KNOWN_FIRMS if not "A" <= firm[0] <= "Z"}))
-FIRMS = re.compile(r"(?=[A-Z%s])(?<![\w&.'-])(?=[A-ZÀ-ÖØ-Þ]|[a-z]+[A-Z])(?:%s)(?:%s){0,3}"
-                   r"(?![\w&-])(?!['\u2019](?!s\b)\w)" % (_FIRST, trie_pattern(KNOWN_FIRMS),
-                                                          _FIRM_TAIL))
+def _firm_names(names, tail: str, lead: str = "", possessive: str = "s") -> re.Pattern:
+    """Whole words that are one of `names`, with up to three of a firm's words or forms
+    after them (`tail`), not glued to a possessive's other words ("Lazard's" is
+    "Lazard"; "Lazard'ville" is nothing). First, a look-ahead for the letters the names
+    start with: the engine skips to them; `lead`, what else the start must be."""
+    first = re.escape("".join(sorted({name[0] for name in names})))
+    return re.compile(rf"(?=[{first}])(?<![\w&.'-]){lead}(?:{trie_pattern(names)})(?:{tail}){{0,3}}"
+                      rf"(?![\w&-])(?!['\u2019](?!{possessive}\b)\w)")
+
+
+# (a capital, perhaps after the lower-case letters of the few written so, "eBay",
+# "easyJet", "loanDepot"; "Ørsted" starts with a capital too)
+FIRMS = _firm_names(KNOWN_FIRMS, _FIRM_TAIL, lead=r"(?=[A-ZÀ-ÖØ-Þ]|[a-z]+[A-Z])")
 # A UK address written inline, anchored by its postcode ("12 Harbour Road, Leeds LS1
 # 4AB"): a house number, or a flat, unit, studio or PO box and its number (and perhaps a
 # building and a house number after it); the street, perhaps with a flat after it ("14
@@ -1013,12 +1019,9 @@ LISTING = re.compile(rf"\([ \t]*{_LISTING}(?:[ \t]*[;,/][ \t]*{_LISTING})*[ \t]*
 # reports, statements and signature blocks print them ("CAPITAL ONE", "EQUIFAX"), with a
 # legal form or a firm's word in capitals after them ("TOYOTA MOTOR"); not an exchange's,
 # which capitals write for the market ("(NASDAQ: CRBS)")
-_IN_CAPITALS = {firm.upper() for firm in KNOWN_FIRMS} - set(KNOWN_FIRMS) - \
-    {exchange.upper() for exchange in EXCHANGES}
-FIRMS_IN_CAPITALS = re.compile(
-    r"(?=[%s])(?<![\w&.'-])(?:%s)(?:%s){0,3}(?![\w&-])(?!['\u2019](?!S\b)\w)" % (
-        re.escape("".join(sorted({firm[0] for firm in _IN_CAPITALS}))),
-        trie_pattern(_IN_CAPITALS), _FIRM_TAIL.upper()))
+FIRMS_IN_CAPITALS = _firm_names({firm.upper() for firm in KNOWN_FIRMS} - set(KNOWN_FIRMS) -
+                                {exchange.upper() for exchange in EXCHANGES},
+                                _FIRM_TAIL.upper(), possessive="S")
 # a firm's name right before the brackets that say where it is listed ("Founded in 2014,
 # Meridian Payments (NASDAQ: MRDP) serves ..."), which press releases and news write for a
 # company whatever its name: one to five capitalised words ("&" between them), not

@@ -749,10 +749,9 @@ def _person_like(value: str) -> bool:
                for w in value.split() for part in (w.casefold(), *w.casefold().split("-")))
 
 
-# name -> a function of the region that makes the recognizer, in the order they run
 CAPITALS = re.compile(r"[A-Z]{2}")  # what a name in capitals holds
 
-
+# name -> a function of the region that makes the recognizer, in the order they run
 REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "email": lambda region: Pattern("email", "email", p.EMAIL, "checksum",
                                     validate=lambda m: not p.URL_USER_BEFORE.search(

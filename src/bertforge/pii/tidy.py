@@ -9,6 +9,7 @@ whose mean score is under their group's floor (chosen on a validation split by
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import replace
@@ -1832,17 +1833,24 @@ EMPLOYER_BEFORE = re.compile(r"[^\W\d_][\w.'\u2019-]*,[ \t]+([^,\n()]{2,60}),[ \
 HOST = re.compile(r"(?:@|//|(?<![\w.-])www\.)([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)")
 
 
+@functools.lru_cache(maxsize=1)
+def _host_words(text: str) -> frozenset[str]:
+    """The labels of the hosts a text names, but their top-level domains, in lower case:
+    read once per text, whatever the number of spans asking (`tidy` tidies one text's
+    spans in turn)."""
+    return frozenset(label for host in HOST.findall(text)
+                     for label in host.casefold().split(".")[:-1])
+
+
 def _domain_firm(text: str, span: Span) -> Span:
     """A one-word model PERSON span that is, case aside, a label of a host the text names
     other than its top-level domain (`HOST`: "[BrightPay] Customer Care" of a mail from
     "support@brightpay.example"), and no given name (a person's own site), as COMPANY:
     mail, tickets and web pages sign with the firm whose domain they name."""
-    if span.label != "PERSON" or span.source != "model" or not span.text.isalnum() or \
-            "@" not in text and "/" not in text and "www." not in text:
+    if span.label != "PERSON" or span.source != "model" or not span.text.isalnum():
         return span
     word = span.text.casefold()
-    if word in given_names() or not any(word in host.casefold().split(".")[:-1]
-                                        for host in HOST.findall(text)):
+    if word in given_names() or word not in _host_words(text):
         return span
     return replace(span, label="COMPANY")
 
