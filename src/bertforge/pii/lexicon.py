@@ -72,6 +72,9 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  # and a deed's witness to its signing, as the signature block writes
                  # them ("before me, Lourdes Ibarra, Notary Public"; "[Notary] Public")
                  "Notary", "Notary Public",
+                 # and a retired professor's or officer's, after the title as notices write
+                 # it ("Professor Emerita Joan Blake", "Chairman Emeritus")
+                 "Emeritus", "Emerita",
                  # an honorific of judges, ministers and members ("Hon. Patricia
                  # Whelan-Moss", "The Honourable Mark Dreyfus")
                  "Hon", "Honorable", "Honourable",
