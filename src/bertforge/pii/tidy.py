@@ -23,7 +23,8 @@ from .nobodys import (GREETING_WORDS, NUMBER_GROUPS, REPLY_WORDS, eponym, nobody
                       party_role, party_roles)
 from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, GREETING_BEFORE,
                        KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
-                       NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, job_title, trie_pattern)
+                       NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, US_STATES, job_title,
+                       trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -1547,12 +1548,17 @@ CREDENTIAL = "(?:%s)[®™]?(?![\\w'-])" % "|".join(
     for c in sorted(CREDENTIALS + ACCOUNT_TYPES + CHAT_WORDS, key=len, reverse=True))
 CREDENTIALS_ONLY = re.compile(rf"{CREDENTIAL}(?:,? {CREDENTIAL})*")
 CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
+# a US state's abbreviation after a name of two words or more and a comma, as a licence's
+# state or a directory's place ("Roy Pettibone, GA License 40218", "Mia Fischer, NY"); not
+# after one word ("Lee, AL" may be an inverted name and its initials)
+STATE_AFTER = re.compile(r", (?:%s)$" % "|".join(US_STATES))
 
 
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
     Esq" -> "Margaret Osei"), an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`) or
-    chat's abbreviations ("Dmitri lol", `CHAT_WORDS`), a COMPANY span without an
+    chat's abbreviations ("Dmitri lol", `CHAT_WORDS`) or a state's after a comma
+    ("Roy Pettibone, GA", `STATE_AFTER`), a COMPANY span without an
     account's type after the firm ("Hargreaves Lansdown SIPP"), and none where a PERSON
     or COMPANY span is only those (the model's "CPA" or "CFP" after "Jane Doe, "): like a
     courtesy title (`_without_title`), they are nobody's personal data, and the gold
@@ -1562,7 +1568,10 @@ def _without_credentials(span: Span) -> list[Span]:
     if CREDENTIALS_ONLY.fullmatch(span.text):
         return []
     m = (CREDENTIALS_AFTER if span.label == "PERSON" else ACCOUNT_TYPES_AFTER).search(span.text)
-    return [_cut(span, m.start())] if m and m.start() > 0 else [span]
+    if m and m.start() > 0:
+        return [_cut(span, m.start())]
+    m = STATE_AFTER.search(span.text) if span.label == "PERSON" else None
+    return [_cut(span, m.start())] if m and " " in span.text[:m.start()] else [span]
 
 
 NAME_SHAPE = re.compile(rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,3}}")
