@@ -396,6 +396,10 @@ NAME_PAIR = re.compile(rf"({_FULL_NAME}) (?:and|AND|&) ({_FULL_NAME})")
 # Abena Asante"): a given name, "and" (not "&", which joins a firm's founders: "Hughes &
 # Lee Car Wash"), and a given name and a surname, perhaps an initial between them
 COUPLE = re.compile(rf"({_NAME_WORD}) (?:and|AND) ({_NAME_WORD}(?: [A-Z]\.?)? {_NAME_WORD})")
+# a surname, "and", and a full name ending in that surname, as a form lists joint
+# borrowers ("Marcus A. [Delgado and Yesenia Delgado]", the model's span perhaps with
+# the initial's full stop before it): no firm is named so
+SURNAME_PAIR = re.compile(rf"[.\s]*({_NAME_WORD}) (?:and|AND) ({_NAME_WORD}(?: [A-Z]\.?)? (\1))")
 
 
 def _name_pair(span: Span) -> list[Span] | None:
@@ -403,10 +407,14 @@ def _name_pair(span: Span) -> list[Span] | None:
     by "and" or "&" ("Rafael Ortiz and Lena Ortiz": the generator's firms joined by
     "and" taught the model that shape), every word of two letters or more a given name
     or surname (`known_names`), or the two names ending in the same surname; or a couple
-    with one surname (`_couple`); None for anything else."""
+    with one surname (`_couple`), or a surname and a full name ending in it
+    (`SURNAME_PAIR`); None for anything else."""
     found = NAME_PAIR.fullmatch(span.text) if span.label == "COMPANY" else None
     if found is None and span.label == "COMPANY" and span.source == "model":
-        return _couple(span)
+        surname = SURNAME_PAIR.fullmatch(span.text)
+        return _couple(span) if surname is None else [
+            Span(span.start + surname.start(k), span.start + surname.end(k), "PERSON",
+                 surname.group(k), span.score, span.source) for k in (1, 2)]
     if found is None or span.source != "model":
         return None
     names = known_names()
