@@ -1148,12 +1148,14 @@ def _without_title(text: str, a: int, b: int) -> int:
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
     ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`), or an introduction's
     verb in another language ("je m'appelle [Théo]", `INTRODUCING_VERB`), or a greeting
-    ("Hey [Angela]", `GREETING_LEAD`): none is anybody's
+    ("Hey [Angela]", `GREETING_LEAD`), which opens its line, sentence or quotation ("c
+    [Moin Khan]" on a scoreboard is a given name, `_after_word`): none is anybody's
     personal data, and the gold convention of the generator, the hand-written sets and
     wikigold puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b) or
                     INTRODUCING_VERB.match(text, a, b)) else a
-    a = m.end() if (m := GREETING_LEAD.match(text, a, b)) else a  # (a capital follows)
+    if (m := GREETING_LEAD.match(text, a, b)) and not _after_word(text, a):
+        a = m.end()  # (a capital follows)
     if (m := ANSWER_MARK.match(text, a, b)) and (a == 0 or text[a - 1] == "\n") and \
             (m.group(1) == "A" and QUESTION_LINE.search(text) or TITLE.match(text, m.end(), b)):
         a = m.end()
@@ -1164,6 +1166,13 @@ def _without_title(text: str, a: int, b: int) -> int:
     a = m.end() if (m := ROLE_LEAD.match(text, a, b)) else a
     m = TITLE.match(text, a, b)
     return m.end() if m else a
+
+
+def _after_word(text: str, a: int) -> bool:
+    """Whether a letter or a digit comes before text[a:] on its line, past spaces (a
+    few dozen of them at most)."""
+    before = text[max(0, a - 40):a].rstrip(" \t")
+    return before[-1:].isalnum()
 
 
 # a word and the space after it, before a capital: a party's role, perhaps, before a
