@@ -911,11 +911,39 @@ def _by_neighbours(text: str, spans: list[Span]) -> list[Span]:
     (`_officers_firms`), a table's "Surname, Given" read as two persons
     (`_inverted_cells`), a name broken by a line's wrap (`_wrapped_names`), and a firm
     broken at a particle of its name (`_particle_firms`) or before a word of it read as
-    a person (`_firm_word_persons`)."""
+    a person (`_firm_word_persons`), and a person read as a firm in a list of people
+    (`_listed_between`)."""
     spans = _named_addresses(text, _surname_lines(text, _po_boxes(text, spans)))
     spans = _officers_firms(text, _registration_marks(text, spans))
     spans = _particle_firms(text, _wrapped_names(text, _inverted_cells(text, spans)))
-    return _firm_word_persons(text, spans)
+    return _listed_between(text, _firm_word_persons(text, spans))
+
+
+LISTED_BEFORE = re.compile(r",[ \t]+")  # between a list's person and the next
+LISTED_AFTER = re.compile(r",[ \t]+|,?[ \t]+and[ \t]+")
+
+
+def _listed_between(text: str, spans: list[Span]) -> list[Span]:
+    """A model COMPANY span listed between two people's full names ("a committee of Ari
+    Feldman, [Bettina Kruger] and Colm O'Sullivan") as PERSON: a comma before it, and a
+    comma, "and" or ", and" after it, the span two or three capitalised words, the first
+    a given name (`given_names`; the surname may be a word of the vocabulary, "Kruger"),
+    none a firm's word or form, not a listed firm nor one named after its founder. A
+    list of people holds people."""
+    out = list(spans)
+    for k in range(1, len(spans) - 1):
+        before, span, after = spans[k - 1], spans[k], spans[k + 1]
+        words = span.text.split()
+        if span.label == "COMPANY" and span.source == "model" and \
+                before.label == after.label == "PERSON" and " " in before.text and \
+                " " in after.text and 2 <= len(words) <= 3 and \
+                LISTED_BEFORE.fullmatch(text, before.end, span.start) and \
+                LISTED_AFTER.fullmatch(text, span.end, after.start) and \
+                all(w[:1].isupper() and w not in FIRM_ENDS for w in words) and \
+                words[0].casefold() in given_names() and \
+                not FIRMS.fullmatch(span.text) and span.text not in FOUNDERS_FIRMS:
+            out[k] = replace(span, label="PERSON")
+    return out
 
 
 def _firm_word_persons(text: str, spans: list[Span]) -> list[Span]:
