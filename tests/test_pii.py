@@ -4656,3 +4656,85 @@ def test_judges_in_an_opinions_caption_are_persons_and_their_plural_title_no_one
     assert [(s.label, s.text) for s in tidy(text, spans)] == [
         ("PERSON", "LIVINGSTON"), ("PERSON", "PARK"), ("PERSON", "NARDINI"), ("PERSON", "Kearse"),
         ("PERSON", "Pooler"), ("PERSON", "Park"), ("COMPANY", "ACME"), ("PERSON", "Ruiz")]
+
+
+def test_emeritus_is_a_title_not_a_name():
+    """The emeritus-titles record's probe, with the model's spans as it gave them: a
+    retired professor's "Emerita" before a name is no part of it, and a span that is
+    only "Emeritus" is nobody's."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Professor Emerita Joan Blake followed; Dr. Marsh is Professor Emeritus of Finance."
+    values = ["Emerita Joan Blake", "Emeritus"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["Joan Blake"]
+
+
+def test_a_states_abbreviation_after_a_comma_is_no_part_of_a_name():
+    """The states-after-names record's probe, with the model's spans as it gave them: a
+    licence's state after a full name goes ("Roy Pettibone, GA"); after one word it
+    stays, where it may be an inverted name's initials."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Settlement Agent Contact: Roy Pettibone, GA License 40218\nContact: Mia Fischer, NY"
+            "\nTeller: Lee, AL")
+    values = ["Roy Pettibone, GA", "Mia Fischer, NY", "Lee, AL"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Roy Pettibone", "Mia Fischer", "Lee, AL"]
+
+
+def test_a_surname_and_a_full_name_with_it_are_two_borrowers():
+    """The surname-couples record's probe, with the model's spans as it gave them: "Marcus
+    A" and a "firm" ". Delgado and Yesenia Delgado" are two people, and the labelled
+    field's match then takes the first's whole name; a firm joined by "&", or whose
+    words are no surname repeated, stays a firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Borrower: Marcus A. Delgado and Yesenia Delgado\nLender: Delgado and Partners\n"
+            "Broker: Delgado & Sons Delgado\nServicer: Fenwick and Rowe Holdings")
+    values = ["Marcus A", (". Delgado and Yesenia Delgado", "COMPANY"),
+              ("Delgado and Partners", "COMPANY"), ("Delgado & Sons Delgado", "COMPANY"),
+              ("Fenwick and Rowe Holdings", "COMPANY")]
+    tidied = tidy(text, spans_in_turn(text, values))
+    assert [(s.text, s.label) for s in tidied] == [
+        ("Marcus A", "PERSON"), ("Delgado", "PERSON"), ("Yesenia Delgado", "PERSON"),
+        ("Delgado and Partners", "COMPANY"), ("Delgado & Sons Delgado", "COMPANY"),
+        ("Fenwick and Rowe Holdings", "COMPANY")]
+    merged = [(s.text, s.label) for s in merge(tidied, find(text), text)]
+    assert ("Marcus A. Delgado", "PERSON") in merged and ("Yesenia Delgado", "PERSON") in merged
+
+
+def test_a_greeting_opens_its_line_and_after_a_word_is_a_name():
+    """The greetings-open-sentences record's probe, with the model's spans as it gave
+    them: a scoreboard's "c Moin Khan" keeps its given name, where a greeting opening a
+    line or following a speaker's colon is cut ("Moin Sandra", "Agent: Hey Angela")."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("A. Stewart c Moin Khan b Mushtaq Ahmed 44\nMoin Sandra, wie geht's?\n"
+            "Agent: Hey Angela, thanks for waiting.")
+    values = ["Moin Khan", "Mushtaq Ahmed", "Moin Sandra", "Hey Angela"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Moin Khan", "Mushtaq Ahmed", "Sandra", "Angela"]
+
+
+def test_a_firm_listed_between_two_people_is_a_person():
+    """The listed-between record's probe, with the model's spans as it gave them: a
+    committee "of Ari Feldman, [Bettina Kruger] and Colm O'Sullivan" lists three people;
+    a listed firm, a firm's word, a firm's first word that is no given name, a "firm"
+    with only one person beside it, or one that is no list's item ("From Ari Feldman,
+    Stella Artois to ...") stays a firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("The committee: Ari Feldman, Bettina Kruger and Colm O'Sullivan. Advisers: Ari "
+            "Feldman, Morgan Stanley and Colm O'Sullivan; Ari Feldman, Grace Capital, Colm "
+            "O'Sullivan; Ari Feldman, Halcrow Kruger and Colm O'Sullivan; Bettina Kruger "
+            "and Colm O'Sullivan. From Ari Feldman, Stella Artois to Colm O'Sullivan.")
+    values = ["Ari Feldman", ("Bettina Kruger", "COMPANY"), "Colm O'Sullivan",
+              "Ari Feldman", ("Morgan Stanley", "COMPANY"), "Colm O'Sullivan",
+              "Ari Feldman", ("Grace Capital", "COMPANY"), "Colm O'Sullivan",
+              "Ari Feldman", ("Halcrow Kruger", "COMPANY"), "Colm O'Sullivan",
+              ("Bettina Kruger", "COMPANY"), "Colm O'Sullivan",
+              "Ari Feldman", ("Stella Artois", "COMPANY"), "Colm O'Sullivan"]
+    labels = {(s.start, s.text): s.label for s in tidy(text, spans_in_turn(text, values))}
+    assert [label for (_, value), label in sorted(labels.items())
+            if value != "Ari Feldman" and value != "Colm O'Sullivan"] == [
+        "PERSON", "COMPANY", "COMPANY", "COMPANY", "COMPANY", "COMPANY"]
