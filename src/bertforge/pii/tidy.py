@@ -2241,14 +2241,20 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
     """Two model PERSON spans with a nickname's opening mark between them, the second
     holding its closing mark ("Robert" + 'Bob" Kline'; a mark at a span's end is
     already stripped), or ending right before it with the surname after it
-    ("Chukwuemeka" + "Emeka" of 'Chukwuemeka "Emeka" Obi', `SURNAME_AFTER_MARK`), as one
-    name: the gold convention of every real corpus, and the decoder starts a new name
-    after the mark; only after a given name (`_before_nickname`)."""
+    ("Chukwuemeka" + "Emeka" of 'Chukwuemeka "Emeka" Obi', `SURNAME_AFTER_MARK`), or the
+    first holding the opening mark and the nickname and the second the surname after the
+    closing mark ('Rosalind "Roz' + "Pettigrew", `_nick_inside`), as one name: the gold
+    convention of every real corpus, and the decoder starts a new name after the mark;
+    only after a given name (`_before_nickname`)."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
         if last is not None and last.start <= span.start and span.end <= last.end:
             continue  # the surname a name took in after its nickname ("Obi")
+        if last is not None and last.label == span.label == "PERSON" \
+                and last.source == span.source == "model" and _nick_inside(text, last, span):
+            out[-1] = _joined(text, last, span, "PERSON")
+            continue
         if last is not None and last.label == span.label == "PERSON" \
                 and last.source == span.source == "model" and _before_nickname(last.text):
             mark = NICK_OPEN.fullmatch(text, last.end, span.start)
@@ -2263,6 +2269,20 @@ def _nicknames(text: str, spans: list[Span]) -> list[Span]:
                     continue
         out.append(span)
     return out
+
+
+# a nickname's opening mark after a space, and its word, ending a span ('Rosalind "Roz')
+NICK_UNCLOSED = re.compile(r"[ \t]([\"“'‘(])[^\W\d_]+$")
+
+
+def _nick_inside(text: str, last: Span, span: Span) -> bool:
+    """Whether a PERSON span ends in a nickname without its closing mark after a given
+    name (`NICK_UNCLOSED`, `_before_nickname`) and the mark's partner, a space and the
+    next span follow it: 'Rosalind "Roz' + '" ' + 'Pettigrew'."""
+    unclosed = NICK_UNCLOSED.search(last.text)
+    return unclosed is not None and _before_nickname(last.text[:unclosed.start()]) and \
+        text[last.end:last.end + 1] in NICK_CLOSE[unclosed.group(1)] and \
+        text[last.end + 1:span.start] == " "
 
 
 def _before_nickname(name: str) -> bool:
