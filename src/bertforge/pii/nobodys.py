@@ -22,7 +22,7 @@ from ..spans import Span
 from . import ids
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
                       ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, common_words, known_names,
-                      known_place, places)
+                      known_place, places, widely_given)
 from .patterns import (CA_PROVINCES, DEPARTMENTS, GREETING_BEFORE, LISTING, MONTH,
                        PRODUCT_VERSION, SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title,
                        trie_pattern)
@@ -1165,10 +1165,22 @@ def _civic(text: str, span: Span) -> bool:
     """Whether a model PERSON span is a place of `lexicon.places` with what a place has
     after its possessive (`CIVIC_AFTER`: "[Chad]'s president visited Niger", "[Sydney]'s
     mayor"): a country or a city whose name is a given name too, which the model reads
-    as a person ("Chad's mother" stays); or a person's home town (`_home_town`), or a
-    place alone in a table's cell (`_place_cell`)."""
+    as a person ("Chad's mother" stays); or a person's home town (`_home_town`), a
+    place alone in a table's cell (`_place_cell`) or a branch's place (`_branch_place`)."""
     return span.text.casefold() in places() and CIVIC_AFTER.match(text, span.end) is not None \
-        or _home_town(text, span) or _place_cell(text, span)
+        or _home_town(text, span) or _place_cell(text, span) or _branch_place(text, span)
+
+
+BRANCH_AFTER = re.compile(r" (?:branch|Branch|BRANCH)\b")
+
+
+def _branch_place(text: str, span: Span) -> bool:
+    """Whether a one-word model PERSON span names a bank's branch by its place ("your
+    [Koramangala] branch", "the [Andheri] branch"): the word "branch" right after it,
+    and the word no given name two of Faker's locales list (`widely_given`), which is
+    left to the model."""
+    return " " not in span.text and BRANCH_AFTER.match(text, span.end) is not None and \
+        span.text.casefold() not in widely_given()
 
 
 # a person's full name (perhaps with their age after a comma) and "of", before their
