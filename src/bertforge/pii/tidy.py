@@ -697,14 +697,16 @@ def _people_listed(span: Span) -> bool:
     Loretta J. Pruitt", "Ana García, Pieter de Vries"): every part two words or more, its
     first a given name (`given_names`) and its last none, as an inverted name's
     part after its comma ends in one ("García Márquez, Gabriel José", "Thomas, Elias"),
-    and no desk's or title's word ("John Okafor, General Counsel")."""
+    and no desk's or title's word ("John Okafor, General Counsel"); a part after the
+    first may be a given name alone ("Ifeoma Chukwu, Tom": an inverted name has no given
+    name before its surname)."""
     parts = span.text.split(", ")
     names = given_names()
     return len(parts) > 1 and all(
-        len(words) > 1 and words[0].casefold() in names and
-        words[-1].rstrip(".").casefold() not in names and
-        not any(w.casefold() in NOT_NAME_WORDS for w in words)
-        for words in (part.split() for part in parts))
+        words and words[0].casefold() in names and
+        not any(w.casefold() in NOT_NAME_WORDS for w in words) and
+        (words[-1].rstrip(".").casefold() not in names if len(words) > 1 else k > 0)
+        for k, words in enumerate(part.split() for part in parts))
 
 
 # a series' last comma, if it has one, and its "and" or "or" (", and my brother Callum")
