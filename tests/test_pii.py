@@ -4738,3 +4738,42 @@ def test_a_firm_listed_between_two_people_is_a_person():
     assert [label for (_, value), label in sorted(labels.items())
             if value != "Ari Feldman" and value != "Colm O'Sullivan"] == [
         "PERSON", "COMPANY", "COMPANY", "COMPANY", "COMPANY", "COMPANY"]
+
+
+def test_a_nickname_whose_closing_mark_the_model_left_out_joins_its_name():
+    """The nickname-marks-inside record's probe, with the model's spans as it gave them:
+    'Rosalind "Roz' and "Pettigrew" are one name; after a full name that cannot go on
+    with a nickname, or without the mark's partner, they stay two."""
+    from bertforge.pii.tidy import tidy
+
+    text = ('Rosalind "Roz" Pettigrew died. Mary Jane Kowalski "Kit" Lane wrote. Ann "Bo\' '
+            'Ortiz came. Jo "Jojo" and Lee Ortiz came.')
+    values = ['Rosalind "Roz', "Pettigrew", 'Mary Jane Kowalski "Kit', "Lane", 'Ann "Bo',
+              "Ortiz", 'Jo "Jojo', "Lee Ortiz"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        'Rosalind "Roz" Pettigrew', 'Mary Jane Kowalski "Kit', "Lane", 'Ann "Bo', "Ortiz",
+        'Jo "Jojo', "Lee Ortiz"]
+
+
+def test_the_word_before_branch_is_a_place_not_a_person():
+    """The branch-places record's probe, with the model's spans as it gave them: "your
+    Koramangala branch" names a place; a given name that common, or a possessive, stays
+    with the model."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("I hold the account with your Koramangala branch. Sarah branch manager. "
+            "Ask Okonkwo's branch.")
+    values = ["Koramangala", "Sarah", "Okonkwo"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["Sarah", "Okonkwo"]
+
+
+def test_a_full_name_a_comma_and_a_given_name_are_two_people():
+    """The listed-given-names record's probe, with the model's spans as it gave them:
+    "Ifeoma Chukwu, Tom" lists two attendees; an inverted name ("Okonkwo, Chidi") or a
+    given name first ("Tom, Ifeoma Chukwu") stays whole."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Attendees: Ifeoma Chukwu, Tom from legal. Name: Okonkwo, Chidi. Tom, Ifeoma Chukwu."
+    values = ["Ifeoma Chukwu, Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Ifeoma Chukwu", "Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu"]
