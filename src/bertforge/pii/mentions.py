@@ -47,7 +47,7 @@ from typing import Callable, Sequence
 from ..spans import Span
 from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, widely_given
 from .patterns import FIRMS
-from .tidy import FIRM_ENDS, after_title
+from .tidy import FIRM_ENDS, FIRM_HEADS, after_title
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -161,8 +161,11 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     Payments (NASDAQ: MRDP) is ..."; not a place read as a firm, "Alice Springs") and of
     its short name defined after its full name (`_defined_name`); a PERSON span too for a
     one-word name in lower case (`_in_lower_case`); a firm cut short made whole
-    (`firms_cut_short`). allowed(value) true: left in clear. Linear in the text."""
-    spans = persons_in_other_case(text, firms_first_words(text, firms_cut_short(text, spans)), sure)
+    (`firms_cut_short`), and a given name read as a firm a person's
+    (`given_names_read_as_firms`). allowed(value) true: left in clear. Linear in the
+    text."""
+    spans = firms_first_words(text, given_names_read_as_firms(firms_cut_short(text, spans)))
+    spans = persons_in_other_case(text, spans, sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -219,6 +222,26 @@ def _named_in_full(firm: Span) -> bool:
     well-known firm's name (`patterns.FIRMS`: "Wells Fargo")."""
     return " " in firm.text and (firm.text.split()[-1] in FIRM_ENDS or
                                  FIRMS.fullmatch(firm.text) is not None)
+
+
+def given_names_read_as_firms(spans: Sequence[Span]) -> list[Span]:
+    """The spans, a one-word model COMPANY span made PERSON where it is the first word of
+    a model PERSON span of two words or more in the same document: a mail, a chat or a
+    story names a person in full once and by the given name elsewhere ("From: Oksana
+    Petrenko" ... "[Oksana], can you chase Halberd"), whatever locale the name is from;
+    unless the word starts a COMPANY span of two words or more there ("Wells Fargo" ...
+    "[Wells]") or a well-known firm's name ("Morgan", `tidy.FIRM_HEADS`), is a well-known
+    firm (`patterns.FIRMS`), or stands right after that full name, a space between ("Ben
+    Player [Ben] is the current World Champion", a heading's repetition)."""
+    full = [s for s in spans if s.label == "PERSON" and s.source == "model" and " " in s.text]
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text} | \
+        FIRM_HEADS
+    given = {s.text.split()[0] for s in full} - heads
+    right_after = {s.end + 1 for s in full}
+    return [replace(s, label="PERSON", explanation=s.explanation and
+                    f"{s.explanation}; the given name of a person the document names in full")
+            if s.label == "COMPANY" and s.source == "model" and s.text in given and
+            s.start not in right_after and not FIRMS.fullmatch(s.text) else s for s in spans]
 
 
 def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
