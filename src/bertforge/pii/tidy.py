@@ -1599,13 +1599,16 @@ CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 # state or a directory's place ("Roy Pettibone, GA License 40218", "Mia Fischer, NY"); not
 # after one word ("Lee, AL" may be an inverted name and its initials)
 STATE_AFTER = re.compile(r", (?:%s)$" % "|".join(US_STATES))
+ESQUIRE_AFTER = re.compile(r",?[ \t]+Esq\.?$")  # written after a lawyer's name only
 
 
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
     Esq" -> "Margaret Osei"), an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`) or
     chat's abbreviations ("Dmitri lol", `CHAT_WORDS`) or a state's after a comma
-    ("Roy Pettibone, GA", `STATE_AFTER`), a COMPANY span without an
+    ("Roy Pettibone, GA", `STATE_AFTER`), a COMPANY span ending in a lawyer's "Esq."
+    as the lawyer's PERSON span without it (`ESQUIRE_AFTER`: "[Rebecca Strand], Esq.",
+    the model misled by the firm "Strand & Moyo LLP" after it), a COMPANY span without an
     account's type after the firm ("Hargreaves Lansdown SIPP"), and none where a PERSON
     or COMPANY span is only those (the model's "CPA" or "CFP" after "Jane Doe, "): like a
     courtesy title (`_without_title`), they are nobody's personal data, and the gold
@@ -1614,6 +1617,10 @@ def _without_credentials(span: Span) -> list[Span]:
         return [span]
     if CREDENTIALS_ONLY.fullmatch(span.text):
         return []
+    if span.label == "COMPANY" and (m := ESQUIRE_AFTER.search(span.text)) and \
+            2 <= len(words := span.text[:m.start()].split()) <= 4 and \
+            all(w[:1].isupper() and w.rstrip(".,") not in FIRM_ENDS for w in words):
+        return [replace(_cut(span, m.start()), label="PERSON")]
     m = (CREDENTIALS_AFTER if span.label == "PERSON" else ACCOUNT_TYPES_AFTER).search(span.text)
     if m and m.start() > 0:
         return [_cut(span, m.start())]
