@@ -390,3 +390,30 @@ def test_a_one_word_name_in_lower_case_is_masked_where_it_is_no_word():
     assert _added(text, spans) == ["tamsin", "tamsin"]
     assert _added(text, spans[:1] + [replace(spans[3], score=0.95)]) == [
         "tamsin", "deshawn", "tamsin"]
+
+
+def test_a_given_name_read_as_a_firm_is_the_person_the_document_names_in_full():
+    """The given-names-read-as-firms record's probe, with the model's spans as it gave
+    them: "[Oksana], can you chase" is the "Oksana Petrenko" the mail is from, whatever
+    locale the name is from; a firm's first word in the document ("Grace" beside "Grace
+    Capital LLC") or a well-known firm's ("Morgan" of "Morgan Stanley"), a well-known firm
+    ("Klarna"), and a given name right after the full name ("Ben Player [Ben]", a
+    heading's repetition) stay firms."""
+    text = ("From: Oksana Petrenko. Oksana, can you chase Halberd? Grace Capital LLC paid Grace "
+            "Aranda; Grace said so. Morgan Freeman joined Morgan. Klarna Holm left Klarna. Ben "
+            "Player Ben is champion.")
+
+    def firm(value, at=0):
+        return replace(_name(text, value, 0.73, at), label="COMPANY")
+
+    spans = [_name(text, "Oksana Petrenko"), firm("Oksana", 10), firm("Grace Capital LLC"),
+             _name(text, "Grace Aranda"), firm("Grace", text.index("Grace said")),
+             _name(text, "Morgan Freeman"),
+             firm("Morgan", text.index("joined")), _name(text, "Klarna Holm"),
+             firm("Klarna", text.index("left")), _name(text, "Ben Player"),
+             firm("Ben", text.index("Player Ben"))]
+    labels = [(s.text, s.label) for s in every_mention(text, sorted(spans))
+              if s.label == "COMPANY" or s.text in ("Oksana", "Ben")]
+    assert labels == [("Oksana", "PERSON"), ("Grace Capital LLC", "COMPANY"),
+                      ("Grace", "COMPANY"), ("Morgan", "COMPANY"), ("Klarna", "COMPANY"),
+                      ("Ben", "COMPANY")]

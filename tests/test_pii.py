@@ -4777,3 +4777,18 @@ def test_a_full_name_a_comma_and_a_given_name_are_two_people():
     values = ["Ifeoma Chukwu, Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu"]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "Ifeoma Chukwu", "Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu"]
+
+
+def test_a_firm_ending_in_esquire_is_a_lawyer():
+    """The esquire-firms record's probe, with the model's spans as it gave them: "Rebecca
+    Strand, Esq" read as a firm is the lawyer, without the "Esq"; a firm's word or legal
+    form before it, or one word only, leaves the firm as it is."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("a copy to Rebecca Strand, Esq., Strand & Moyo LLP; to Moyo Partners, Esq.; to "
+            "Strand Esq.")
+    values = [("Rebecca Strand, Esq", "COMPANY"), ("Strand & Moyo LLP", "COMPANY"),
+              ("Moyo Partners, Esq", "COMPANY"), ("Strand Esq", "COMPANY")]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Rebecca Strand", "PERSON"), ("Strand & Moyo LLP", "COMPANY"),
+        ("Moyo Partners, Esq", "COMPANY"), ("Strand Esq", "COMPANY")]
