@@ -4769,14 +4769,16 @@ def test_the_word_before_branch_is_a_place_not_a_person():
 
 def test_a_full_name_a_comma_and_a_given_name_are_two_people():
     """The listed-given-names record's probe, with the model's spans as it gave them:
-    "Ifeoma Chukwu, Tom" lists two attendees; an inverted name ("Okonkwo, Chidi") or a
+    "Ifeoma Chukwu, Tom" lists two attendees; an inverted name ("Okonkwo, Chidi", "van
+    Hulten, Owen": the generator's Dutch names, "van" a given name in Faker's lists) or a
     given name first ("Tom, Ifeoma Chukwu") stays whole."""
     from bertforge.pii.tidy import tidy
 
-    text = "Attendees: Ifeoma Chukwu, Tom from legal. Name: Okonkwo, Chidi. Tom, Ifeoma Chukwu."
-    values = ["Ifeoma Chukwu, Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu"]
+    text = ("Attendees: Ifeoma Chukwu, Tom from legal. Name: Okonkwo, Chidi. Tom, Ifeoma Chukwu. "
+            "Name: van Hulten, Owen.")
+    values = ["Ifeoma Chukwu, Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu", "van Hulten, Owen"]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
-        "Ifeoma Chukwu", "Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu"]
+        "Ifeoma Chukwu", "Tom", "Okonkwo, Chidi", "Tom, Ifeoma Chukwu", "van Hulten, Owen"]
 
 
 def test_a_firm_ending_in_esquire_is_a_lawyer():

@@ -699,11 +699,12 @@ def _people_listed(span: Span) -> bool:
     part after its comma ends in one ("García Márquez, Gabriel José", "Thomas, Elias"),
     and no desk's or title's word ("John Okafor, General Counsel"); a part after the
     first may be a given name alone ("Ifeoma Chukwu, Tom": an inverted name has no given
-    name before its surname)."""
+    name before its surname), and no part starts with a particle (`NAME_LINKS`: "van
+    Hulten, Owen" is an inverted name, "van" a given name too in Faker's lists)."""
     parts = span.text.split(", ")
     names = given_names()
     return len(parts) > 1 and all(
-        words and words[0].casefold() in names and
+        words and words[0].casefold() in names and words[0].casefold() not in NAME_LINKS and
         not any(w.casefold() in NOT_NAME_WORDS for w in words) and
         (words[-1].rstrip(".").casefold() not in names if len(words) > 1 else k > 0)
         for k, words in enumerate(part.split() for part in parts))
