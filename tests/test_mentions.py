@@ -395,13 +395,15 @@ def test_a_one_word_name_in_lower_case_is_masked_where_it_is_no_word():
 def test_a_given_name_read_as_a_firm_is_the_person_the_document_names_in_full():
     """The given-names-read-as-firms record's probe, with the model's spans as it gave
     them: "[Oksana], can you chase" is the "Oksana Petrenko" the mail is from, whatever
-    locale the name is from; a firm's first word in the document ("Grace" beside "Grace
+    locale the name is from, and with the rest of the full name after it ("[Ben] Player
+    and Mitchell Rawlins") it is the full name, but not where the name only starts alike
+    ("Bo Li" ... "[Bo] Lin"); a firm's first word in the document ("Grace" beside "Grace
     Capital LLC") or a well-known firm's ("Morgan" of "Morgan Stanley"), a well-known firm
     ("Klarna"), and a given name right after the full name ("Ben Player [Ben]", a
     heading's repetition) stay firms."""
     text = ("From: Oksana Petrenko. Oksana, can you chase Halberd? Grace Capital LLC paid Grace "
             "Aranda; Grace said so. Morgan Freeman joined Morgan. Klarna Holm left Klarna. Ben "
-            "Player Ben is champion.")
+            "Player Ben is champion - Ben Player and Mitchell Rawlins. Bo Li; Bo Lin.")
 
     def firm(value, at=0):
         return replace(_name(text, value, 0.73, at), label="COMPANY")
@@ -411,9 +413,12 @@ def test_a_given_name_read_as_a_firm_is_the_person_the_document_names_in_full():
              _name(text, "Morgan Freeman"),
              firm("Morgan", text.index("joined")), _name(text, "Klarna Holm"),
              firm("Klarna", text.index("left")), _name(text, "Ben Player"),
-             firm("Ben", text.index("Player Ben"))]
+             firm("Ben", text.index("Player Ben")), firm("Ben", text.index("- Ben")),
+             _name(text, "Mitchell Rawlins"), _name(text, "Bo Li"),
+             firm("Bo", text.index("Bo Lin"))]
     labels = [(s.text, s.label) for s in every_mention(text, sorted(spans))
-              if s.label == "COMPANY" or s.text in ("Oksana", "Ben")]
+              if s.label == "COMPANY" or s.text in ("Oksana", "Ben", "Ben Player", "Bo")]
     assert labels == [("Oksana", "PERSON"), ("Grace Capital LLC", "COMPANY"),
                       ("Grace", "COMPANY"), ("Morgan", "COMPANY"), ("Klarna", "COMPANY"),
-                      ("Ben", "COMPANY")]
+                      ("Ben Player", "PERSON"), ("Ben", "COMPANY"), ("Ben Player", "PERSON"),
+                      ("Bo", "PERSON")]

@@ -159,13 +159,10 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     words or more that ends in a firm's word or legal form (`tidy.FIRM_ENDS`), found as
     surely (by the model or a recognizer: "About [Meridian Payments]" above "Meridian
     Payments (NASDAQ: MRDP) is ..."; not a place read as a firm, "Alice Springs") and of
-    its short name defined after its full name (`_defined_name`); a PERSON span too for a
-    one-word name in lower case (`_in_lower_case`); a firm cut short made whole
-    (`firms_cut_short`), and a given name read as a firm a person's
-    (`given_names_read_as_firms`). allowed(value) true: left in clear. Linear in the
-    text."""
-    spans = firms_first_words(text, given_names_read_as_firms(firms_cut_short(text, spans)))
-    spans = persons_in_other_case(text, spans, sure)
+    its short name (`_defined_name`); a PERSON span too for a one-word name in lower case
+    (`_in_lower_case`); the spans first mended by the document's other spans (`_mended`).
+    allowed(value) true: left in clear. Linear in the text."""
+    spans = _mended(text, spans, sure)
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -216,6 +213,16 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     return sorted(spans + added) if added else spans
 
 
+def _mended(text: str, spans: Sequence[Span], sure: float) -> list[Span]:
+    """The spans mended by the others of the document: a firm cut short made whole
+    (`firms_cut_short`), a given name read as a firm a person's
+    (`given_names_read_as_firms`), a firm's first word read as a person the firm's
+    (`firms_first_words`), and a person's name in other letters' case the person's
+    (`persons_in_other_case`)."""
+    spans = given_names_read_as_firms(text, firms_cut_short(text, spans))
+    return persons_in_other_case(text, firms_first_words(text, spans), sure)
+
+
 def _named_in_full(firm: Span) -> bool:
     """Whether a firm's span is its full name: two words or more, the last a firm's word
     or legal form (`tidy.FIRM_ENDS`: "Halcyon Payments plc", not "Alice Springs"), or a
@@ -224,24 +231,38 @@ def _named_in_full(firm: Span) -> bool:
                                  FIRMS.fullmatch(firm.text) is not None)
 
 
-def given_names_read_as_firms(spans: Sequence[Span]) -> list[Span]:
+def given_names_read_as_firms(text: str, spans: Sequence[Span]) -> list[Span]:
     """The spans, a one-word model COMPANY span made PERSON where it is the first word of
     a model PERSON span of two words or more in the same document: a mail, a chat or a
     story names a person in full once and by the given name elsewhere ("From: Oksana
-    Petrenko" ... "[Oksana], can you chase Halberd"), whatever locale the name is from;
-    unless the word starts a COMPANY span of two words or more there ("Wells Fargo" ...
-    "[Wells]") or a well-known firm's name ("Morgan", `tidy.FIRM_HEADS`), is a well-known
-    firm (`patterns.FIRMS`), or stands right after that full name, a space between ("Ben
+    Petrenko" ... "[Oksana], can you chase Halberd"), whatever locale the name is from,
+    and where the rest of that full name follows the word, the span is the full name
+    ("- [Ben] Player and Queenslander Mitchell Rawlins" is "[Ben Player]"); unless the
+    word starts a COMPANY span of two words or more there ("Wells Fargo" ... "[Wells]")
+    or a well-known firm's name ("Morgan", `tidy.FIRM_HEADS`), is a well-known firm
+    (`patterns.FIRMS`), or stands right after that full name, a space between ("Ben
     Player [Ben] is the current World Champion", a heading's repetition)."""
     full = [s for s in spans if s.label == "PERSON" and s.source == "model" and " " in s.text]
     heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text} | \
         FIRM_HEADS
-    given = {s.text.split()[0] for s in full} - heads
+    names: dict[str, set[str]] = {}  # a given name -> the full names it starts
+    for s in full:
+        names.setdefault(s.text.split()[0], set()).add(s.text)
     right_after = {s.end + 1 for s in full}
-    return [replace(s, label="PERSON", explanation=s.explanation and
-                    f"{s.explanation}; the given name of a person the document names in full")
-            if s.label == "COMPANY" and s.source == "model" and s.text in given and
-            s.start not in right_after and not FIRMS.fullmatch(s.text) else s for s in spans]
+    out: list[Span] = []
+    for s in spans:
+        if out and s.start < out[-1].end:
+            continue  # inside the full name the span before was made
+        if s.label == "COMPANY" and s.source == "model" and s.text in names and \
+                s.text not in heads and s.start not in right_after and not FIRMS.fullmatch(s.text):
+            whole = max((n for n in names[s.text] if text.startswith(n, s.start) and
+                         not _word(text[s.start + len(n):s.start + len(n) + 1])),
+                        key=len, default=s.text)
+            s = replace(s, end=s.start + len(whole), text=whole, label="PERSON",
+                        explanation=s.explanation and f"{s.explanation}; the given name of a "
+                        "person the document names in full")
+        out.append(s)
+    return out
 
 
 def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
