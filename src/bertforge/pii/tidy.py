@@ -1031,8 +1031,9 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
     name (`LATIN_LEAD`), an alias's "a.k.a." or "f/k/a" (`ALIAS_LEAD`; alone, the span
     goes), a courtesy title or a role before a name
     (`_without_title`), a field's label (`_without_field_labels`), a party's role
-    before a firm or a person (`_without_party_role`), or a word or a keyword before a
-    number (`NUMBER_LEAD`: "[au] 01 42 68 55 00", "[EIN] 84-1234567")."""
+    before a firm or a person (`_without_party_role`), a recital's letter before a firm
+    (`_without_enumerator`), or a word or a keyword before a number (`NUMBER_LEAD`: "[au]
+    01 42 68 55 00", "[EIN] 84-1234567")."""
     a, b = strip(text, span.start, span.end)
     if span.label in TITLED:  # the full stop of "Mr." is the title's, not the name's
         while a < b and text[a] in ". ":
@@ -1048,9 +1049,28 @@ def _without_leads(text: str, span: Span) -> tuple[int, int]:
         a, b = _without_field_labels(text, a, b)
     if span.label in ("COMPANY", "PERSON"):
         a = _without_party_role(text, a, b)
+    if span.label == "COMPANY":
+        a = _without_enumerator(text, a, b)
     if span.label in NUMBER_GROUPS and (m := NUMBER_LEAD.match(text, a, b)):
         a = m.end()
     return a, b
+
+
+ENUMERATOR = re.compile(r"([A-Z])\.[ \t]+(?=[A-Z])")  # a paragraph's letter: "A. Brandt ..."
+
+
+def _without_enumerator(text: str, a: int, b: int) -> int:
+    """Where a firm's span starts without a paragraph's letter at its line's start ("A.
+    [Brandt Fabrication, Inc.] has requested", a contract's recitals): only where another
+    line near it starts with the letter before or after it and a full stop ("B. Guarantor
+    is"), so a firm's own initial ("J. Crew Group, Inc.") stays."""
+    m = ENUMERATOR.match(text, a, b)
+    if m is None or text[max(0, a - 40):a].rpartition("\n")[2].strip(" \t"):
+        return a
+    letter = m.group(1)
+    near = "".join(chr(ord(letter) + d) for d in (-1, 1) if "A" <= chr(ord(letter) + d) <= "Z")
+    window = text[max(0, a - 4000):a + 4000]  # (a paragraph's neighbours are near it)
+    return m.end() if re.search(rf"(?m)^[ \t]*[{near}]\.[ \t]", window) else a
 
 
 # the Latin abbreviations that lead into an example or a gloss ("call your bank ([e.g.]
