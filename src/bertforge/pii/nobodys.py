@@ -23,9 +23,9 @@ from . import ids
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
                       ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, common_words, known_names,
                       known_place, places, widely_given)
-from .patterns import (CA_PROVINCES, DEPARTMENTS, GREETING_BEFORE, LISTING, MONTH,
-                       PRODUCT_VERSION, SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title,
-                       trie_pattern)
+from .patterns import (CA_PROVINCES, DEPARTMENTS, FIRMS, FIRMS_IN_CAPITALS, GREETING_BEFORE,
+                       LISTING, MONTH, PRODUCT_VERSION, SIGN_OFF_LINE, US_STATE_NAMES,
+                       US_STATES, job_title, trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -59,7 +59,7 @@ def nobodys(text: str, span: Span) -> bool:
     address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`), or a number alone
     read as an address, no postal word before it ("Book [5512]", `_bare_number`), or a market's
     or a regulator's name ("10-year [Treasuries]", "[Brent] crude", "the SEC's [EDGAR]":
-    `_market_word`, `_filing_system`)."""
+    `_market_word`, `_filing_system`), or a heading alone on its line ("[RECITALS]")."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _document_code(text, span) or \
@@ -82,8 +82,8 @@ def nobodys(text: str, span: Span) -> bool:
                                        text.startswith("(", span.end) or
                                        _unknown_parties(text, span)) or \
         span.label in ("PERSON", "COMPANY") and (
-            _letters_words(text, span) or _form_label(text, span) or
-            _market_word(text, span) or _filing_system(text, span)) or \
+            _letters_words(text, span) or _form_label(text, span) or _capital_heading(text, span)
+            or _market_word(text, span) or _filing_system(text, span)) or \
         _party_tag(text, span) or MAIL_HEADER.fullmatch(span.text) is not None or \
         span.text.rstrip(".").casefold() in LONE_WORDS or job_title(span.text) or \
         span.text.isupper() and span.text.casefold() in WORK_ABBREVIATIONS or \
@@ -1169,6 +1169,26 @@ def _civic(text: str, span: Span) -> bool:
     place alone in a table's cell (`_place_cell`) or a branch's place (`_branch_place`)."""
     return span.text.casefold() in places() and CIVIC_AFTER.match(text, span.end) is not None \
         or _home_town(text, span) or _place_cell(text, span) or _branch_place(text, span)
+
+
+HEADING_LINE = re.compile(r"[ \t]*:?[ \t]*(?:\n|$)")  # what may follow a heading on its line
+
+
+def _capital_heading(text: str, span: Span) -> bool:
+    """Whether a one-word model PERSON or COMPANY span is a heading in capitals alone on
+    its line ("RECITALS", "DEFINITIONS"): a word of the vocabulary or the plural of one,
+    no name Faker's locales know and no well-known firm ("EQUIFAX" alone on a credit
+    report's line is the bureau)."""
+    word = span.text
+    if span.source != "model" or span.label not in ("PERSON", "COMPANY") or \
+            not word.isupper() or not word.isalpha() or len(word) < 3 or \
+            text[max(0, span.start - 40):span.start].rpartition("\n")[2].strip(" \t") or \
+            HEADING_LINE.match(text, span.end) is None:
+        return False
+    folded = word.casefold()
+    return (folded in common_words() or folded.endswith("s") and folded[:-1] in common_words()) \
+        and folded not in known_names() and not FIRMS.fullmatch(word) and \
+        not FIRMS_IN_CAPITALS.fullmatch(word)
 
 
 BRANCH_AFTER = re.compile(r" (?:branch|Branch|BRANCH)\b")
