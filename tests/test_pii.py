@@ -4794,3 +4794,37 @@ def test_a_firm_ending_in_esquire_is_a_lawyer():
     assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
         ("Rebecca Strand", "PERSON"), ("Strand & Moyo LLP", "COMPANY"),
         ("Moyo Partners, Esq", "COMPANY"), ("Strand Esq", "COMPANY")]
+
+
+def test_a_recitals_letter_is_no_firms_initial():
+    """The recital-letters record's probe, with the model's spans as it gave them: "A.
+    Brandt Fabrication, Inc." under a "B." paragraph is the firm without the letter; a
+    firm's initial with no neighbouring letter on another line, one not at its line's
+    start, and a person's initial stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("A. Brandt Fabrication, Inc. has requested credit.\nB. Guarantor is its owner.\n"
+            "A. Stewart signed.\n\n" + "x" * 4100 + "\nJ. Crew Group, Inc. replied.\n"
+            "Paid to K. Hovnanian Homes, Inc. today.\nL. nothing.")
+    values = [("A. Brandt Fabrication, Inc.", "COMPANY"), "A. Stewart",
+              ("J. Crew Group, Inc.", "COMPANY"), ("K. Hovnanian Homes, Inc.", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Brandt Fabrication, Inc.", "A. Stewart", "J. Crew Group, Inc.",
+        "K. Hovnanian Homes, Inc."]
+
+
+def test_a_word_in_capitals_alone_on_its_line_is_a_heading():
+    """The capital-headings record's probe, with the model's spans as it gave them:
+    "RECITALS" (the plural of a word of the vocabulary) alone on its line is nobody's,
+    and so is "DEFINITIONS:"; a well-known firm ("GOOGLE", "IBM"), a name ("MORGAN"), a word
+    that is not alone on its line ("See RECITALS", "SUMMARY of terms"), one not in
+    capitals, or one outside the vocabulary stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("RECITALS\nA loan.\n  DEFINITIONS:\nGOOGLE\nMORGAN\nSee RECITALS\nRecitals\n"
+            "ZORBLAX\nSUMMARY of terms\nIBM\n")
+    values = [("RECITALS", "COMPANY"), ("DEFINITIONS", "COMPANY"), ("GOOGLE", "COMPANY"),
+              "MORGAN", ("RECITALS", "COMPANY"), ("Recitals", "COMPANY"), ("ZORBLAX", "COMPANY"),
+              ("SUMMARY", "COMPANY"), ("IBM", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "GOOGLE", "MORGAN", "RECITALS", "Recitals", "ZORBLAX", "SUMMARY", "IBM"]
