@@ -4828,3 +4828,14 @@ def test_a_word_in_capitals_alone_on_its_line_is_a_heading():
               ("SUMMARY", "COMPANY"), ("IBM", "COMPANY")]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "GOOGLE", "MORGAN", "RECITALS", "Recitals", "ZORBLAX", "SUMMARY", "IBM"]
+
+
+def test_three_digits_alone_are_no_banks_or_governments_number():
+    """The three-digit-ids record's probe, with the model's spans as it gave them: a
+    remuneration table's "612" and "455" (in £000) are no bank's or ID's number; a card's
+    security code of three digits, and four digits of an ID, stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Mr J R Whitlock 612 24 455 1,046. CVV 123; SSN last four 6621."
+    values = [("612", "BANK"), ("455", "GOV_ID"), ("123", "CARD"), ("6621", "GOV_ID")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["123", "6621"]
