@@ -74,7 +74,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.rstrip(".,").casefold() in REPLY_WORDS or
-                                       _salutation(span.text) or
+                                       _salutation(span.text) or _per_preposition(text, span) or
                                        " " not in span.text and TEAM_NAME.search(
                                            text, max(0, span.start - 12), span.start) is not None or
                                        _judges_title(text, span) or
@@ -417,6 +417,16 @@ SENTENCE_WORDS = FUNCTION_WORDS | PRONOUNS | {
     "son", "daughter", "wife", "husband", "spouse", "mother", "father", "sister", "brother",
     "child", "children", "stepson", "stepdaughter", "grandson", "granddaughter", "nephew",
     "niece", "fiancé", "fiancée", "widow", "widower"}
+
+
+PER_AFTER = re.compile(r"[ \t]+[a-z]")  # a word in lower case after "Per"
+
+
+def _per_preposition(text: str, span: Span) -> bool:
+    """Whether a model PERSON span is "Per" alone before a word in lower case: the
+    preposition that opens business mail ("[Per] our call, please recall the wire"); the
+    given name comes with a capitalised surname ("Per Gessle")."""
+    return span.text == "Per" and PER_AFTER.match(text, span.end) is not None
 
 
 def _function_words(value: str) -> bool:
