@@ -528,10 +528,14 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
 NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy", "telecopier",
                                                           "telefax", "telex", "fax")
                          for number in ("", " no", " number"))
+# a firm's department and its desk's word, alone no firm ("Devon Achterberg | [Treasury
+# Operations]"); not a firm's name that ends so ("Bluewater Card Services")
+DEPARTMENT_DESKS = {f"{d} {desk}".casefold() for d in DEPARTMENTS
+                    for desk in ("Operations", "Services", "Support")}
 # what no name is, alone: a title, a field's label, a firm's department ("Sabine Krause,
-# [Kundenservice], Rheinland Direktbank AG")
+# [Kundenservice], Rheinland Direktbank AG") or its desk
 LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS} | NOTICE_MEANS | \
-    {"valedictorian", "salutatorian"}  # a class's first and second in a résumé
+    DEPARTMENT_DESKS | {"valedictorian", "salutatorian"}  # (a class's first and second)
 # a form's field labels in German, Spanish, French, Italian and Portuguese, which the
 # model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
 # "[Né] le : 03/07/1985")
