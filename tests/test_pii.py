@@ -4839,3 +4839,26 @@ def test_three_digits_alone_are_no_banks_or_governments_number():
     text = "Mr J R Whitlock 612 24 455 1,046. CVV 123; SSN last four 6621."
     values = [("612", "BANK"), ("455", "GOV_ID"), ("123", "CARD"), ("6621", "GOV_ID")]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["123", "6621"]
+
+
+def test_per_before_a_lower_case_word_is_the_preposition():
+    """The per-before-lower-case record's probe, with the model's spans as it gave them:
+    "[Per] our call" is the preposition; "Per Gessle" and a "Per" before a capital stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Hi Beatriz,\n\nPer our call, please recall it. Per Gessle sang. Ask Per Lind."
+    values = ["Per", "Per Gessle", "Per"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["Per Gessle", "Per"]
+
+
+def test_a_departments_desk_alone_is_no_firm():
+    """The department-desks record's probe, with the model's spans as it gave them: a
+    signature's "Treasury Operations" is a department's desk; a firm's name ending so
+    ("Bluewater Card Services") stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Devon Achterberg | Treasury Operations\nBluewater Card Services | Payroll Support"
+    values = [("Treasury Operations", "COMPANY"), ("Bluewater Card Services", "COMPANY"),
+              ("Payroll Support", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Bluewater Card Services"]
