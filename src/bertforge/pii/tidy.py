@@ -780,8 +780,8 @@ def _plausible(value: str, label: str) -> bool:
     ("200 512" of an access log is no phone), an ID number, card or coordinate at least
     one, an account's number a digit or a key's "_" ("[CRD] No. 4812377" is none), a
     bank's number a digit or a BIC's capitals ("Ihre IBAN [lautet] DE89 ..." is none), an
-    ID's or a bank's number four digits at least where it is only digits ("[612]" of a
-    remuneration table's £000), a
+    ID's, a bank's or an account's number four digits at least where it is only digits
+    ("[612]" of a remuneration table's £000, a credit score "[720]"), a
     coordinate a decimal point between digits (".275" of a price "41.275" is none) and
     more than a number with one or two decimals (an amount, "6.80", `PRICE`), a secret
     or a user name other than such an amount ("31.25" of a pay stub's rate), and
@@ -797,10 +797,10 @@ def _plausible(value: str, label: str) -> bool:
         return DECIMAL.search(value) is not None and PRICE.fullmatch(value) is None
     if label == "DIGITAL":  # a pay stub's rate "31.25" is no secret
         return PRICE.fullmatch(value) is None
+    if label in ("GOV_ID", "BANK", "ACCOUNT") and value.isdigit() and digits < 4:
+        return False  # a report's figure ("612" in £000); a card's code of three stays
     if label == "ACCOUNT":  # a customer's key may have no digit ("cus_yGVbPrlx"), not a word
         return digits > 0 or "_" in value
-    if label in ("GOV_ID", "BANK") and value.isdigit() and digits < 4:
-        return False  # a report's figure ("612" in £000); a card's code of three stays
     if label in ("GOV_ID", "CARD"):
         return digits > 0
     if label == "BANK":  # a BIC ("DEUTDEFF") may have no digit
