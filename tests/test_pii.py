@@ -4832,13 +4832,16 @@ def test_a_word_in_capitals_alone_on_its_line_is_a_heading():
 
 def test_three_digits_alone_are_no_banks_or_governments_number():
     """The three-digit-ids record's probe, with the model's spans as it gave them: a
-    remuneration table's "612" and "455" (in £000) are no bank's or ID's number; a card's
-    security code of three digits, and four digits of an ID, stay."""
+    remuneration table's "612" and "455" (in £000) are no bank's or ID's number, nor a
+    credit score "720" an account's (the three-digit-accounts record); a card's security
+    code of three digits, four digits of an ID and a PIN of four stay."""
     from bertforge.pii.tidy import tidy
 
-    text = "Mr J R Whitlock 612 24 455 1,046. CVV 123; SSN last four 6621."
-    values = [("612", "BANK"), ("455", "GOV_ID"), ("123", "CARD"), ("6621", "GOV_ID")]
-    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["123", "6621"]
+    text = ("Mr J R Whitlock 612 24 455 1,046. CVV 123; SSN last four 6621. My credit is ~720 "
+            "now; PIN 0412.")
+    values = [("612", "BANK"), ("455", "GOV_ID"), ("123", "CARD"), ("6621", "GOV_ID"),
+              ("720", "ACCOUNT"), ("0412", "ACCOUNT")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["123", "6621", "0412"]
 
 
 def test_per_before_a_lower_case_word_is_the_preposition():
