@@ -3708,16 +3708,17 @@ def test_a_tax_forms_name_is_nobodys():
     name read as an ID number ("1040-X", "1099-INT", "W-8BEN-E", "K-1"), and a bare form
     number after "Form" or "IRS", are nobody's, and so is a retirement plan's section
     ("401(k)", the plan-sections record); the SSN beside them, a card's last four digits
-    that are a form's number too, and a number before a spaced bracket, stay."""
+    that are a form's number too, and a card's code before a spaced bracket, stay (a PIN
+    of three digits would go whatever follows it: the three-digit-accounts record)."""
     from bertforge.pii.tidy import tidy
 
     text = ("Attached is the revised 1040-X and your 1099-INT, W-8BEN-E and K-1; Form 1040 "
             "and IRS 941 too. SSN 512-44-9017; card ending 1099; SS-4 filed. 401(k) 125.00, "
-            "403(b) too; PIN 457 (k)")
+            "403(b) too; CVV 457 (k)")
     values = [("1040-X", "GOV_ID"), ("1099-INT", "GOV_ID"), ("W-8BEN-E", "GOV_ID"),
               ("K-1", "GOV_ID"), ("1040", "GOV_ID"), ("941", "GOV_ID"),
               ("512-44-9017", "GOV_ID"), ("1099", "CARD", 1), ("SS-4", "GOV_ID"),
-              ("401", "GOV_ID"), ("403", "ACCOUNT"), ("457", "ACCOUNT")]
+              ("401", "GOV_ID"), ("403", "ACCOUNT"), ("457", "CARD")]
     assert [s.text for s in tidy(text, spans_at(text, values))] == [
         "512-44-9017", "1099", "457"]
 
