@@ -179,7 +179,7 @@ def main() -> None:
     theirs_found = [presidio_spans(results) for results in theirs]
 
     print(f"\nspeed (documents/s, best of {args.rounds} passes in turn)")
-    print(f"                         bertforge  Presidio+spaCy sm  ratio")
+    print("                         bertforge  Presidio+spaCy sm  ratio")
     print(f"                         {ours_rate:9.1f}  {theirs_rate:17.1f}  {ours_rate / theirs_rate:5.2f}x")
     # the fastest of `rounds` more passes, each stage timed: on a machine whose speed
     # drifts, one pass's share moved by 3 points from the next one's
