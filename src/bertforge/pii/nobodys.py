@@ -57,12 +57,12 @@ def nobodys(text: str, span: Span) -> bool:
     gestor", `_role_determiner`), English's function words in lower case ("[be]",
     `_function_words`), a German number's word ("[Kontonummer]"); or code's (`_code`), a web
     address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`), or a number alone
-    read as an address, no postal word before it ("Book [5512]", `_bare_number`), or a market's
-    or a regulator's name ("10-year [Treasuries]", "[Brent] crude", "the SEC's [EDGAR]":
-    `_market_word`, `_filing_system`), or a heading alone on its line ("[RECITALS]")."""
+    read as an address, no postal word before it ("Book [5512]", `_bare_number`), a market's or
+    a regulator's name ("[Brent] crude", "the SEC's [EDGAR]": `_market_word`, `_filing_system`),
+    a heading alone on its line ("[RECITALS]"), or an age (`AGE`: "an [89-year-old] widow")."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
-            _listing(text, span) or _document_code(text, span) or \
+            _listing(text, span) or _document_code(text, span) or AGE.fullmatch(span.text) or \
             _amount_piece(text, span) or _degree(text, span) or _contract_words(text, span):
         return True
     if span.source != "model":
@@ -420,6 +420,9 @@ SENTENCE_WORDS = FUNCTION_WORDS | PRONOUNS | {
 
 
 PER_AFTER = re.compile(r"[ \t]+[a-z]")  # a word in lower case after "Per"
+# an age with its unit and "old", which news gives in nearly every story ("an 89-year-old
+# widow", "45 years old"): no one's number or date
+AGE = re.compile(r"\d{1,3}[- ](?:year|month|week|day)s?[- ]old")
 
 
 def _per_preposition(text: str, span: Span) -> bool:
