@@ -4866,3 +4866,14 @@ def test_a_departments_desk_alone_is_no_firm():
               ("Payroll Support", "COMPANY")]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "Bluewater Card Services"]
+
+
+def test_an_age_is_no_ones_number():
+    """The ages record's probe, with the model's spans as it gave them: "an 89-year-old
+    widow" names no ID, and neither does "45 years old"; a number with "year" in an ID's
+    place ("case 2026-year-7781") stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = "including an 89-year-old widow; he is 45 years old; ref 89-year-7781 filed"
+    values = [("89-year-old", "GOV_ID"), ("45 years old", "GOV_ID"), ("89-year-7781", "GOV_ID")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["89-year-7781"]
