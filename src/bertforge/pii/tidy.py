@@ -2094,7 +2094,8 @@ def _short_firms(text: str, spans: list[Span]) -> list[Span]:
 
 def _one_person(text: str, spans: list[Span]) -> list[Span]:
     """A model COMPANY span and a model PERSON span one space apart, the COMPANY one a
-    single word that is a given name or surname (`known_names`), as one PERSON span:
+    single word that is a given name or surname (`known_names`) or a double-barrelled
+    surname (`_barrelled`: "Olufunke" + "Adebisi-Grant"), as one PERSON span:
     "Pompeo" (COMPANY) + "Pelli" (PERSON) in a table cell is "Pompeo Pelli", and so is the
     COMPANY span's last word where only words in lower case come before it (a list's "[and
     Jamal]" + "[K. Whitfield]": the "and" is cut later), or a rare given name Faker's lists
@@ -2119,8 +2120,8 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 text[last.end:span.start] == " ":
             firm = last if last.label == "COMPANY" else span
             lead, _, word = firm.text.rpartition(" ") if firm is last else ("", "", firm.text)
-            if lead == lead.lower() and (word.casefold() in known_names() or
-                                         _rare_given(text, out, word, span)):
+            if lead == lead.lower() and (word.casefold() in known_names() or _barrelled(word)
+                                         or _rare_given(text, out, word, span)):
                 out[-1] = _known_firm(_joined(text, last, span, "PERSON"))  # "Merrill Lynch"
                 continue
             pair = _name_pair(_joined(text, last, span, "COMPANY"))
@@ -2129,6 +2130,14 @@ def _one_person(text: str, spans: list[Span]) -> list[Span]:
                 continue
         out.append(span)
     return out
+
+
+def _barrelled(word: str) -> bool:
+    """Whether a word is a double-barrelled surname: capitalised parts joined by hyphens,
+    each a name Faker's locales know or no word of the vocabulary (`name_or_rare`:
+    "Adebisi-Grant"; not "Rolls-Royce")."""
+    parts = word.split("-")
+    return len(parts) > 1 and all(p[:1].isupper() and name_or_rare(p.casefold()) for p in parts)
 
 
 def _given_as_place(text: str, place: Span, person: Span) -> bool:
