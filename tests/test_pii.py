@@ -4877,3 +4877,17 @@ def test_an_age_is_no_ones_number():
     text = "including an 89-year-old widow; he is 45 years old; ref 89-year-7781 filed"
     values = [("89-year-old", "GOV_ID"), ("45 years old", "GOV_ID"), ("89-year-7781", "GOV_ID")]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["89-year-7781"]
+
+
+def test_a_double_barrelled_surname_read_as_a_firm_after_a_given_name_joins_it():
+    """The barrelled-after-given record's probe, with the model's spans as it gave them:
+    "Mrs Olufunke" + "Adebisi-Grant" (a firm) is one person; a hyphenated firm whose
+    parts are words ("Rolls-Royce"), or one in lower case, stays a firm."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Customer: Mrs Olufunke Adebisi-Grant. Charles Rolls-Royce. Ada Adebisi-grant."
+    values = ["Mrs Olufunke", ("Adebisi-Grant", "COMPANY"), "Charles", ("Rolls-Royce", "COMPANY"),
+              "Ada", ("Adebisi-grant", "COMPANY")]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Olufunke Adebisi-Grant", "PERSON"), ("Charles", "PERSON"), ("Rolls-Royce", "COMPANY"),
+        ("Ada", "PERSON"), ("Adebisi-grant", "COMPANY")]
