@@ -243,8 +243,7 @@ def given_names_read_as_firms(text: str, spans: Sequence[Span]) -> list[Span]:
     (`patterns.FIRMS`), or stands right after that full name, a space between ("Ben
     Player [Ben] is the current World Champion", a heading's repetition)."""
     full = [s for s in spans if s.label == "PERSON" and s.source == "model" and " " in s.text]
-    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text} | \
-        FIRM_HEADS
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and " " in s.text}
     names: dict[str, set[str]] = {}  # a given name -> the full names it starts
     for s in full:
         names.setdefault(s.text.split()[0], set()).add(s.text)
@@ -254,7 +253,8 @@ def given_names_read_as_firms(text: str, spans: Sequence[Span]) -> list[Span]:
         if out and s.start < out[-1].end:
             continue  # inside the full name the span before was made
         if s.label == "COMPANY" and s.source == "model" and s.text in names and \
-                s.text not in heads and s.start not in right_after and not FIRMS.fullmatch(s.text):
+                s.text not in heads and s.text not in FIRM_HEADS and \
+                s.start not in right_after and not FIRMS.fullmatch(s.text):
             whole = max((n for n in names[s.text] if text.startswith(n, s.start) and
                          not _word(text[s.start + len(n):s.start + len(n) + 1])),
                         key=len, default=s.text)

@@ -1189,6 +1189,12 @@ def _civic(text: str, span: Span) -> bool:
 
 
 HEADING_LINE = re.compile(r"[ \t]*:?[ \t]*(?:\n|$)")  # what may follow a heading on its line
+LINE_OPEN = re.compile(r"(?:^|\n)[ \t]*$")  # a line's start and its indent
+
+
+def at_line_start(text: str, i: int) -> bool:
+    """Whether only spaces stand between text[i] and its line's start (forty at most)."""
+    return LINE_OPEN.search(text, max(0, i - 40), i) is not None
 
 
 def _capital_heading(text: str, span: Span) -> bool:
@@ -1199,8 +1205,7 @@ def _capital_heading(text: str, span: Span) -> bool:
     word = span.text
     if span.source != "model" or span.label not in ("PERSON", "COMPANY") or \
             not word.isupper() or not word.isalpha() or len(word) < 3 or \
-            text[max(0, span.start - 40):span.start].rpartition("\n")[2].strip(" \t") or \
-            HEADING_LINE.match(text, span.end) is None:
+            not at_line_start(text, span.start) or HEADING_LINE.match(text, span.end) is None:
         return False
     folded = word.casefold()
     return (folded in common_words() or folded.endswith("s") and folded[:-1] in common_words()) \

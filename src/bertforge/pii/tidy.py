@@ -19,7 +19,7 @@ from ..spans import Span
 from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
                       a_place, common_words, given_names, known_names, name_or_rare,
                       widely_given)
-from .nobodys import (GREETING_WORDS, NUMBER_GROUPS, REPLY_WORDS, eponym, nobodys,
+from .nobodys import (GREETING_WORDS, NUMBER_GROUPS, REPLY_WORDS, at_line_start, eponym, nobodys,
                       party_role, party_roles)
 from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, GREETING_BEFORE,
                        KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
@@ -933,22 +933,19 @@ LISTED_AFTER = re.compile(r",[ \t]+|,?[ \t]+and[ \t]+")
 def _listed_between(text: str, spans: list[Span]) -> list[Span]:
     """A model COMPANY span listed between two people's full names ("a committee of Ari
     Feldman, [Bettina Kruger] and Colm O'Sullivan") as PERSON: a comma before it, and a
-    comma, "and" or ", and" after it, the span two or three capitalised words, the first
-    a given name (`given_names`; the surname may be a word of the vocabulary, "Kruger"),
-    none a firm's word or form, not a listed firm nor one named after its founder. A
-    list of people holds people."""
+    comma, "and" or ", and" after it, the span capitalised words worded as a name
+    (`_worded_as_a_name`), the first a given name (`given_names`; the surname may be a
+    word of the vocabulary, "Kruger"). A list of people holds people."""
     out = list(spans)
     for k in range(1, len(spans) - 1):
         before, span, after = spans[k - 1], spans[k], spans[k + 1]
-        words = span.text.split()
         if span.label == "COMPANY" and span.source == "model" and \
                 before.label == after.label == "PERSON" and " " in before.text and \
-                " " in after.text and 2 <= len(words) <= 3 and \
+                " " in after.text and _worded_as_a_name(span.text) and \
                 LISTED_BEFORE.fullmatch(text, before.end, span.start) and \
                 LISTED_AFTER.fullmatch(text, span.end, after.start) and \
-                all(w[:1].isupper() and w not in FIRM_ENDS for w in words) and \
-                words[0].casefold() in given_names() and \
-                not FIRMS.fullmatch(span.text) and span.text not in FOUNDERS_FIRMS:
+                all(w[:1].isupper() for w in span.text.split()) and \
+                span.text.split()[0].casefold() in given_names():
             out[k] = replace(span, label="PERSON")
     return out
 
@@ -1069,7 +1066,7 @@ def _without_enumerator(text: str, a: int, b: int) -> int:
     line near it starts with the letter before or after it and a full stop ("B. Guarantor
     is"), so a firm's own initial ("J. Crew Group, Inc.") stays."""
     m = ENUMERATOR.match(text, a, b)
-    if m is None or text[max(0, a - 40):a].rpartition("\n")[2].strip(" \t"):
+    if m is None or not at_line_start(text, a):
         return a
     letter = m.group(1)
     near = "".join(chr(ord(letter) + d) for d in (-1, 1) if "A" <= chr(ord(letter) + d) <= "Z")
@@ -1733,11 +1730,9 @@ def _cell_name(text: str, span: Span) -> Span:
     Way", "Seller: Whitaker Family Trust, Leonard Whitaker, Trustee")."""
     if span.label != "COMPANY" or span.source != "model":
         return span
-    words = span.text.split()
-    if not 2 <= len(words) <= 3 or any(w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS for w in words) \
-            or FIRMS.fullmatch(span.text) or " ".join(re.findall(r"[^\s&,]+", span.text)) \
-            in FOUNDERS_FIRMS:
+    if not _worded_as_a_name(span.text):
         return span
+    words = span.text.split()
     first, last = words[0].casefold().split("-")[0], words[-1].casefold().split("-")
     if first not in given_names():
         return span
@@ -1749,6 +1744,17 @@ def _cell_name(text: str, span: Span) -> Span:
             CELL_AFTER.match(text, span.end) is None):
         return span
     return replace(span, label="PERSON")
+
+
+def _worded_as_a_name(value: str) -> bool:
+    """Whether a firm's span has a person's name's words: two or three, none a firm's word
+    or legal form (`FIRM_ENDS`), and no well-known firm (`FIRMS`) nor one named after its
+    founder (`FOUNDERS_FIRMS`: "Edward Jones")."""
+    words = value.split()
+    return 2 <= len(words) <= 3 and \
+        not any(w in FIRM_ENDS or w.rstrip(".") in FIRM_ENDS for w in words) and \
+        not FIRMS.fullmatch(value) and \
+        " ".join(re.findall(r"[^\s&,]+", value)) not in FOUNDERS_FIRMS
 
 
 def _title_after(text: str, end: int) -> bool:
