@@ -940,6 +940,20 @@ TITLE_MODIFIERS = frozenset((
     "Chief", "Head", "Lead", "Principal", "Partner", "Associate", "Counsel",
     "and", "of", "the", "for", "&"))
 SURE_JOB_WORDS = frozenset(JOB_WORDS) - TITLE_MODIFIERS
+# the first words of a bank's or a firm's division, which a signature writes after a title
+# as it writes the firm ("Managing Director, Wealth Management", "Analyst, Equity
+# Research", "Portfolio Manager, Asset Management"): a name after a title that starts with
+# one of them (or a title's word, `TITLE_MODIFIERS`) is a firm's only where one of its
+# words is a name or rare (`recognizers._signature_firm`)
+DIVISION_WORDS = frozenset((
+    "Asset", "Assets", "Equity", "Property", "Real", "Estate", "Transaction", "Portfolio",
+    "Private", "Institutional", "Structured", "Fixed", "Income", "Cash", "Trade", "Merchant",
+    "Card", "Cards", "Consumer", "Mortgage", "Small", "Enterprise", "Client", "Customer",
+    "Member", "Capital", "Fund", "Funds", "Trust", "Insurance", "Group", "Investments",
+    "Banking", "Market", "Markets", "Debt", "Loan", "Loans", "Leasing", "Payments",
+    "Research", "Advisory", "Family", "Office", "Premier", "Personal", "Household",
+    "Facilities", "Project", "Projects", "Programme", "Program", "Regulatory", "Quality",
+    "Our", "My", "Your"))
 
 
 def job_title(value: str) -> bool:

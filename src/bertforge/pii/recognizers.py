@@ -33,7 +33,7 @@ from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
 from .nobodys import FORM_LABELS, party_role
-from .tidy import FIRM_ENDS, ID_SCHEMES, NONSPACE
+from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE
 
 TRUST = ("checksum", "shape", "end")
 
@@ -749,6 +749,35 @@ def _person_like(value: str) -> bool:
                for w in value.split() for part in (w.casefold(), *w.casefold().split("-")))
 
 
+# A firm that a signature names after its sender's title, on the title's line after a
+# comma, a bar, a dash or "at" ("Property Manager, Northfield Property Management",
+# "Ryan Castellano | Operations Director | Greystone Logistics", "Account Executive at
+# Summit Roofing"), or alone on the line under a title's line: capitalised words ending
+# in a firm's word (`tidy.FIRM_WORDS`), up to the line's or a cell's end. The title is a
+# job's word and up to three capitalised words before it, perhaps "of" and a field after
+# it ("Head of Compliance"), or a department (`patterns.DEPARTMENT`).
+_SIGNED_WORD = r"[A-Z][\w&'\u2019.-]*"
+_SIGNED_FIELD = rf"[ \t]+(?:of|for)[ \t]+{_SIGNED_WORD}(?:[ \t]+(?:&|and|{_SIGNED_WORD})){{0,3}}"
+_SIGNED_TITLE = (rf"(?:(?:{_SIGNED_WORD}[ \t]+){{0,3}}(?:{p.trie_pattern(p.JOB_WORDS)})"
+                 rf"(?:{_SIGNED_FIELD})?|{p.DEPARTMENT})")
+SIGNATURE_FIRM = re.compile(
+    rf"(?:^|(?<=[|\t]))[ \t]*(?:[-*\u2022][ \t]+)?{_SIGNED_TITLE}"
+    rf"(?:[ \t]*[,|\u00b7\u2022\u2013\u2014][ \t]*|[ \t]+(?:-|at)[ \t]+|[ \t]*\n[ \t]*)"
+    rf"((?:{_SIGNED_WORD}|&)(?:[ \t]+(?:{_SIGNED_WORD}|&|of|and)){{0,3}}?"
+    rf"[ \t]+(?:{p.trie_pattern(FIRM_WORDS)}))(?=[ \t]*(?:$|[|\u00b7\u2022\t]))", re.MULTILINE)
+
+
+def _signature_firm(m: re.Match) -> bool:
+    """Whether the name after a signature's title is a firm's, not a division's
+    ("Wealth Management", "Real Estate Funds"): its first word is no division's or
+    title's (`patterns.DIVISION_WORDS`, `patterns.TITLE_MODIFIERS`: "Summit Roofing"), or
+    a word before the firm's word is one the vocabulary lacks ("Capital Northgate
+    Partners")."""
+    words = re.findall(r"[^\W\d_]+", m.group(1))
+    return (words[0] not in p.DIVISION_WORDS and words[0] not in p.TITLE_MODIFIERS) or \
+        any(w.casefold() not in common_words() for w in words[:-1])
+
+
 CAPITALS = re.compile(r"[A-Z]{2}")  # what a name in capitals holds
 
 # name -> a function of the region that makes the recognizer, in the order they run
@@ -861,6 +890,9 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                          check="a table cell or list line holding a firm's "
                                                "name and its legal form",
                                          needs=p.CELL_FORM),
+    "signature_firms": lambda region: Pattern(
+        "signature_firms", "company", SIGNATURE_FIRM, "shape", group=1, validate=_signature_firm,
+        check="a firm's name ending in a firm's word after a signature's job title"),
     "firm_forms": lambda region: Pattern("firm_forms", "company", p.FIRM_FORM, "end",
                                          check="a firm's name in running text followed by "
                                                "its abbreviated legal form",
