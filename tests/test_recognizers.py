@@ -514,6 +514,24 @@ def test_a_job_title_before_a_firm_on_its_line_is_no_part_of_it():
         "Lakeshore Mutual Co.", "Finance Holdings, Inc.", "Kestrel Capital (Cayman) Ltd"]]
 
 
+def test_a_firm_a_signature_names_after_its_senders_title_is_found_and_a_division_is_not():
+    """The signature-firms record's probes: a firm ending in a firm's word after a job
+    title on its line (a comma, a bar, "at"), or alone on the line under it, is found; a
+    division after a title (its first word a division's or a title's) is not, unless a
+    word of it is one the vocabulary lacks."""
+    text = ("Kind regards,\nTomasz Wierzbicki\nProperty Manager, Northfield Property Management\n"
+            "Ryan Castellano | Operations Director | Greystone Logistics | ext. 4410\n"
+            "Head of Compliance, Tallbridge Capital\nAccount Executive at Summit Roofing\n"
+            "Accounts Payable, Kestrel Supplies\nProperty Manager\nHalvorsen Realty\n"
+            "Director, Premier Hallworth Properties\n"
+            "Managing Director, Asset Management\nAssociate | Real Estate Funds\n"
+            "Analyst, Global Markets\nChief Risk Officer\nRisk Management\n")
+    assert recognized("signature_firms", "US", text) == [(f, "COMPANY") for f in [
+        "Northfield Property Management", "Greystone Logistics", "Tallbridge Capital",
+        "Summit Roofing", "Kestrel Supplies", "Halvorsen Realty", "Premier Hallworth Properties"]]
+    assert recognized("signature_firms", "US", "She joined as Director, Summit Roofing said.") == []
+
+
 def test_firms_in_running_text_are_found_by_their_legal_form():
     """The firm-forms record's probes: a firm named in a sentence with its abbreviated
     legal form is found whole, without the word that starts the sentence and with a
