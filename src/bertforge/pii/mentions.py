@@ -45,9 +45,10 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from ..spans import Span
-from .lexicon import COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, widely_given
+from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, given_names,
+                      widely_given)
 from .patterns import FIRMS
-from .tidy import FIRM_ENDS, FIRM_HEADS, after_title
+from .tidy import FIRM_ENDS, FIRM_HEADS, FOUNDERS_FIRMS, after_title
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -216,10 +217,11 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
 def _mended(text: str, spans: Sequence[Span], sure: float) -> list[Span]:
     """The spans mended by the others of the document: a firm cut short made whole
     (`firms_cut_short`), a given name read as a firm a person's
-    (`given_names_read_as_firms`), a firm's first word read as a person the firm's
-    (`firms_first_words`), and a person's name in other letters' case the person's
-    (`persons_in_other_case`)."""
+    (`given_names_read_as_firms`), and so a surname (`surnames_read_as_firms`), a firm's
+    first word read as a person the firm's (`firms_first_words`), and a person's name in
+    other letters' case the person's (`persons_in_other_case`)."""
     spans = given_names_read_as_firms(text, firms_cut_short(text, spans))
+    spans = surnames_read_as_firms(text, spans, sure)
     return persons_in_other_case(text, firms_first_words(text, spans), sure)
 
 
@@ -263,6 +265,33 @@ def given_names_read_as_firms(text: str, spans: Sequence[Span]) -> list[Span]:
                         "person the document names in full")
         out.append(s)
     return out
+
+
+def surnames_read_as_firms(text: str, spans: Sequence[Span], sure: float = SURE) -> list[Span]:
+    """The spans, a one-word model COMPANY span made PERSON where it is the last word of a
+    person's name of two words or more that the model found with a score of at least
+    `sure`, whose first word is a given name ("Leonard Pryce" ... "ordered [Pryce] to
+    pay"); not before a possessive and a capitalised word (`FIRMS_PERSON`: "[Ayala]'s
+    Jaime Augusto Zobel de Ayala", a firm's people), not a well-known firm's name
+    (`patterns.FIRMS`: "Lazard"), the surname of a firm named after its founder
+    (`tidy.FOUNDERS_FIRMS`: "Schwab" beside "Charles Schwab"), nor the first word of a
+    firm named in full (`_named_in_full`: "Pembroke Advisors" beside "Alastair
+    Pembroke")."""
+    given = given_names()
+    surnames = {s.text.split()[-1] for s in spans if s.label == "PERSON" and
+                s.source == "model" and s.score >= sure and " " in s.text.strip() and
+                s.text.split()[0].casefold() in given and s.text not in FOUNDERS_FIRMS}
+    heads = {s.text.split()[0] for s in spans if s.label == "COMPANY" and _named_in_full(s)}
+    return [replace(s, label="PERSON", explanation=s.explanation and f"{s.explanation}; the "
+                    "surname of a person the document names in full")
+            if s.label == "COMPANY" and s.source == "model" and s.text in surnames and
+            s.text not in heads and FIRMS.fullmatch(s.text) is None and
+            not FIRMS_PERSON.match(text, s.end) else s for s in spans]
+
+
+# a possessive and a capitalised word after a firm's name: the firm's people ("[Ayala]'s
+# Jaime Augusto Zobel de Ayala", "[Blackstone]'s Jon Gray")
+FIRMS_PERSON = re.compile(r"['\u2019]s[ \t]+[A-Z]")
 
 
 def firms_first_words(text: str, spans: Sequence[Span]) -> list[Span]:
