@@ -92,8 +92,9 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
              Span(26, 36, "COMPANY", "Odile Brax", 0.9, "model")]
     assert [s.label for s in every_mention(text, spans)] == ["PERSON", "PERSON"]
     # and so is such a person's double-barrelled surname alone (the barrelled-surnames
-    # record's probes); a surname without a hyphen, a name found less surely and a
-    # pattern's firm stay firms
+    # record's probes), and a surname without a hyphen (the surnames-read-as-firms-retried
+    # record's step: "Wood's fund"); a name found less surely and a pattern's firm stay
+    # firms
     text = ("Vincent Albanese-Roth pleaded. Albanese-Roth's lawyer spoke. Cathie Wood said "
             "Wood's fund fell. Ann Kato-Lee; Kato-Lee paid. Albanese-Roth Capital. Albanese-Roth")
     values = [("Vincent Albanese-Roth", "PERSON", 0.95), ("Albanese-Roth", "COMPANY", 0.9),
@@ -107,7 +108,37 @@ def test_a_firms_first_word_alone_is_the_firm_where_the_document_names_it_in_ful
         at += len(value)
     spans[-1] = replace(spans[-1], source="pattern")
     assert [s.label for s in every_mention(text, spans) if s.start in {x.start for x in spans}] == [
-        "PERSON", "PERSON", "PERSON", "COMPANY", "PERSON", "COMPANY", "COMPANY", "COMPANY"]
+        "PERSON", "PERSON", "PERSON", "PERSON", "PERSON", "COMPANY", "COMPANY", "COMPANY"]
+
+
+def test_a_surname_read_as_a_firm_is_the_person_the_document_names_in_full():
+    """The surnames-read-as-firms-retried record's probe: "ordered [Pryce] to pay", read
+    as a firm beside the sure "Leonard Pryce", is the person; not before a possessive and
+    a capitalised word (a firm's people), not a well-known firm ("Lazard") or a firm named
+    after its founder ("Schwab"), not a firm's first word ("Pembroke Advisors"), and not
+    the surname of a name whose first word is no given name, of one the model was unsure
+    of, or where a pattern found the firm."""
+    text = ("Leonard Pryce pleaded. Judge Mehta ordered Pryce to pay. Anna Voss said Voss's Jon "
+            "Gray left. Michael Lazard sold Lazard. Charles Schwab founded Schwab. Alastair "
+            "Pembroke runs Pembroke Advisors; Pembroke rose. Xqzv Oduya met Oduya. Ida Brenn "
+            "saw Brenn. Ola Keswick; Keswick.")
+    sure = [("Leonard Pryce", "PERSON"), ("Pryce", "COMPANY"), ("Anna Voss", "PERSON"),
+            ("Voss", "COMPANY"), ("Michael Lazard", "PERSON"), ("Lazard", "COMPANY"),
+            ("Charles Schwab", "PERSON"), ("Schwab", "COMPANY"), ("Alastair Pembroke", "PERSON"),
+            ("Pembroke Advisors", "COMPANY"), ("Pembroke", "COMPANY"), ("Xqzv Oduya", "PERSON"),
+            ("Oduya", "COMPANY"), ("Ida Brenn", "PERSON"), ("Brenn", "COMPANY"),
+            ("Ola Keswick", "PERSON"), ("Keswick", "COMPANY")]
+    spans, at = [], 0
+    for value, label in sure:
+        at = text.index(value, at)
+        spans.append(Span(at, at + len(value), label, value,
+                          0.6 if value == "Ida Brenn" else 0.97, "model"))
+        at += len(value)
+    spans[-1] = replace(spans[-1], source="pattern")
+    out = [(s.text, s.label) for s in every_mention(text, spans) if " " not in s.text]
+    assert out == [("Pryce", "PERSON"), ("Voss", "COMPANY"), ("Lazard", "COMPANY"),
+                   ("Schwab", "COMPANY"), ("Pembroke", "COMPANY"), ("Oduya", "COMPANY"),
+                   ("Brenn", "COMPANY"), ("Keswick", "COMPANY")]
 
 
 def test_a_firm_cut_short_is_made_whole_where_the_document_names_it_in_full():
@@ -296,7 +327,9 @@ def test_a_persons_name_in_capitals_read_as_a_firm_is_the_person():
     people = [span("Zhang Weimin", "PERSON"), span("Charles Schwab Corp.", "PERSON", 60),
               span("Li Na", "PERSON", score=0.8), span("Bo Kincaid", "PERSON")]
     out = {(s.text, s.start): s.label for s in every_mention(text, firms + people)}
-    assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "COMPANY"]
+    # (the lone "Kincaid" is "Bo Kincaid"'s surname: the surnames-read-as-firms-retried
+    # record's step makes it the person, not this record's)
+    assert [out[s.text, s.start] for s in firms] == ["PERSON", "COMPANY", "COMPANY", "PERSON"]
 
 
 def test_a_persons_name_in_capitals_read_in_two_pieces_is_the_person():
