@@ -583,6 +583,15 @@ KNOWN_FIRMS = (
     "Fortinet", "Zscaler", "Rapid7", "Recorded Future", "Chainalysis", "LifeLock",
     "NortonLifeLock", "Gen Digital", "McAfee", "Sophos", "Trend Micro", "Proofpoint",
     "Darktrace", "Arctic Wolf", "Secureworks", "Trustwave", "Epiq",
+    # the money-transfer services, Europe's app banks and the payment firms that migrants'
+    # forums, complaints and statements name ("I've used Wise and [Lemfi]"; not "Wise",
+    # "Tide" or "Curve", words, nor "Ria", a given name, each alone)
+    "WorldRemit", "Zepz", "LemFi", "Lemfi", "Sendwave", "Azimo", "TransferGo", "TransferWise",
+    "Paysend", "Skrill", "Neteller", "Xoom", "Mukuru", "Chipper Cash", "Taptap Send",
+    "Ria Money Transfer", "Instarem", "Airwallex", "Bunq", "N26", "Qonto", "Monese", "Kroo",
+    "Trade Republic", "eToro", "mBank", "PKO Bank Polski", "Bank Pekao", "Pekao",
+    "Nationwide Building Society", "GoCardless", "TrueLayer", "SumUp", "iZettle", "Zettle",
+    "Checkout.com",
 )
 _FIRM_TAIL = (r"(?:,? (?:Inc\.|Inc|Incorporated|LLC|L\.L\.C\.|LLP|L\.P\.|LP|plc|PLC|Ltd\.|Ltd|"
               r"Limited|AG|SE|S\.A\.|N\.V\.|N\.A\.|National Association|FSB|Corp\.|"
