@@ -930,6 +930,12 @@ FIRM_PROBES = {
         "closed; enroll in LifeLock or Kroll monitoring. Palo Alto Networks agreed. Norton "
         "and Okta signed; a mandiant and Krollman are not.",
         ["Mandiant", "CrowdStrike", "LifeLock", "Kroll", "Palo Alto Networks"]),
+    "the money-transfer services and app banks migrants' posts name": (
+        "I've used Wise and Lemfi, then WorldRemit and Sendwave; N26 and Bunq froze it, eToro "
+        "and mBank too. PKO Bank Polski refused; Nationwide Building Society and Checkout.com "
+        "paid. Ria said a nationwide tide, a lemfi and Xoomba are not.",
+        ["Lemfi", "WorldRemit", "Sendwave", "N26", "Bunq", "eToro", "mBank", "PKO Bank Polski",
+         "Nationwide Building Society", "Checkout.com"]),
 }
 
 
