@@ -266,7 +266,7 @@ NAME_ENDS = {"esq", "jnr", "snr", "sen", "jun"}
 # after them and after a word glued to a dot before it ("S.Coop."), and drops it after a
 # whole word ("First Horizon Bank."; a legal form's, "Corp.", `_with_legal_forms` puts back)
 FIRM_ABBREVIATIONS = {"bros", "dept", "ins", "fin", "tech", "intl", "natl", "assn", "assoc",
-                      "mfg", "svcs", "mgmt", "univ", "cos", "grp", "hldgs", "bancorp", "san",
+                      "mfg", "svcs", "mgmt", "univ", "cos", "grp", "hldgs", "san",
                       "tic"}
 LAST_WORD = re.compile(r"[^\W\d_]+$")
 
@@ -283,7 +283,8 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     into words), whoever's initial it closes; nor are closing "!" and "?" marks ("thanks
     amara!"; a firm keeps its own: "Yahoo!"); nor is a field's label glued to a "#" after
     the name ("ZELLE TO KAREN OYELARAN [CONF]# R8K2L9"). A firm's full stop after a
-    whole word is the sentence's too ("First Horizon Bank."), not after a word firms
+    whole word of the vocabulary or a firm's word is the sentence's too ("First Horizon
+    Bank.", "Fifth Third Bancorp."), not after a word firms
     abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop."). An initial
     without its full stop after a name that ends its field is the name's
     (`TRAILING_INITIAL`: "LINDQVIST ERIK [M]"). No value ends in an ampersand after a
@@ -310,7 +311,8 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
         word = LAST_WORD.search(text, a, b - 1)
         folded = word.group().casefold() if word else ""
         if len(folded) >= 3 and text[word.start() - 1:word.start()] in (" ", "\t") and \
-                folded in common_words() and folded not in FIRM_ABBREVIATIONS:
+                (folded in common_words() or word.group() in FIRM_WORDS) and \
+                folded not in FIRM_ABBREVIATIONS:
             return b - 1  # (a legal form's stop, "Corp.", `_with_legal_forms` puts back)
     return b
 
