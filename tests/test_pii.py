@@ -4034,6 +4034,21 @@ def test_a_family_trust_is_one_firm_and_a_sentences_full_stop_no_part_of_a_firm(
         "Lindqvist Family Irrevocable Trust"]
 
 
+def test_a_sentences_full_stop_after_a_firms_word_outside_the_vocabulary_is_no_part_of_it():
+    """The firm-words-before-full-stops record's probe, with the model's span as it gave
+    it: a sentence's full stop after a firm's word that the vocabulary lacks ("Bancorp",
+    "Therapeutics") is cut as after a vocabulary word; after a word that is neither, a
+    name's own ("Qorvex Zyl."), it stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("He was President at Fifth Third Bancorp. Then Orbis Therapeutics. Paid Qorvex Zyl. "
+            "Done.")
+    placed = spans_at(text, [("Fifth Third Bancorp.", "COMPANY"), ("Orbis Therapeutics.", "COMPANY"),
+                             ("Qorvex Zyl.", "COMPANY")])
+    assert [s.text for s in tidy(text, placed)] == [
+        "Fifth Third Bancorp", "Orbis Therapeutics", "Qorvex Zyl."]
+
+
 def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
     """The sentence-names record's probe, with the model's span as it gave it: "Tariq.
     Tariq Haddad" is two names; a title's or an abbreviated name's full stop, and a
