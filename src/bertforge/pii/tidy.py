@@ -422,10 +422,22 @@ def _name_pair(span: Span) -> list[Span] | None:
     names = known_names()
     words = re.findall(r"[^\W\d_]{2,}", f"{found.group(1)} {found.group(2)}")
     family = found.group(1).split()[-1] == found.group(2).split()[-1]  # "X Nnamdi and Y Nnamdi"
-    if not family and not all(w.casefold() in names for w in words):
+    if not family and not all(w.casefold() in names for w in words) and \
+            not _rare_pair(found, words):
         return None
     return [Span(span.start + found.start(k), span.start + found.end(k), "PERSON",
                  found.group(k), span.score, span.source) for k in (1, 2)]
+
+
+def _rare_pair(found: re.Match, words: list[str]) -> bool:
+    """Whether two full names read as a firm are people's though a word of them is on no
+    Faker locale's list: every word a name or one the vocabulary lacks (`name_or_rare`:
+    "Oluwaseun"), and one of the two starting with a given name ("Oluwaseun Adeyemi-Park
+    and [Teodor] Halvorsen"), the last no firm's word or legal form ("Kessler Dunmore &
+    Pratt LLP"); a firm's name holds a word of the vocabulary."""
+    given = given_names()
+    return all(name_or_rare(w.casefold()) for w in words) and words[-1] not in FIRM_ENDS and \
+        any(found.group(k).split()[0].casefold() in given for k in (1, 2))
 
 
 def _couple(span: Span) -> list[Span] | None:
