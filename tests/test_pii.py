@@ -1321,6 +1321,24 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
                                                                     "Bailey devise"]
 
 
+def test_two_full_names_read_as_a_firm_are_two_people_though_one_is_on_no_locales_list():
+    """The rare-name-pairs record's probe: "Oluwaseun Adeyemi-Park and Teodor Halvorsen"
+    is two people ("Oluwaseun" is outside the vocabulary, "Teodor" a given name); not
+    where no name starts with a given name, a word is the vocabulary's ("Quillfeather
+    Software and Teodor Halvorsen") or the last word is a legal form ("Kessler Dunmore &
+    Pratt LLP")."""
+    from bertforge.pii.tidy import tidy
+
+    firms = ["Oluwaseun Adeyemi-Park and Teodor Halvorsen",
+             "Oluwaseun Adeyemi and Qorvath Halvorsen", "Quillfeather Software and Teodor Halvorsen", "Kessler Dunmore & Pratt LLP"]
+    text = "; ".join(firms)
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+                        for v in firms])
+    assert [(s.text, s.label) for s in found] == [
+        ("Oluwaseun Adeyemi-Park", "PERSON"), ("Teodor Halvorsen", "PERSON")] + [
+        (v, "COMPANY") for v in firms[1:]]
+
+
 def test_two_peoples_names_read_as_a_firm_are_two_names():
     """"Rafael Ortiz and Lena Ortiz" is two people, and so is "Ikechukwu Nnamdi and Adaeze
     Nnamdi" (one surname, though "Ikechukwu" is no name Faker knows), and in capitals with
