@@ -532,6 +532,43 @@ def _firm_sentences(span: Span) -> list[Span] | None:
                  span.score, span.source)]
 
 
+# what parts the firms of a list: a comma, "and", or both
+FIRM_LIST_GAP = re.compile(r",? and |, ")
+
+
+def _firms_listed(span: Span) -> list[Span] | None:
+    """COMPANY spans for a model COMPANY span that lists firms ("[M&T Bank and Citizens
+    Financial Group]", "[BOK Financial, UMB Financial]"), parted at a comma or "and"
+    where the names either side are each a firm by themselves (`_firm_by_itself`) and
+    the second does not start with a firm's word or a legal form, which go on the name
+    before ("Hills Bank and Trust Company", "Acme Holdings, Inc.", "Morgan Stanley and
+    Co": no well-known firm's name is parted so); None where no gap parts it."""
+    if span.label != "COMPANY" or span.source != "model":
+        return None
+    names, at = [], 0  # (start, end) of each name in the span's text
+    for gap in FIRM_LIST_GAP.finditer(span.text):
+        if span.text[gap.end():].split(" ")[0] in FIRM_ENDS:
+            continue  # a legal form or a firm's word goes on the name ("and Trust Company")
+        names.append((at, gap.start()))
+        at = gap.end()
+    names.append((at, len(span.text)))
+    cuts = [k for k in range(1, len(names)) if _firm_by_itself(span.text[slice(*names[k - 1])])
+            and _firm_by_itself(span.text[slice(*names[k])])]
+    if not cuts:
+        return None
+    starts = [0] + [names[k][0] for k in cuts]
+    ends = [names[k - 1][1] for k in cuts] + [len(span.text)]
+    return [Span(span.start + a, span.start + b, "COMPANY", span.text[a:b], span.score,
+                 span.source) for a, b in zip(starts, ends)]
+
+
+def _firm_by_itself(name: str) -> bool:
+    """Whether a name is a firm's without more: capitalised, its last word a firm's word
+    or a legal form (`FIRM_ENDS`), or a well-known firm's (`FIRMS`)."""
+    return name[:1].isupper() and (name.split(" ")[-1] in FIRM_ENDS or
+                                   FIRMS.fullmatch(name) is not None)
+
+
 def _name_and_firm(span: Span) -> list[Span] | None:
     """A PERSON span and a COMPANY span for a model PERSON span that is a name, a comma
     and a firm ("Betsy Graseck, Morgan Stanley", as an analyst introduces herself on a
@@ -619,7 +656,7 @@ def _apart(text: str, span: Span) -> list[Span]:
     WikiText's " @-@ " for a hyphen is none). Other labels pass unchanged."""
     pair = _name_pair(span) or _twice(text, span) or _name_and_firm(span) or \
         _case_parties(span) or _possessed(span) or _dated_name(span) or \
-        _prose_inside(text, span) or _firm_sentences(span)
+        _prose_inside(text, span) or _firm_sentences(span) or _firms_listed(span)
     if pair is not None:
         return pair
     sentences = _two_sentences(span)
