@@ -1321,6 +1321,31 @@ def test_lower_case_words_at_a_names_end_are_left_out_where_the_writer_uses_capi
                                                                     "Bailey devise"]
 
 
+def test_firms_listed_in_one_span_are_each_a_firm():
+    """The firms-listed-together record's probe, with the model's spans as it gave them:
+    a list of firms read as one is parted at its commas and "and" where the names either
+    side are firms by themselves; not before a firm's word ("Hills Bank and Trust
+    Company"), a legal form after a comma ("Acme Holdings, Inc."), a name that is no firm
+    by itself ("Comerica", "Exchange Commission") or a name in lower case; a well-known
+    firm is one by itself ("Barclays")."""
+    from bertforge.pii.tidy import tidy
+
+    firms = ["M&T Bank and Citizens Financial Group", "Webster Bank, Frost Bank and Wintrust",
+             "BOK Financial, UMB Financial", "Hills Bank and Trust Company",
+             "Acme Holdings, Inc. and Birch Capital LLC", "Comerica and Zions Bancorporation",
+             "U.S. Securities and Exchange Commission", "Citizens Financial Group and its Bank",
+             "Morgan Stanley and Co", "Barclays and Lloyds Bank"]
+    text = "; ".join(firms)
+    found = tidy(text, [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+                        for v in firms])
+    assert [s.text for s in found] == [
+        "M&T Bank", "Citizens Financial Group", "Webster Bank", "Frost Bank and Wintrust",
+        "BOK Financial", "UMB Financial", "Hills Bank and Trust Company", "Acme Holdings, Inc.",
+        "Birch Capital LLC", "Comerica and Zions Bancorporation",
+        "U.S. Securities and Exchange Commission", "Citizens Financial Group and its Bank",
+        "Morgan Stanley and Co", "Barclays", "Lloyds Bank"]
+
+
 def test_two_full_names_read_as_a_firm_are_two_people_though_one_is_on_no_locales_list():
     """The rare-name-pairs record's probe: "Oluwaseun Adeyemi-Park and Teodor Halvorsen"
     is two people ("Oluwaseun" is outside the vocabulary, "Teodor" a given name); not
@@ -1345,7 +1370,7 @@ def test_two_peoples_names_read_as_a_firm_are_two_names():
     initials without their full stop (the tax-form-pairs record: "KOFI A MENSAH & ABENA
     MENSAH"); "Bull, Nolan and
     Bailey", "Johnson & Johnson", "Morgan Stanley & Co." and "Kite Motors and Lee
-    Holdings" stay firms."""
+    Holdings" stay firms (the last two firms, by the firms-listed-together record)."""
     from bertforge.pii.tidy import tidy
 
     text = ("Buyer(s): Rafael Ortiz and Lena Ortiz; Bull, Nolan and Bailey; "
@@ -1363,7 +1388,7 @@ def test_two_peoples_names_read_as_a_firm_are_two_names():
         ("Bull, Nolan and Bailey", "COMPANY"), ("Johnson & Johnson", "COMPANY"),
         ("Morgan Stanley & Co.", "COMPANY"), ("Simon Wood", "PERSON"), ("Ann J. Lee", "PERSON"),
         ("Ikechukwu Nnamdi", "PERSON"), ("Adaeze Nnamdi", "PERSON"),
-        ("Kite Motors and Lee Holdings", "COMPANY"), ("KOFI A MENSAH", "PERSON"),
+        ("Kite Motors", "COMPANY"), ("Lee Holdings", "COMPANY"), ("KOFI A MENSAH", "PERSON"),
         ("ABENA MENSAH", "PERSON"), ("DIANA K ROSS", "PERSON"), ("PAUL ROSS", "PERSON")]
     assert all(text[s.start:s.end] == s.text for s in found)
     # a couple named with one surname (the couples record); not where either first word
