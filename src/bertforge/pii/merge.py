@@ -21,7 +21,9 @@ one list of spans that never overlap, in this order:
    boundaries (unless it only lists the patterns' firms, "Coinbase and Binance":
    `_lists`). A pattern that knows where a value ends but not where it starts (a firm's
    legal form: trust "end") also gives way to a model span of its group that ends with
-   it and starts inside it ("Taxi [First Philippe & Co.]": the model read the start).
+   it and starts inside it ("Taxi [First Philippe & Co.]": the model read the start),
+   unless that span starts on a firm's word (`_starts_well`: "[Finance Ltd]" of
+   "Everyday Finance Ltd").
    A firm's match that starts with a person's full name the model found, then a comma,
    starts after the comma (`_named_first`: "Deirdre Fitzsimmons, Baker Whitcombe LLP" on
    a letter's copy list is a person and a firm).
@@ -43,7 +45,7 @@ from typing import Iterable, Sequence
 
 from ..spans import Span
 from . import patterns
-from .tidy import LIST_GAP, strip, without_scheme, worth_masking
+from .tidy import FIRM_STARTS, FIRM_WORDS, LIST_GAP, strip, without_scheme, worth_masking
 
 def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
           text: str) -> list[Span]:
@@ -76,7 +78,8 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         rivals = [s for _, _, s in kept.within(start, end) if id(s) not in listed]
         if any(s.start <= start and s.end >= end for s in rivals):
             continue  # the model marked all of it: its label stands
-        if not m.sure_start and any(s.label == m.group and s.end == end for s in rivals):
+        if not m.sure_start and any(s.label == m.group and s.end == end and _starts_well(s)
+                                    for s in rivals):
             continue  # the pattern knows where the value ends, the model where it starts
         head = _named_first(text, start, end, m, rivals)
         if head is not None:  # the model's person stands; the firm is what follows
@@ -87,6 +90,14 @@ def merge(model_spans: Sequence[Span], matches: Iterable[patterns.PatternMatch],
         # else a model span sticks out of the match: dropping it would leave its part
         # outside the match in clear, so the model's spans stand
     return sorted((s for s in spans if id(s) not in dropped), key=lambda s: s.start)
+
+
+def _starts_well(span: Span) -> bool:
+    """Whether a model span may say where a firm found by its legal form starts: not on
+    a firm's word, which ends firms' names (`tidy.FIRM_WORDS`: "[Finance Ltd]" of
+    "Everyday Finance Ltd" was cut short), unless it is one that starts banks' ("Bank")."""
+    first = span.text.split(" ")[0]
+    return first not in FIRM_WORDS or first in FIRM_STARTS
 
 
 def _lists(kept: "_Intervals", chosen: "_Intervals", text: str) -> set[int]:
