@@ -217,6 +217,23 @@ def test_a_pattern_that_knows_only_where_a_firm_ends_leaves_its_start_to_the_mod
                                                                   "Aker BP ASA"]
 
 
+def test_a_model_firm_that_starts_on_a_firms_word_leaves_the_legal_forms_match_its_start():
+    """The firm-words-never-start-firms record's case (the hand-written validation set's
+    collection letter): a model span that ends with a legal form's match and starts on a
+    firm's word inside it ("[Finance Ltd]" of "Everyday Finance Ltd") was cut short: the
+    match stands; one that starts on "Bank" says where the firm starts ("[Bank Leumi
+    Ltd]")."""
+    from bertforge.pii.patterns import PatternMatch
+
+    text = "acts for Everyday Finance Ltd; paid Sunny Bank Leumi Ltd"
+    cut = Span(18, 29, "COMPANY", "Finance Ltd", 0.9)
+    bank = Span(42, 56, "COMPANY", "Bank Leumi Ltd", 0.9)
+    matches = [PatternMatch(9, 29, "COMPANY", False, "firm_forms", sure_start=False),
+               PatternMatch(36, 56, "COMPANY", False, "firm_forms", sure_start=False)]
+    assert [(s.text, s.source) for s in merge([cut, bank], matches, text)] == [
+        ("Everyday Finance Ltd", "pattern"), ("Bank Leumi Ltd", "model")]
+
+
 def test_a_person_and_a_firm_after_a_comma_on_one_line_are_two_values():
     """The copy-lists record's probe: "Deirdre Fitzsimmons, Baker Whitcombe LLP", a firm's
     cell over a person the model found and a firm it missed, is the person and the firm;
