@@ -59,7 +59,7 @@ def nobodys(text: str, span: Span) -> bool:
     address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`), or a number alone
     read as an address, no postal word before it ("Book [5512]", `_bare_number`), a market's or
     a regulator's name ("[Brent] crude", "the SEC's [EDGAR]": `_market_word`, `_filing_system`),
-    a heading alone on its line ("[RECITALS]"), or an age (`AGE`: "an [89-year-old] widow")."""
+    a heading alone on its line ("[RECITALS]"), an age ("[89-year-old]") or an adverb (`_adverb`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _document_code(text, span) or AGE.fullmatch(span.text) or \
@@ -80,7 +80,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        _judges_title(text, span) or
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
-                                       _unknown_parties(text, span)) or \
+                                       _unknown_parties(text, span) or _adverb(span.text)) or \
         span.label in ("PERSON", "COMPANY") and (
             _letters_words(text, span) or _form_label(text, span) or _capital_heading(text, span)
             or _market_word(text, span) or _filing_system(text, span)) or \
@@ -438,6 +438,17 @@ def _function_words(value: str) -> bool:
     capitals cannot be told."""
     words = value.split()
     return bool(words) and all(w in SENTENCE_WORDS for w in words)
+
+
+def _adverb(value: str) -> bool:
+    """Whether a span is one English adverb in "-ly" ("[Slowly], his style changed",
+    "KWAME: [Enormously]."): six letters or more, a word of the vocabulary, or one whose
+    stem of five letters or more is ("enormous"), that no locale knows as a name
+    ("Kelly", "Beverly" and "Connolly" are names)."""
+    folded = value.casefold()
+    return len(folded) >= 6 and folded.endswith("ly") and folded.isalpha() and \
+        (folded in common_words() or len(folded) >= 7 and folded[:-2] in common_words()) and \
+        folded not in known_names()
 
 
 # a carrier's tracking keyword, right before the number ("Tracking: 1Z999AA10123456784",
