@@ -4954,6 +4954,23 @@ def test_an_age_is_no_ones_number():
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["89-year-7781"]
 
 
+def test_an_english_adverb_alone_is_no_ones_name():
+    """The adverbs-read-as-names record's probe, with the model's spans as it gave them:
+    "[Slowly] , his style changed" and "KWAME: [Enormously]." (its stem a word of the
+    vocabulary) are no one's names; a name in "-ly" ("Beverly"), a word of five letters
+    (the surname "Jolly"), a word whose stem is too short ("Everly"), one outside the
+    vocabulary ("Quorly"), two words and a word in another ending ("Slower") stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Slowly , his style changed. KWAME: Enormously. Ask Beverly. Jolly left. Everly sang. "
+            "Quorly said. Frankly Smith. Slower came.")
+    values = [("Slowly", "PERSON"), ("Enormously", "PERSON"), ("Beverly", "PERSON"),
+              ("Jolly", "PERSON"), ("Everly", "PERSON"), ("Quorly", "PERSON"),
+              ("Frankly Smith", "PERSON"), ("Slower", "PERSON")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Beverly", "Jolly", "Everly", "Quorly", "Frankly Smith", "Slower"]
+
+
 def test_a_double_barrelled_surname_read_as_a_firm_after_a_given_name_joins_it():
     """The barrelled-after-given record's probe, with the model's spans as it gave them:
     "Mrs Olufunke" + "Adebisi-Grant" (a firm) is one person; a hyphenated firm whose
