@@ -1229,6 +1229,10 @@ PER_LEAD = re.compile(r"Per[ \t]+(?=[^\W\d_]+(?:-[^\W\d_]+)*['\u2019]s\b)")
 # we're talking", "[Dear Ana Ruiz]"): none of these words is a name Faker knows
 _GREETED = sorted(GREETING_WORDS | {"Dear", "Thanks", "Cheers"}, key=len, reverse=True)
 GREETING_LEAD = re.compile(r"(?:%s),?[ \t]+(?=[A-Z])" % "|".join(map(re.escape, _GREETED)))
+# the words a call, an interview or a chat opens a sentence with before a name addressed
+# ("[So] Oyelaran, on deposit costs"); not "Oh", "No" or "Right", names or a title's start
+DISCOURSE_LEAD = re.compile(r"(?:So|Well|Now|Okay|OK|Ok|Look|Listen|Anyway|Sorry|Yes|Yeah|"
+                            r"Also)[ \t]+(?=[A-Z])")
 
 
 # a letter's salutation before a courtesy title, in English and in the languages that
@@ -1251,14 +1255,17 @@ def _without_title(text: str, a: int, b: int) -> int:
     Nguyen]", "Ihr Mitarbeiter Herr [Özdemir]", `patterns.ROLE_LEAD`), or a time's zone
     ending the sentence before ("15:40 ET. [Tobias]", `ZONE_LEAD`), or an introduction's
     verb in another language ("je m'appelle [Théo]", `INTRODUCING_VERB`), or a greeting
-    ("Hey [Angela]", `GREETING_LEAD`), which opens its line, sentence or quotation ("c
-    [Moin Khan]" on a scoreboard is a given name, `_after_word`): none is anybody's
-    personal data, and the gold convention of the generator, the hand-written sets and
-    wikigold puts it outside the name."""
+    ("Hey [Angela]", `GREETING_LEAD`; "So [Oyelaran]," addressed, `DISCOURSE_LEAD`),
+    which opens its line, sentence or quotation ("c [Moin Khan]" on a scoreboard is a
+    given name, `_after_word`): none is anybody's personal data, and the gold convention
+    of the generator, the hand-written sets and wikigold puts it outside the name."""
     a = m.end() if (m := SPEAKER_MARK.match(text, a, b) or ZONE_LEAD.match(text, a, b) or
                     INTRODUCING_VERB.match(text, a, b)) else a
     if (m := GREETING_LEAD.match(text, a, b)) and not _after_word(text, a):
         a = m.end()  # (a capital follows)
+    if (m := DISCOURSE_LEAD.match(text, a, b)) and not _after_word(text, a) and \
+            text.startswith(",", b):
+        a = m.end()
     if (m := ANSWER_MARK.match(text, a, b)) and (a == 0 or text[a - 1] == "\n") and \
             (m.group(1) == "A" and QUESTION_LINE.search(text) or TITLE.match(text, m.end(), b)):
         a = m.end()
