@@ -4954,6 +4954,21 @@ def test_an_age_is_no_ones_number():
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["89-year-7781"]
 
 
+def test_a_discourse_word_before_a_name_addressed_is_no_part_of_it():
+    """The discourse-leads record's probes, with the model's spans as it gave them: "So
+    [Oyelaran], on deposit costs" and "Okay, [Kwame]," opening their sentences; not without
+    the comma after the name ("So Ji-sub starred", "So" a surname too), nor after a word on
+    its line ("asked So Yeon,"), nor "Oh" ("Oh Se-hoon,", a surname)."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Thanks. So Oyelaran, on costs? Okay, Kwame, go on. So Ji-sub starred. He asked So "
+            "Yeon, twice. Oh Se-hoon, the mayor.")
+    values = [("So Oyelaran", "PERSON"), ("Okay, Kwame", "PERSON"), ("So Ji-sub", "PERSON"),
+              ("So Yeon", "PERSON"), ("Oh Se-hoon", "PERSON")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Oyelaran", "Kwame", "So Ji-sub", "So Yeon", "Oh Se-hoon"]
+
+
 def test_an_english_adverb_alone_is_no_ones_name():
     """The adverbs-read-as-names record's probe, with the model's spans as it gave them:
     "[Slowly] , his style changed" and "KWAME: [Enormously]." (its stem a word of the
