@@ -283,9 +283,9 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
     into words), whoever's initial it closes; nor are closing "!" and "?" marks ("thanks
     amara!"; a firm keeps its own: "Yahoo!"); nor is a field's label glued to a "#" after
     the name ("ZELLE TO KAREN OYELARAN [CONF]# R8K2L9"). A firm's full stop after a
-    whole word of the vocabulary or a firm's word is the sentence's too ("First Horizon
-    Bank.", "Fifth Third Bancorp."), not after a word firms
-    abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop."). An initial
+    whole word of the vocabulary or a firm's word, or after a well-known firm's name, is
+    the sentence's too ("First Horizon Bank.", "Fifth Third Bancorp.", "Citi."), not after
+    a word firms abbreviate (`FIRM_ABBREVIATIONS`) or one glued to a dot ("S.Coop."). An initial
     without its full stop after a name that ends its field is the name's
     (`TRAILING_INITIAL`: "LINDQVIST ERIK [M]"). No value ends in an ampersand after a
     space ("[Johann Rupert &] family")."""
@@ -311,8 +311,8 @@ def _name_end(text: str, a: int, b: int, label: str) -> int:
         word = LAST_WORD.search(text, a, b - 1)
         folded = word.group().casefold() if word else ""
         if len(folded) >= 3 and text[word.start() - 1:word.start()] in (" ", "\t") and \
-                (folded in common_words() or word.group() in FIRM_WORDS) and \
-                folded not in FIRM_ABBREVIATIONS:
+                (folded in common_words() or word.group() in FIRM_WORDS or
+                 FIRMS.fullmatch(text, a, b - 1)) and folded not in FIRM_ABBREVIATIONS:
             return b - 1  # (a legal form's stop, "Corp.", `_with_legal_forms` puts back)
     return b
 
