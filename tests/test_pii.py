@@ -4109,6 +4109,17 @@ def test_a_sentences_full_stop_after_a_firms_word_outside_the_vocabulary_is_no_p
         "Fifth Third Bancorp", "Orbis Therapeutics", "Qorvex Zyl."]
 
 
+def test_a_sentences_full_stop_after_a_well_known_firm_is_no_part_of_it():
+    """The listed-firms-before-full-stops record's probe, with the model's span as it gave
+    it: "from [Citi.]" ends the sentence, the stop is the sentence's; after a firm the list
+    does not hold ("Qorvex Zyl.") it stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = "Next we have Thandeka Mthembu from Citi. Then Qorvex Zyl. Done."
+    placed = spans_at(text, [("Citi.", "COMPANY"), ("Qorvex Zyl.", "COMPANY")])
+    assert [s.text for s in tidy(text, placed)] == ["Citi", "Qorvex Zyl."]
+
+
 def test_a_name_on_each_side_of_a_sentences_end_is_two_names():
     """The sentence-names record's probe, with the model's span as it gave it: "Tariq.
     Tariq Haddad" is two names; a title's or an abbreviated name's full stop, and a
