@@ -48,7 +48,7 @@ from ..spans import Span
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, common_words, given_names,
                       widely_given)
 from .patterns import FIRMS
-from .tidy import FIRM_ENDS, FIRM_HEADS, FOUNDERS_FIRMS, after_title
+from .tidy import FIRM_ENDS, FIRM_HEADS, FOUNDERS_FIRMS, after_title, firm_named
 
 SURE = 0.9  # a model PERSON span at least this sure is a name to look for again
 WORD = re.compile(r"[^\W\d_]+")  # a run of letters
@@ -229,8 +229,7 @@ def _named_in_full(firm: Span) -> bool:
     """Whether a firm's span is its full name: two words or more, the last a firm's word
     or legal form (`tidy.FIRM_ENDS`: "Halcyon Payments plc", not "Alice Springs"), or a
     well-known firm's name (`patterns.FIRMS`: "Wells Fargo")."""
-    return " " in firm.text and (firm.text.split()[-1] in FIRM_ENDS or
-                                 FIRMS.fullmatch(firm.text) is not None)
+    return " " in firm.text and firm_named(firm.text)
 
 
 def given_names_read_as_firms(text: str, spans: Sequence[Span]) -> list[Span]:

@@ -563,10 +563,17 @@ def _firms_listed(span: Span) -> list[Span] | None:
 
 
 def _firm_by_itself(name: str) -> bool:
-    """Whether a name is a firm's without more: capitalised, its last word a firm's word
-    or a legal form (`FIRM_ENDS`), or a well-known firm's (`FIRMS`)."""
-    return name[:1].isupper() and (name.split(" ")[-1] in FIRM_ENDS or
-                                   FIRMS.fullmatch(name) is not None)
+    """Whether a name is a firm's without more: capitalised, and named as a firm
+    (`firm_named`)."""
+    return name[:1].isupper() and firm_named(name)
+
+
+def firm_named(name: str) -> bool:
+    """Whether a name says by itself that it is a firm's: its last word a firm's word or
+    a legal form (`FIRM_ENDS`: "Halcyon Payments plc"), or a well-known firm's whole name
+    (`FIRMS`: "Wells Fargo")."""
+    words = name.split()
+    return bool(words) and words[-1] in FIRM_ENDS or FIRMS.fullmatch(name) is not None
 
 
 def _name_and_firm(span: Span) -> list[Span] | None:
