@@ -956,7 +956,7 @@ def _relabelled(text: str, span: Span) -> Span:
     """One span after each of `tidy`'s relabellings, in turn."""
     span = _known_firm(span)
     for relabel in (_firm_by_its_words, _titled, _caption_party, _judge, _founders_firm,
-                    _employer, _firm, _domain_firm):
+                    _employer, _analysts_firm, _firm, _domain_firm):
         span = relabel(text, span)
     return _firm_comma(text, _listed_name(_cell_name(text, _initialled(_inverted_name(span)))))
 
@@ -2027,6 +2027,25 @@ def _employer(text: str, span: Span) -> Span:
         return span
     before = EMPLOYER_BEFORE.search(text, max(0, span.start - 80), span.start)
     if before is None or not job_title(before.group(1)):
+        return span
+    return replace(span, label="COMPANY")
+
+
+# an earnings call operator's introduction of an analyst, up to the analyst's firm ("Our
+# next question comes from the line of Casey Haire with ", "Next, we have Chris McGratty
+# from "): the name, two to four capitalised words, and "with", "of", "from", "at" or a comma
+ANALYST_BEFORE = re.compile(
+    r"(?:\bquestion[^.?!\n]{0,30}?\bfrom(?:[ \t]+the[ \t]+line[ \t]+of)?|\b[Nn]ext,?[ \t]+we[ \t]+have)"
+    r"[ \t]+[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){1,3}"
+    r"(?:[ \t]+(?:with|of|from|at)|,)[ \t]+\Z")
+
+
+def _analysts_firm(text: str, span: Span) -> Span:
+    """A model PERSON span right after an operator's introduction of an analyst
+    (`ANALYST_BEFORE`: "question comes from Michael Tanaka with [Raymond James]"), as
+    COMPANY: a call names the analyst's firm there, and brokers' names are surnames."""
+    if span.label != "PERSON" or span.source != "model" or \
+            ANALYST_BEFORE.search(text, max(0, span.start - 100), span.start) is None:
         return span
     return replace(span, label="COMPANY")
 
