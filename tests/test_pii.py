@@ -5009,3 +5009,21 @@ def test_a_double_barrelled_surname_read_as_a_firm_after_a_given_name_joins_it()
     assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
         ("Olufunke Adebisi-Grant", "PERSON"), ("Charles", "PERSON"), ("Rolls-Royce", "COMPANY"),
         ("Ada", "PERSON"), ("Adebisi-grant", "COMPANY")]
+
+
+def test_the_firm_after_an_analysts_name_in_an_operators_line_is_a_firm():
+    """The operators-analyst-firms record's probes, with the model's spans as it gave
+    them: "question comes from the line of Michael Tanaka with [Raymond James]" and "Next,
+    we have Brody Preston from [Stephens]" name firms; a person after another's name without an
+    operator's words before it ("Lunch with Anna Berg with Raymond James") stays a
+    person, and so does each analyst."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Operator: Our first question comes from the line of Michael Tanaka with Raymond "
+            "James. Next, we have Brody Preston from Stephens. Lunch with Anna Berg with Raymond "
+            "James.")
+    values = ["Michael Tanaka", "Raymond James", "Brody Preston", "Stephens", "Anna Berg",
+              "Raymond James"]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Michael Tanaka", "PERSON"), ("Raymond James", "COMPANY"), ("Brody Preston", "PERSON"),
+        ("Stephens", "COMPANY"), ("Anna Berg", "PERSON"), ("Raymond James", "PERSON")]
