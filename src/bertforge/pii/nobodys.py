@@ -269,16 +269,22 @@ GOVERNMENT_BODIES = frozenset(body.casefold() for body in (
     "Federal Deposit Insurance Corporation", "Office of the Comptroller of the Currency",
     "Consumer Financial Protection Bureau", "Commodity Futures Trading Commission",
     "Financial Conduct Authority", "Prudential Regulation Authority", "HM Revenue & Customs",
-    "HMRC"))
+    "HMRC", "Financial Ombudsman Service", "Federal Trade Commission", "Department of Justice",
+    "Financial Industry Regulatory Authority", "Office of Foreign Assets Control",
+    "Financial Crimes Enforcement Network"))
 BODY_WORDS = frozenset(word for body in GOVERNMENT_BODIES for word in body.split())
+# a body's name written in full, case aside: a model span inside it is a piece of it
+GOVERNMENT_BODY = re.compile(r"(?i)(?<![\w.])(?:%s)(?![\w&])" % trie_pattern(GOVERNMENT_BODIES))
+BODY_LONGEST = max(map(len, GOVERNMENT_BODIES))
 # a filing cover's instruction to tick one of the reports it may be
 MARK_ONE = re.compile(r"\(Mark One\)", re.IGNORECASE)
 
 
 def _cover_words(text: str, span: Span) -> bool:
     """Whether a model span is a filing cover's form words: a government body's name
-    (`GOVERNMENT_BODIES`), whole or the whole of its line ("UNITED [STATES]"), or the
-    cover's "(Mark One)". Only a span made of a body's words has its line read (a copy
+    (`GOVERNMENT_BODIES`), whole or the whole of its line ("UNITED [STATES]") or a piece
+    of the name written in full around it ("The Securities and [Exchange] Commission"),
+    or the cover's "(Mark One)". Only a span made of a body's words has its line read (a copy
     of the line for every span would cost a long line's length each time)."""
     if span.source != "model":
         return False
@@ -287,7 +293,9 @@ def _cover_words(text: str, span: Span) -> bool:
     folded = span.text.casefold()
     if not BODY_WORDS.issuperset(folded.split()):
         return False
-    return folded in GOVERNMENT_BODIES or _line(text, span).strip().casefold() in GOVERNMENT_BODIES
+    return folded in GOVERNMENT_BODIES or _line(text, span).strip().casefold() in GOVERNMENT_BODIES \
+        or any(m.start() <= span.start and span.end <= m.end() for m in GOVERNMENT_BODY.finditer(
+            text, max(0, span.start - BODY_LONGEST), span.end + BODY_LONGEST))
 
 
 def _line(text: str, span: Span) -> str:
