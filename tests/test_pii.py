@@ -3372,6 +3372,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Jane States")],
      ["BLUE HERON THERAPEUTICS, INC.", "84-3345120", "Mark One", "States Capital LLC",
       "Jane States"]),
+    # (and a piece of a body's name written in full, the government-body-pieces record:
+    # "Exchange" of "The Securities and Exchange Commission", "Ombudsman Service" of the
+    # UK's ombudsman; a firm named with a body's word and a body's word alone stay)
+    ("The Securities and Exchange Commission sued. Dear Financial Ombudsman Service, "
+     "Exchange Partners LLC and Federal Trade wrote.",
+     [("COMPANY", "Exchange"), ("COMPANY", "Ombudsman Service"),
+      ("COMPANY", "Exchange Partners LLC"), ("COMPANY", "Federal Trade")],
+     ["Exchange Partners LLC", "Federal Trade"]),
     # (and a notice's means alone or with its number's word, and a citation's abbreviated
     # words, the contract-abbreviations record; a firm named after a means and a person
     # whose name starts as a citation's word stay)
