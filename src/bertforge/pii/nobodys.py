@@ -1127,6 +1127,11 @@ PLACE_BEFORE = re.compile(r"(?<![\w.'\u2019-])[A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][
 # a place's first word that a name is not, before a word that may be one ("Fort Wayne")
 PLACE_WORDS = frozenset(("Fort", "Ft.", "Saint", "St.", "San", "Santa", "New", "Los", "Las",
                          "Lake", "Port", "Mount", "Mt.", "North", "South", "East", "West"))
+# a city and its state's postal code after a space, no comma, as reviews, posts and
+# listings write them ("Charlotte NC", "San Jose CA"); and a ZIP code after one
+CITY_STATE = re.compile(rf"([A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][\w'\u2019.-]*){{0,2}})[ \t]+"
+                        rf"(?:{trie_pattern(POSTAL_STATES)})")
+ZIP_AFTER = re.compile(r"[ \t]*,?[ \t]*\d{5}")
 
 
 def _place(text: str, span: Span) -> bool:
@@ -1139,13 +1144,17 @@ def _place(text: str, span: Span) -> bool:
     "Austin, Texas" and "Mary Ortiz, Texas" stay; read as a firm, one word before a state,
     or with it ("[NEWARK, N.J.] -"), is a city whatever it is ("[Charlotte], NC", where a
     firm's name would have its form or its address), and so is one before a state and a ZIP
-    code or a date (`DATED_AFTER`: a notice's "[Houston], Texas, March 20, 2026")."""
+    code or a date (`DATED_AFTER`: a notice's "[Houston], Texas, March 20, 2026"), or a
+    firm's span of a city and a state's two letters without the comma (`_city_state`:
+    "[Charlotte NC]")."""
     if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return False
     word = span.text.rstrip(".")
     if STATE_WORD.fullmatch(word + "." if word in AGENCY_STATES else word) is not None:
         return PLACE_BEFORE.search(text, max(0, span.start - 48), span.start) is not None
     firm = span.label == "COMPANY"
+    if firm and (m := CITY_STATE.fullmatch(span.text)) is not None:
+        return _city_state(text, span, m.group(1).split())
     city, comma, _ = span.text.partition(",")
     if firm and " " in city:
         return False
@@ -1157,6 +1166,14 @@ def _place(text: str, span: Span) -> bool:
         words[0].capitalize() in PLACE_WORDS or firm or
         len(words) == 1 and DATED_AFTER.match(text, after.end()) is not None or
         not any(w.casefold() in known_names() for w in words))
+
+
+def _city_state(text: str, span: Span, words: list[str]) -> bool:
+    """Whether a firm's span that is a city's words and a state's postal code (`CITY_STATE`)
+    is a place: one word, or a place's first word first ("San Jose CA"), or a known place,
+    with no ZIP code after it (an address's piece is the address recognizers')."""
+    return (len(words) == 1 or words[0] in PLACE_WORDS or known_place(" ".join(words))) and \
+        ZIP_AFTER.match(text, span.end) is None
 
 
 def _greeted_place(text: str, span: Span) -> bool:
