@@ -3372,6 +3372,15 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       ("PERSON", "Jane States")],
      ["BLUE HERON THERAPEUTICS, INC.", "84-3345120", "Mark One", "States Capital LLC",
       "Jane States"]),
+    # (and a city and its state's two letters without a comma, read as a firm, the
+    # city-state-codes record: "Charlotte NC", "Plano TX", "Fort Mill SC", "Kansas City
+    # MO"; before a ZIP code, two words that are no place, and a person, stay)
+    ("Relationship Banker, Charlotte NC. Plano TX; Fort Mill SC. Ship to Reno NV 89501. "
+     "Harbor Lane NC wrote. Ask Lisa NC. Kansas City MO office.",
+     [("COMPANY", "Charlotte NC"), ("COMPANY", "Plano TX"), ("COMPANY", "Fort Mill SC"),
+      ("COMPANY", "Reno NV"), ("COMPANY", "Harbor Lane NC"), ("PERSON", "Lisa NC"),
+      ("COMPANY", "Kansas City MO")],
+     ["Reno NV", "Harbor Lane NC", "Lisa NC"]),
     # (and a piece of a body's name written in full, the government-body-pieces record:
     # "Exchange" of "The Securities and Exchange Commission", "Ombudsman Service" of the
     # UK's ombudsman; a firm named with a body's word and a body's word alone stay)
