@@ -293,9 +293,10 @@ def _cover_words(text: str, span: Span) -> bool:
     folded = span.text.casefold()
     if not BODY_WORDS.issuperset(folded.split()):
         return False
-    return folded in GOVERNMENT_BODIES or _line(text, span).strip().casefold() in GOVERNMENT_BODIES \
-        or any(m.start() <= span.start and span.end <= m.end() for m in GOVERNMENT_BODY.finditer(
-            text, max(0, span.start - BODY_LONGEST), span.end + BODY_LONGEST))
+    if folded in GOVERNMENT_BODIES or _line(text, span).strip().casefold() in GOVERNMENT_BODIES:
+        return True
+    return any(m.start() <= span.start and span.end <= m.end() for m in GOVERNMENT_BODY.finditer(
+        text, max(0, span.start - BODY_LONGEST), span.end + BODY_LONGEST))
 
 
 def _line(text: str, span: Span) -> str:
