@@ -23,9 +23,9 @@ from . import ids
 from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
                       ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, common_words, known_names,
                       known_place, places, widely_given)
-from .patterns import (CA_PROVINCES, DEPARTMENTS, FIRMS, FIRMS_IN_CAPITALS, GREETING_BEFORE,
-                       LISTING, MONTH, PRODUCT_VERSION, SIGN_OFF_LINE, US_STATE_NAMES,
-                       US_STATES, job_title, trie_pattern)
+from .patterns import (ABBREVIATED_FORMS, CA_PROVINCES, CELL_ONLY_FORMS, DEPARTMENTS, FIRMS,
+                       FIRMS_IN_CAPITALS, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
+                       SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
 
 
 def nobodys(text: str, span: Span) -> bool:
@@ -1129,9 +1129,12 @@ PLACE_BEFORE = re.compile(r"(?<![\w.'\u2019-])[A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][
 PLACE_WORDS = frozenset(("Fort", "Ft.", "Saint", "St.", "San", "Santa", "New", "Los", "Las",
                          "Lake", "Port", "Mount", "Mt.", "North", "South", "East", "West"))
 # a city and its state's postal code after a space, no comma, as reviews, posts and
-# listings write them ("Charlotte NC", "San Jose CA"); and a ZIP code after one
+# listings write them ("Charlotte NC", "San Jose CA"), not a code that is a firm's legal
+# form too ("Engberg AB", "Philips NV", "Acme CO"); and a ZIP code after one
+_FORM_LETTERS = {f.replace(".", "").casefold() for f in ABBREVIATED_FORMS + CELL_ONLY_FORMS}
+_CITY_STATES = [c for c in POSTAL_STATES if c.casefold() not in _FORM_LETTERS]
 CITY_STATE = re.compile(rf"([A-Z][\w'\u2019.-]*(?:[ \t]+[A-Z][\w'\u2019.-]*){{0,2}})[ \t]+"
-                        rf"(?:{trie_pattern(POSTAL_STATES)})")
+                        rf"(?:{trie_pattern(_CITY_STATES)})")
 ZIP_AFTER = re.compile(r"[ \t]*,?[ \t]*\d{5}")
 
 
