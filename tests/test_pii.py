@@ -3374,13 +3374,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
       "Jane States"]),
     # (and a city and its state's two letters without a comma, read as a firm, the
     # city-state-codes record: "Charlotte NC", "Plano TX", "Fort Mill SC", "Kansas City
-    # MO"; before a ZIP code, two words that are no place, and a person, stay)
+    # MO"; before a ZIP code, two words that are no place, a person, and a firm with a
+    # legal form that is a state's code too ("Engberg AB": Sweden's, and Alberta's), stay)
     ("Relationship Banker, Charlotte NC. Plano TX; Fort Mill SC. Ship to Reno NV 89501. "
-     "Harbor Lane NC wrote. Ask Lisa NC. Kansas City MO office.",
+     "Harbor Lane NC wrote. Ask Lisa NC. Kansas City MO office. Paid Engberg AB.",
      [("COMPANY", "Charlotte NC"), ("COMPANY", "Plano TX"), ("COMPANY", "Fort Mill SC"),
       ("COMPANY", "Reno NV"), ("COMPANY", "Harbor Lane NC"), ("PERSON", "Lisa NC"),
-      ("COMPANY", "Kansas City MO")],
-     ["Reno NV", "Harbor Lane NC", "Lisa NC"]),
+      ("COMPANY", "Kansas City MO"), ("COMPANY", "Engberg AB")],
+     ["Reno NV", "Harbor Lane NC", "Lisa NC", "Engberg AB"]),
     # (and a piece of a body's name written in full, the government-body-pieces record:
     # "Exchange" of "The Securities and Exchange Commission", "Ombudsman Service" of the
     # UK's ombudsman; a firm named with a body's word and a body's word alone stay)
