@@ -894,10 +894,14 @@ def party_roles(value: str) -> bool:
 
 
 # a federal case's docket number: the office, the year, the kind of case and its number,
-# perhaps the judge's initials ("No. 3:24-cv-01187", "1:19-cr-00365-JSR", "22-bk-10943")
-DOCKET = re.compile(r"(?<![\w:-])(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
-                    r"-\d{2,6}(?:-[A-Z]{2,5})*(?![\w-])")
-DOCKET_KIND = re.compile(r"-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)-")  # a cheap first test
+# perhaps the judge's initials ("No. 3:24-cv-01187", "1:19-cr-00365-JSR", "22-bk-10943");
+# or a bankruptcy court's: the year, five digits and the judge's initials in brackets
+# ("Case No. 24-10588 (KBO)")
+_JUDGES_CASE = r"\d{2}-\d{5}[ \t]*\([A-Z]{2,4}\)"
+DOCKET = re.compile(r"(?<![\w:-])(?:(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)"
+                    rf"-\d{{2,6}}(?:-[A-Z]{{2,5}})*(?![\w-])|{_JUDGES_CASE})")
+# (a cheap first test)
+DOCKET_KIND = re.compile(rf"-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)-|{_JUDGES_CASE}")
 
 
 # a record's number after its word ("Docket No. 142", "Exhibit No. 3", "Claim #4471")
