@@ -3162,6 +3162,11 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("No. 3:24-cv-01187 and 1:19-cr-00365-JSR; account 44-01188", [
         ("DATE", "3:24"), ("ACCOUNT", "01187"), ("ACCOUNT", "00365"), ("ACCOUNT", "44-01188")],
      ["44-01188"]),
+    # and a bankruptcy court's, with the judge's initials (the bankruptcy-case-numbers
+    # record); without them, an account stays
+    ("Case No. 24-10588 (KBO); Adv. Pro. No. 24-50012(JTD); account 24-10589 (ok)", [
+        ("ACCOUNT", "10588"), ("ACCOUNT", "24-50012"), ("ACCOUNT", "24-10589")],
+     ["24-10589"]),
     # a program's version (`_version`); a date after a word that is no program's stays
     ("I'm on Ubuntu 22.04 with Python 3.12, torch==2.13.0 and Node v18.17.1; paid on 23.04",
      [("DATE", "22.04"), ("DATE", "3.12"), ("DIGITAL", "2.13.0"), ("DIGITAL", "18.17.1"),
