@@ -580,7 +580,9 @@ FORM_LABELS = frozenset(w.casefold() for w in (
     "Facsimile", "Telecopy", "Telecopier", "Fax", "Cedente", "Cessionario", "Committente",
     "Pagamento",
     # and a company registry's officer's record ("[Correspondence] address: 10 Fleet Place")
-    "Correspondence"))
+    "Correspondence",
+    # and a mail's copy lines ("[Cc]: de la Cruz, José Antonio")
+    "Cc", "Bcc"))
 # what follows a form's label: up to three lower-case words ("le", "de la cuenta"), a colon
 LABEL_COLON = re.compile(r"(?:[ \t]+[a-zà-ÿ]+){0,3}[ \t]*:")
 
