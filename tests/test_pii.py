@@ -3361,6 +3361,13 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "WHITCOMBE, Eleanor Jane"), ("PERSON", "Correspondence"),
       ("ADDRESS", "10 Fleet Place")],
      ["WHITCOMBE, Eleanor Jane", "10 Fleet Place"]),
+    # (and a mail's copy lines, the copy-line-labels record; a "Cc" with no colon after it
+    # stays)
+    ("Cc: de la Cruz, José Antonio\nCc Wong paid.",
+     [("PERSON", "Cc"), ("PERSON", "de la Cruz"), ("PERSON", "Cc Wong")],
+     ["de la Cruz", "Cc Wong"]),
+    ("To: Ana Ruiz\nBcc: Li Wei", [("PERSON", "Ana Ruiz"), ("PERSON", "Bcc"), ("PERSON", "Li Wei")],
+     ["Ana Ruiz", "Li Wei"]),
     # (and a filing cover's words, the filing-covers record: "STATES" of the line "UNITED
     # STATES", the regulator in capitals, "Mark One" in its brackets, "I.R.S." in its
     # field's label and a lower-case "Commission file number"'s number; the registrant,
