@@ -1375,8 +1375,8 @@ SIGN_OFF_BEFORE = re.compile(
     rf"(?:^|(?<=[.!?] ))(?:{_SIGN_OFF})[ \t]*\Z", re.MULTILINE)
 # a name after a dash after a sentence's end, ending the line ("Thanks for nothing. -
 # Rashida")
-DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?({_GREETED})[ \t]*$",
-                         re.MULTILINE)
+DASHED_NAME = re.compile(rf"[-\u2013\u2014~](?<=[.!?] [-\u2013\u2014~])[ \t]?"
+                         rf"({_GREETED}(?:[ \t][A-Z]\.)?)[ \t]*$", re.MULTILINE)
 # a name after a person's role or relation, after "my", "our", "the" or another
 # possessive or article, perhaps with one word before the role and "named" or a
 # courtesy title after it ("Our server Brianna was amazing", "my financial advisor
