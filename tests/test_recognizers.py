@@ -1110,6 +1110,13 @@ GREETED_PROBES = [
         ["Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
          "Precious", "Eero", "Tarek", "Xochitl", "Sarah"],
         id="introductions"),
+    # the dashed-names-with-initials record: a name and its surname's initial after a dash
+    # that ends a review ("- Funmilayo A."), the initial's stop with it; not an initial
+    # without its stop
+    pytest.param(
+        "Worst company ever. - Funmilayo A.\nLoved it! \u2013 Tom B.\nNo refund. - Rashida K\n",
+        ["Funmilayo A.", "Tom B."],
+        id="dashed-initials"),
     # the portuguese-articles record: a name after "sou o", "sou a", "aqui é o" (the
     # article Portuguese puts before a name); not a word in lower case after one
     pytest.param(
