@@ -1854,21 +1854,45 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
     name is one (`_list_item`: "Plaintiffs: Kowalski, Anna; Brennan, Michael J."), and a
     surname in capitals before given names that are not (`_capital_surname`:
     "HARGREAVES, Dennis Arthur"). In running text the two stay apart otherwise ("met
-    Abernathy, Claire and Tom")."""
+    Abernathy, Claire and Tom"), but for a surname led by its particles in lower case
+    (`PARTICLE_SURNAME`: "Cc: [de la Cruz], [José Antonio]"), which stands first only
+    where the surname is written first, with a particle right before it taken in
+    (`_particle_led`)."""
     out: list[Span] = []
     for span in spans:
         last = out[-1] if out else None
         if last is not None and last.label == span.label == "PERSON" and \
-                last.source == span.source == "model" and " " not in last.text and \
-                text[last.end:span.start] == ", " and len(span.text.split()) <= 3 and \
-                name_or_rare(span.text.split()[0].casefold()) and (
+                last.source == span.source == "model" and text[last.end:span.start] == ", " and \
+                len(span.text.split()) <= 3 and name_or_rare(span.text.split()[0].casefold()):
+            if " " not in last.text and (
                     COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and
                     CELL_AFTER.match(text, span.end) or _list_item(text, last, span) or
                     _capital_surname(last, span)):
-            out[-1] = _joined(text, last, span, "PERSON")
-            continue
+                out[-1] = _joined(text, last, span, "PERSON")
+                continue
+            if PARTICLE_SURNAME.fullmatch(last.text):
+                out[-1] = _joined(text, _particle_led(text, last), span, "PERSON")
+                continue
         out.append(span)
     return out
+
+
+# a surname led by its particles in lower case ("van den Berg", "de la Cruz", "dos Santos"),
+# and such a particle right before a span ("de" of "Cc: de [la Cruz]")
+_SURNAME_PARTICLES = trie_pattern(("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del",
+                                   "della", "van", "von", "vom", "zu", "la", "le", "den", "der",
+                                   "ter", "ten"))
+PARTICLE_SURNAME = re.compile(rf"(?:{_SURNAME_PARTICLES}[ \t]+)+"
+                              rf"[A-Z][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*")
+PARTICLE_BEFORE = re.compile(rf"(?<![\w.'\u2019-])(?:{_SURNAME_PARTICLES})[ \t]+\Z")
+
+
+def _particle_led(text: str, span: Span) -> Span:
+    """A span with the particle right before it taken in (`PARTICLE_BEFORE`), or as it is."""
+    before = PARTICLE_BEFORE.search(text, max(0, span.start - 8), span.start)
+    return span if before is None else \
+        Span(before.start(), span.end, span.label, text[before.start():span.end], span.score,
+             span.source)
 
 
 def _capital_surname(surname: Span, given: Span) -> bool:
