@@ -5057,3 +5057,19 @@ def test_the_firm_after_an_analysts_name_in_an_operators_line_is_a_firm():
     assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
         ("Michael Tanaka", "PERSON"), ("Raymond James", "COMPANY"), ("Brody Preston", "PERSON"),
         ("Stephens", "COMPANY"), ("Anna Berg", "PERSON"), ("Raymond James", "PERSON")]
+
+
+def test_a_surname_led_by_its_particles_before_a_comma_and_a_given_name_is_one_name():
+    """The inverted-particle-names record's probe, with the model's spans as it gave them:
+    "Cc: de [la Cruz], [José Antonio]" is one name, surname first, with the particle the
+    model left out; so are a header's "van den Berg, Anna; dos Santos, Maria Clara". A
+    capitalised surname in running text ("met Van Dyke, Anna and Tom") stays apart."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Cc: de la Cruz, José Antonio\nTo: van den Berg, Anna; dos Santos, Maria Clara\n"
+            "We met Van Dyke, Anna and Tom.")
+    values = ["la Cruz", "José Antonio", "van den Berg", "Anna", "dos Santos", "Maria Clara",
+              "Van Dyke", "Anna"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "de la Cruz, José Antonio", "van den Berg, Anna", "dos Santos, Maria Clara", "Van Dyke",
+        "Anna"]
