@@ -30,36 +30,35 @@ from .patterns import (ABBREVIATED_FORMS, CA_PROVINCES, CELL_ONLY_FORMS, DEPARTM
 
 def nobodys(text: str, span: Span) -> bool:
     """Whether a span, whole, is no one's personal data: a payment's authorisation code
-    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place
-    (`_dateline`), a sports club's name or a club's or party's in brackets after a name
-    (`_affiliation`), a name that is part of a thing's or an institution's name (`eponym`), a
-    listed company's exchange and ticker (`_listing`), a city or its state where a place is
-    written city first ("[Sarasota], Fla.", `_place`), a
-    document's own number or code (`_document_code`: "Schedule [9.01]", "[FY2026]"), a piece of
-    an amount (`_amount_piece`), a degree's letters, a degree and its field or its Latin honour
-    (`_degree`), a contract's Latin term, party's role or defined term, or a citation's words
-    (`_contract_words`: "[Pari Passu]", "[Defendant-Appellee]", '(the "[Lender]")'); or, read by
-    the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`) or with what a place has
-    ("[Chad]'s president", `_civic`), a lawmaker's party tag, a mail header's name, a courtesy
-    title alone or a program's name, a field's label or an abbreviation of office mail
-    (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`,
-    `WORK_ABBREVIATIONS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart
-    the [Jupyter] kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a
-    job's title ("[President and CEO]", `patterns.job_title`), a greeting alone ("[Olá], my card
-    ...", `GREETING_WORDS`) or a reply ("[No]. Emeka never said", `REPLY_WORDS`), a team's or a
-    project's name ("Team [Falcon]", `TEAM_NAME`), a national number's keyword ("[Aadhaar]: 2345
-    6789 0124", `ids.is_keyword`), a sign-off's words at its line's start ("[Med] vänlig
-    hälsning", `_letters_words`), a judge's title after the surname (`_judges_title`), a
-    function's name in CamelCase before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or
-    the unnamed parties a complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered
-    record's word before its number ("[Docket] No. 142", `_numbered`), a form's label in another
-    language or a notice's ("[Facsimile]:", `_form_label`), a possessive before a role ("[Su]
-    gestor", `_role_determiner`), English's function words in lower case ("[be]",
-    `_function_words`), a German number's word ("[Kontonummer]"); or code's (`_code`), a web
-    address's domain read as an email ("www[.atwoodcpa.com]", `_web_address`), or a number alone
-    read as an address, no postal word before it ("Book [5512]", `_bare_number`), a market's or
-    a regulator's name ("[Brent] crude", "the SEC's [EDGAR]": `_market_word`, `_filing_system`),
-    a heading alone on its line ("[RECITALS]"), an age ("[89-year-old]") or an adverb (`_adverb`)."""
+    (`_auth_code`), a saint's name in a place's (`_after_saint`), a dateline's place (`_dateline`),
+    a sports club's name or a club's or party's in brackets after a name (`_affiliation`), a name
+    that is part of a thing's or an institution's name (`eponym`), a listed company's exchange and
+    ticker (`_listing`), a city or its state where a place is written city first ("[Sarasota],
+    Fla.", `_place`), a document's own number or code (`_document_code`: "Schedule [9.01]",
+    "[FY2026]"), a piece of an amount (`_amount_piece`), a degree's letters, a degree and its field
+    or its Latin honour (`_degree`), a contract's Latin term, party's role or defined term, or a
+    citation's words (`_contract_words`: "[Pari Passu]", "[Defendant-Appellee]", '(the
+    "[Lender]")'); or, read by the model, a place greeted ("Hello [Melbourne]!", `_greeted_place`)
+    or with what a place has ("[Chad]'s president", `_civic`), a lawmaker's party tag, a mail
+    header's name, a courtesy title alone or a program's name, a field's label or an abbreviation of
+    office mail (`PARTY_TAG`, `MAIL_HEADER`, `LONE_TITLES`, `SOFTWARE`, `FIELD_LABELS`,
+    `WORK_ABBREVIATIONS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
+    [Jupyter] kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's
+    title ("[President and CEO]", `patterns.job_title`), a greeting alone ("[Olá], my card ...",
+    `GREETING_WORDS`) or a reply ("[No]. Emeka never said", `REPLY_WORDS`), a team's or a project's
+    name ("Team [Falcon]", `TEAM_NAME`), a national number's keyword ("[Aadhaar]: 2345 6789 0124",
+    `ids.is_keyword`), a sign-off's words at its line's start ("[Med] vänlig hälsning",
+    `_letters_words`), a judge's title after the surname (`_judges_title`), a function's name in
+    CamelCase before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
+    complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's word before its
+    number ("[Docket] No. 142", `_numbered`), a form's label in another language or a notice's
+    ("[Facsimile]:", `_form_label`), a possessive before a role ("[Su] gestor", `_role_determiner`),
+    English's function words in lower case ("[be]", `_function_words`), a German number's word
+    ("[Kontonummer]"); or code's (`_code`), a web address's domain read as an email
+    ("www[.atwoodcpa.com]", `_web_address`), or a number alone read as an address, no postal word
+    before it ("Book [5512]", `_bare_number`), a market's or a regulator's name ("[Brent] crude",
+    "the SEC's [EDGAR]": `_market_word`, `_filing_system`), a heading alone on its line
+    ("[RECITALS]"), an age ("[89-year-old]"), an adverb (`_adverb`) or a month (`_month_alone`)."""
     if _auth_code(text, span) or _after_saint(text, span) or _dateline(text, span) or \
             _place(text, span) or _affiliation(text, span) or eponym(text, span) or \
             _listing(text, span) or _document_code(text, span) or AGE.fullmatch(span.text) or \
@@ -74,13 +73,14 @@ def nobodys(text: str, span: Span) -> bool:
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
                                        span.text.rstrip(".,").casefold() in REPLY_WORDS or
-                                       _salutation(span.text) or _per_preposition(text, span) or
+                                       _month_alone(span.text) or _salutation(span.text) or
+                                       _per_preposition(text, span) or
                                        " " not in span.text and TEAM_NAME.search(
                                            text, max(0, span.start - 12), span.start) is not None or
-                                       _judges_title(text, span) or
+                                       _judges_title(text, span) or _adverb(span.text) or
                                        CODE_CALL.fullmatch(span.text) is not None and
                                        text.startswith("(", span.end) or
-                                       _unknown_parties(text, span) or _adverb(span.text)) or \
+                                       _unknown_parties(text, span)) or \
         span.label in ("PERSON", "COMPANY") and (
             _letters_words(text, span) or _form_label(text, span) or _capital_heading(text, span)
             or _market_word(text, span) or _filing_system(text, span)) or \
@@ -388,6 +388,17 @@ SALUTATION_WORDS = GREETING_WORDS | {t.casefold().capitalize() for t in COURTESY
 # after it, where an answer's next sentence starts with one ("Witness: [No]. Emeka never
 # said", "[No. Emeka]": `tidy._two_sentences` parts that)
 REPLY_WORDS = frozenset(("no", "yes", "yeah", "yep", "nope", "okay", "ok"))
+# the months' abbreviations that are no one's given name, as notes and statements write
+# a month alone ("[Nov] bill", "Oct rent"); not "Jan", "Mar", "May", "Jun" or "Sep"
+MONTH_SHORT = frozenset(("feb", "apr", "jul", "aug", "sept", "oct", "nov", "dec"))
+
+
+def _month_alone(value: str) -> bool:
+    """Whether a name is a month's abbreviation (`MONTH_SHORT`), perhaps with lower-case
+    words after it ("[Nov bill]", whose words in lower case `tidy` drops later)."""
+    words = value.split()
+    return bool(words) and words[0].casefold() in MONTH_SHORT and \
+        all(w.islower() for w in words[1:])
 
 
 def _salutation(value: str) -> bool:
