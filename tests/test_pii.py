@@ -3361,6 +3361,12 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
      [("PERSON", "WHITCOMBE, Eleanor Jane"), ("PERSON", "Correspondence"),
       ("ADDRESS", "10 Fleet Place")],
      ["WHITCOMBE, Eleanor Jane", "10 Fleet Place"]),
+    # (and a month's abbreviation read as a name, the month-abbreviations record, with
+    # words in lower case after it too; "Jan", a given name, and "Nov Smith" stay)
+    ("note: Nov bill - Olga. DEC rent paid, Oct. rent due. Ask Jan. Nov Smith paid.",
+     [("PERSON", "Nov bill"), ("PERSON", "Olga"), ("PERSON", "DEC"), ("PERSON", "Oct."),
+      ("PERSON", "Jan"), ("PERSON", "Nov Smith")],
+     ["Olga", "Jan", "Nov Smith"]),
     # (and a mail's copy lines, the copy-line-labels record; a "Cc" with no colon after it
     # stays)
     ("Cc: de la Cruz, José Antonio\nCc Wong paid.",
