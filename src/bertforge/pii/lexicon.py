@@ -60,6 +60,9 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
+                 # and the money-laundering reporting and data protection officers, as
+                 # notices and reports name them ("former MLRO Gareth Pughe-Morgan")
+                 "MLRO", "DPO",
                  "Chief Justice",
                  # and the offices of public money and its supervision, as financial news
                  # writes them before a name ("Comptroller Brad Lander", "Superintendent

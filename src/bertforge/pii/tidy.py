@@ -1657,6 +1657,8 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                # ("Dr Oluwatobi Adeyemi-Brooks MBBS MRCGP")
                "MBBS", "MBChB", "MRCGP", "MRCP", "FRCP", "MRCS", "FRCS", "FRCA", "BDS",
                "DVM", "PharmD", "DNP", "FACP", "FACS", "RN", "DMD",
+               # and the fellowships of the UK's academies ("Professor Dame Sunita Rao FRS")
+               "FRS", "FREng", "FBA", "FRSE", "FMedSci", "FRSA",
                # and theirs, a psychologist's, a social worker's and an accountant's,
                # dotted ("Wei-Lin Huang, D.D.S.", "Robert Kim, C.P.A.")
                "D.D.S.", "D.M.D.", "D.V.M.", "Pharm.D.", "Psy.D.", "D.N.P.", "M.S.W.", "R.N.",
