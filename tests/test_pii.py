@@ -5079,3 +5079,17 @@ def test_a_surname_led_by_its_particles_before_a_comma_and_a_given_name_is_one_n
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "de la Cruz, José Antonio", "van den Berg, Anna", "dos Santos, Maria Clara", "Van Dyke",
         "Anna"]
+
+
+def test_a_compliance_officers_title_and_an_academys_fellowship_are_no_part_of_a_name():
+    """The officers-and-fellows record's probe, with the model's spans as it gave them: a
+    money-laundering reporting officer's and a data protection officer's title before a
+    name ("former MLRO Gareth Pughe-Morgan") and the UK academies' fellowships after it
+    ("Sunita Rao FRS", "Ian Fry FREng") are no part of it."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("The notice names former MLRO Gareth Pughe-Morgan; Professor Dame Sunita Rao FRS "
+            "chairs; DPO Lena Moss replied. Ask Dr Ian Fry FREng.")
+    values = ["MLRO Gareth Pughe-Morgan", "Sunita Rao FRS", "DPO Lena Moss", "Ian Fry FREng"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Gareth Pughe-Morgan", "Sunita Rao", "Lena Moss", "Ian Fry"]
