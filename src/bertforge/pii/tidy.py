@@ -941,7 +941,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
                    Span(a, b, span.label, text[a:b], span.score, span.source))
     relabelled = [_relabelled(text, s) for s in out]
     out = _one_person(text, _lone_forms(text, _firms_people(text, relabelled)))
-    out = _with_legal_forms(text, _surname_partners(text, out))
+    out = _partners_listed(text, _with_legal_forms(text, _surname_partners(text, out)))
     out = _short_firms(text, out)
     out = _nicknames(text, _hyphen_whole(text, _with_name_suffix(text, _with_given_name(text, out))))
     out = _by_neighbours(text, out)
@@ -2711,6 +2711,37 @@ def _surname_partners(text: str, spans: list[Span]) -> list[Span]:
                 surname(span):
             out[-1] = _joined(text, last, span, "COMPANY")
             continue
+        out.append(span)
+    return out
+
+
+# a firm's name that starts with a partner's surname and " & " ("Ziehl & Jones"), and a
+# partner's surname and its comma before one ("Pachulski, Stang, [Ziehl & Jones]")
+PARTNERS_START = re.compile(r"[A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)* & ")
+LISTED_PARTNER = re.compile(r"(?<![\w&'\u2019.-])([A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)*),[ \t]+\Z")
+
+
+def _partners_listed(text: str, spans: list[Span]) -> list[Span]:
+    """A model COMPANY span that starts with a partner's surname and " & " (`PARTNERS_START`)
+    with up to four partners' surnames before it, each with its comma (`LISTED_PARTNER`),
+    none a given name two of Faker's locales list nor a well-known firm: a firm named
+    after its partners ("Pachulski, Stang, [Ziehl & Jones]"); the PERSON spans over those
+    surnames go."""
+    out: list[Span] = []
+    for span in spans:
+        if span.label == "COMPANY" and span.source == "model" and PARTNERS_START.match(span.text):
+            start = span.start
+            for _ in range(4):
+                partner = LISTED_PARTNER.search(text, max(0, start - 40), start)
+                if partner is None or partner.group(1).casefold() in widely_given() or \
+                        FIRMS.fullmatch(partner.group(1)):
+                    break
+                start = partner.start()
+            while out and out[-1].start >= start and out[-1].label == "PERSON":
+                out.pop()
+            if start < span.start and not (out and out[-1].end > start):
+                span = Span(start, span.end, "COMPANY", text[start:span.end], span.score,
+                            span.source)
         out.append(span)
     return out
 
