@@ -5093,3 +5093,24 @@ def test_a_compliance_officers_title_and_an_academys_fellowship_are_no_part_of_a
     values = ["MLRO Gareth Pughe-Morgan", "Sunita Rao FRS", "DPO Lena Moss", "Ian Fry FREng"]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "Gareth Pughe-Morgan", "Sunita Rao", "Lena Moss", "Ian Fry"]
+
+
+def test_partners_surnames_listed_before_a_firm_with_an_ampersand_are_the_firm():
+    """The partners-listed record's lines, with the model's spans as it gave them:
+    "[Pachulski], [Stang], [Ziehl & Jones]" and "[Abernathy], [Pruitt & Kowalczyk]" are
+    each one firm, named after its partners; a well-known firm before a comma ("Barclays,
+    Hobart & Lowe"), a given name ("Sarah, Quill & Hart") and a firm the model found
+    ("[Kestrel], Vane & Hart") stay apart."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Counsel: Pachulski, Stang, Ziehl & Jones. The firm of Abernathy, Pruitt & "
+            "Kowalczyk acted. Paid Barclays, Hobart & Lowe and Sarah, Quill & Hart and "
+            "Kestrel, Vane & Hart.")
+    values = ["Pachulski", "Stang", ("Ziehl & Jones", "COMPANY"), "Abernathy",
+              ("Pruitt & Kowalczyk", "COMPANY"), ("Hobart & Lowe", "COMPANY"), "Sarah",
+              ("Quill & Hart", "COMPANY"), ("Kestrel", "COMPANY"), ("Vane & Hart", "COMPANY")]
+    assert [(s.text, s.label) for s in tidy(text, spans_in_turn(text, values))] == [
+        ("Pachulski, Stang, Ziehl & Jones", "COMPANY"),
+        ("Abernathy, Pruitt & Kowalczyk", "COMPANY"), ("Hobart & Lowe", "COMPANY"),
+        ("Sarah", "PERSON"), ("Quill & Hart", "COMPANY"), ("Kestrel", "COMPANY"),
+        ("Vane & Hart", "COMPANY")]
