@@ -372,6 +372,10 @@ def _ending_at(text: str, span: Span, end: int) -> Span:
     return replace(span, end=end, text=text[span.start:end])
 
 
+def _starting_at(text: str, span: Span, start: int) -> Span:
+    return replace(span, start=start, text=text[start:span.end])
+
+
 def _cut(span: Span, length: int) -> Span:
     """The span's first `length` characters."""
     return replace(span, end=span.start + length, text=span.text[:length])
@@ -1892,9 +1896,7 @@ PARTICLE_BEFORE = re.compile(rf"(?<![\w.'\u2019-])(?:{_SURNAME_PARTICLES})[ \t]+
 def _particle_led(text: str, span: Span) -> Span:
     """A span with the particle right before it taken in (`PARTICLE_BEFORE`), or as it is."""
     before = PARTICLE_BEFORE.search(text, max(0, span.start - 8), span.start)
-    return span if before is None else \
-        Span(before.start(), span.end, span.label, text[before.start():span.end], span.score,
-             span.source)
+    return span if before is None else _starting_at(text, span, before.start())
 
 
 def _capital_surname(surname: Span, given: Span) -> bool:
@@ -2061,7 +2063,8 @@ def _employer(text: str, span: Span) -> Span:
 # next question comes from the line of Casey Haire with ", "Next, we have Chris McGratty
 # from "): the name, two to four capitalised words, and "with", "of", "from", "at" or a comma
 ANALYST_BEFORE = re.compile(
-    r"(?:\bquestion[^.?!\n]{0,30}?\bfrom(?:[ \t]+the[ \t]+line[ \t]+of)?|\b[Nn]ext,?[ \t]+we[ \t]+have)"
+    r"(?:\bquestion[^.?!\n]{0,30}?\bfrom(?:[ \t]+the[ \t]+line[ \t]+of)?"
+    r"|\b[Nn]ext,?[ \t]+we[ \t]+have)"
     r"[ \t]+[A-Z][\w.'\u2019-]*(?:[ \t]+[A-Z][\w.'\u2019-]*){1,3}"
     r"(?:[ \t]+(?:with|of|from|at)|,)[ \t]+\Z")
 
@@ -2740,8 +2743,7 @@ def _partners_listed(text: str, spans: list[Span]) -> list[Span]:
             while out and out[-1].start >= start and out[-1].label == "PERSON":
                 out.pop()
             if start < span.start and not (out and out[-1].end > start):
-                span = Span(start, span.end, "COMPANY", text[start:span.end], span.score,
-                            span.source)
+                span = _starting_at(text, span, start)
         out.append(span)
     return out
 
