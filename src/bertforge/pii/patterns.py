@@ -1865,6 +1865,35 @@ CASE_CITATION = re.compile(
         map(re.escape, sorted(REPORTERS, key=len, reverse=True))))
 
 
+# A cited work's authors, as papers, research notes and the studies banks and regulators
+# publish cite them, where the model (which never saw a citation) leaves an author after
+# "&" or "and" in clear. A reference list's authors: each a surname, a comma and its
+# initials, joined by commas, "&" or "and", then the year ("Acemoglu, D., Johnson, S., &
+# Robinson, J. A. (2001)", "Harvey, C.R., Liu, Y. and Zhu, H., 2016"; the group, each
+# author one `REFERENCE_AUTHOR`). And in running text: one surname, two joined, three or
+# more in a list, or one and "et al.", before a year in brackets ("Fama and French
+# (1993)", "Smith et al. (2019)") or in brackets before a comma and a year ("(Hou, Xue
+# and Zhang, 2015; Novy-Marx, 2013)"; the group, each surname one `CITED_SURNAME`).
+# Whether each is a name is `recognizers.CitedAuthors`'s to say.
+_CITED_SURNAME = r"(?:(?:van|von|de|der|den|del|della|da|di|du|le|la|dos|ten) ){0,2}" \
+                 r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_'\u2019-]*(?:-[^\W\d_]+|['\u2019](?!s\b)[^\W\d_]+)*"
+_INITIALS = r"[A-Z]\.(?:[ -]?[A-Z]\.){0,3}"
+_YEAR = r"(?:19|20)\d\d[a-z]?"
+REFERENCE_AUTHOR = re.compile(rf"({_CITED_SURNAME}), {_INITIALS}")
+REFERENCE_AUTHORS = re.compile(
+    rf"(?<![\w.,'\u2019-])({_CITED_SURNAME}, {_INITIALS}"
+    rf"(?:,? (?:&|and) {_CITED_SURNAME}, {_INITIALS}|, {_CITED_SURNAME}, {_INITIALS})*)"
+    rf"(?:,? et al\.)?,? \(?{_YEAR}(?!\w)")
+_CITED = rf"{_CITED_SURNAME}(?: et al\.?|(?:, {_CITED_SURNAME})*,? (?:and|&) {_CITED_SURNAME})?"
+CITED_AUTHORS = re.compile(
+    rf"(?<![\w.'\u2019-])({_CITED})(?:['\u2019]s)? \({_YEAR}(?=[,;:)])"
+    rf"|(?:\(|; )(?:(?:see|see also|cf\.|e\.g\.,?) )?({_CITED}), {_YEAR}(?=[,;:)])")
+CITED_SURNAME = re.compile(rf"(?<![\w'\u2019-]){_CITED_SURNAME}")
+# where one may end: a year after a word and " (" or ", " (not a date's "June 16th, 2019")
+CITATION_YEAR = re.compile(rf"(?: \(|, )(?<=[^\d\s] \(|[^\d\s], )(?<!\d[a-z]{{2}}, )"
+                           rf"{_YEAR}(?!\d)")
+
+
 # the states as citations abbreviate them where they are no initials ("Cal.", "Ill.")
 COURT_STATES = ("Ala", "Alaska", "Ariz", "Ark", "Cal", "Colo", "Conn", "Del", "Fla", "Ga",
                 "Haw", "Idaho", "Ill", "Ind", "Iowa", "Kan", "Ky", "La", "Me", "Md", "Mass",

@@ -869,6 +869,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                            check="a name written surname/given names, as "
                                                  "tickets print it, its words names"),
     "case_parties": lambda region: CaseParties(),
+    "cited_authors": lambda region: CitedAuthors(),
     "mail_names": lambda region: Pattern("mail_names", "name", p.MAIL_NAME, "shape",
                                          validate=_labelled_person, group=1, needs=("@",),
                                          check="a mail's display name before its address, one "
@@ -1090,6 +1091,58 @@ class CaseParties(Recognizer):
                     start = m.start(side) + (len(m.group(side)) - len(value) if toward < 0 else 0)
                     out.append(self.match(start, start + len(value)))
         return out
+
+
+class CitedAuthors(Recognizer):
+    """The authors a paper, a research note or a bank's or a regulator's study cites: a
+    reference list's, each surname and initials one name (`patterns.REFERENCE_AUTHORS`:
+    "[Acemoglu, D.], [Johnson, S.], & [Robinson, J. A.] (2001)"), and in running text each
+    surname before a year in brackets or in brackets before a year
+    (`patterns.CITED_AUTHORS`: "[Fama] and [French] (1993)", "([Hou], [Xue] and [Zhang],
+    2015"). A citation whose surnames are not all a surname's (`_cited_surname`) gives
+    none."""
+    name, kinds, trust = "cited_authors", ("name",), "shape"
+    check = "a cited work's author, before its year"
+
+    BEFORE = 300  # characters a citation's authors may take before its year
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for a, b in self._stretches(text):
+            for m in p.REFERENCE_AUTHORS.finditer(text, a, b):
+                authors = list(p.REFERENCE_AUTHOR.finditer(text, m.start(1), m.end(1)))
+                if all(_cited_surname(a.group(1), initials=True) for a in authors):
+                    out += [self.match(*a.span()) for a in authors]
+            for m in p.CITED_AUTHORS.finditer(text, a, b):
+                which = 1 if m.group(1) else 2
+                names = list(p.CITED_SURNAME.finditer(text, m.start(which), m.end(which)))
+                if all(_cited_surname(n.group()) for n in names):
+                    out += [self.match(*n.span()) for n in names]
+        return out
+
+    def _stretches(self, text: str) -> list[tuple[int, int]]:
+        """Where a citation may be: up to `BEFORE` characters before each year after a
+        bracket or a comma (`patterns.CITATION_YEAR`) and the character after it, merged
+        where they overlap (a regular expression that scans all of a text for authors
+        costs ten times more)."""
+        out: list[list[int]] = []
+        for year in p.CITATION_YEAR.finditer(text):
+            a, b = max(0, year.start() - self.BEFORE), min(len(text), year.end() + 1)
+            if out and a <= out[-1][1]:
+                out[-1][1] = b
+            else:
+                out.append([a, b])
+        return [(a, b) for a, b in out]
+
+
+def _cited_surname(value: str, initials: bool = False) -> bool:
+    """Whether a cited author's surname (perhaps after particles, "van Dijk") is not in
+    capitals ("IMF"), no well-known firm and no place, and, without initials after it,
+    a name Faker's locales know or a word outside the vocabulary (`lexicon.name_or_rare`:
+    not "Act", "Report"), and no month."""
+    last = value.rsplit(" ", 1)[-1]
+    return not last.isupper() and p.FIRMS.fullmatch(value) is None and not a_place(value) \
+        and (initials or name_or_rare(last.casefold()) and last.casefold() not in p.MONTHS)
 
 
 class Registrations(Recognizer):
