@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from bertforge.pii import Redactor
 from bertforge.pii.labels import GROUP_OF
 from bertforge.pii.merge import merge
-from bertforge.pii.recognizers import (REGISTRY, TRUST, Handles, Pattern, Phones, Recognizer,
-                                       default_recognizers, find)
+from bertforge.pii.recognizers import (REGISTRY, TRUST, CitedAuthors, Handles, Pattern, Phones,
+                                       Recognizer, default_recognizers, find)
 from bertforge.spans import Span
 
 
@@ -1783,3 +1783,24 @@ def test_a_person_as_a_party_of_a_lawsuits_caption_is_found():
             "Acme v. Harlow Capital LLC; and the Smith v. Jones.")
     assert recognized("case_parties", "US", text) == [(v, "PERSON") for v in (
         "Okafor", "Smith", "Jones", "Miranda", "Ortiz-Bauer", "Whitaker", "Smith", "Jones")]
+
+
+def test_the_authors_a_paper_cites_are_found_and_not_the_bodies_it_cites():
+    """The cited-authors record's probes, a reference list and a research note's running
+    text: each author with their initials in a reference list, each surname before a
+    year in brackets or in brackets before a year; not a body in capitals, a firm, a
+    place, a month, a word of the vocabulary, nor any author of a citation that has one
+    such word."""
+    text = ("Acemoglu, D., Johnson, S., & Robinson, J. A. (2001). The colonial origins. "
+            "Harvey, C.R., Liu, Y. and Zhu, H., 2016. Campbell, J. Y., et al. (1997). "
+            "OECD, A. (2020). Deloitte, J. (2021). Lagos, K. (2022).\n"
+            "As Fama and French (1993) show, and Carhart's (1997) model, Smith et al. "
+            "(2019) and (Hou, Xue and Zhang, 2015; Novy-Marx, 2013) or (see Baradaran, "
+            "2015). Not the Act (2010), IMF (2020), Deloitte (2024), Lagos (2021), June "
+            "(2019), nor Reserve and Smith (2020).")
+    assert recognized("cited_authors", "US", text) == [(v, "PERSON") for v in (
+        "Acemoglu, D.", "Johnson, S.", "Robinson, J. A.", "Harvey, C.R.", "Liu, Y.",
+        "Zhu, H.", "Campbell, J. Y.", "Fama", "French", "Carhart", "Smith", "Hou", "Xue", "Zhang",
+        "Novy-Marx", "Baradaran")]
+    # only where a year follows a word and a bracket or a comma, not a date's day
+    assert CitedAuthors()._stretches("Paid June 16th, 2019 and on 3 (2019), 12, 2019") == []
