@@ -60,6 +60,10 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Clerk", "Cashier", "CEO", "CFO", "COO", "CTO", "CIO", "CISO", "CMO", "CRO",
                  "CCO", "EVP", "SVP", "VP", "Ambassador", "Amb", "Admiral", "Adm", "Councilman",
                  "Councilwoman", "Councillor", "Councilmember", "Alderman", "Speaker",
+                 # and a councillor's and an alderman's abbreviations, and a monsignor's,
+                 # as minutes and parish notes write them ("Cllr. Janet Oduya", "Ald. Robert
+                 # Szymanski", "Msgr. Liam Keane"); not "Deacon", a given name too
+                 "Cllr", "Ald", "Msgr", "Monsignor",
                  # and the money-laundering reporting and data protection officers, as
                  # notices and reports name them ("former MLRO Gareth Pughe-Morgan")
                  "MLRO", "DPO",
