@@ -4792,6 +4792,20 @@ def test_emeritus_is_a_title_not_a_name():
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["Joan Blake"]
 
 
+def test_a_councillors_and_a_monsignors_abbreviations_are_titles_not_names():
+    """The council-titles record's probes, with the model's spans as it gave them: "Cllr.",
+    "Ald." and "Msgr." before a name are no part of it, and a span that is only one of
+    them is nobody's."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Present: Cllr. Janet Oduya (Chair), Ald. Robert Szymanski and Cllr Fergus "
+            "McBride; Msgr. Liam Keane presides; Monsignor Ana Ruiz and the Msgr.")
+    values = ["Cllr. Janet Oduya", "Ald. Robert Szymanski", "Cllr Fergus McBride", "Msgr",
+              "Monsignor Ana Ruiz", "Msgr"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Janet Oduya", "Robert Szymanski", "Fergus McBride", "Ana Ruiz"]
+
+
 def test_a_states_abbreviation_after_a_comma_is_no_part_of_a_name():
     """The states-after-names record's probe, with the model's spans as it gave them: a
     licence's state after a full name goes ("Roy Pettibone, GA"); after one word it
