@@ -566,10 +566,22 @@ NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy
 # Operations]"); not a firm's name that ends so ("Bluewater Card Services")
 DEPARTMENT_DESKS = {f"{d} {desk}".casefold() for d in DEPARTMENTS
                     for desk in ("Operations", "Services", "Support")}
+# a document's parts and a letter's notes, as a heading or a label before a colon writes
+# them ("[Disclaimer]: This note ...", "[Enclosures]", "[PS]: call me"): the model reads
+# the word as a name, as it does a chat's speaker; none is outside the vocabulary as a
+# name is
+DOCUMENT_PARTS = frozenset(w.casefold() for w in (
+    "Acknowledgements", "Acknowledgments", "Addendum", "Addenda", "Amendments", "Annex",
+    "Annexes", "Appendix", "Appendices", "Attachment", "Attachments", "Caveat", "Corrigendum",
+    "Corrigenda", "Disclaimer", "Disclaimers", "Enclosure", "Enclosures", "Encl",
+    "Endorsements", "Epilogue", "Errata", "Erratum", "Exhibit", "Exhibits", "Footnotes",
+    "Foreword", "Glossary", "Postscript", "Preamble", "Preface", "Prerequisites", "Rationale",
+    "Recitals", "Synopsis", "Testimonials", "Witnesseth", "PS", "NB"))
 # what no name is, alone: a title, a field's label, a firm's department ("Sabine Krause,
-# [Kundenservice], Rheinland Direktbank AG") or its desk
+# [Kundenservice], Rheinland Direktbank AG") or its desk, a document's part
 LONE_WORDS = LONE_TITLES | FIELD_LABELS | {d.casefold() for d in DEPARTMENTS} | NOTICE_MEANS | \
-    DEPARTMENT_DESKS | {"valedictorian", "salutatorian"}  # (a class's first and second)
+    DEPARTMENT_DESKS | DOCUMENT_PARTS | {"valedictorian", "salutatorian"}  # (a class's first
+#                                                                          and second)
 # a form's field labels in German, Spanish, French, Italian and Portuguese, which the
 # model reads as names before their colon ("[Nachname]: Havemann", "[Prénom] : Julien",
 # "[Né] le : 03/07/1985")

@@ -32,7 +32,7 @@ from .labels import GROUP_OF, GROUPS, MULTILINE
 from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
-from .nobodys import FORM_LABELS, party_role
+from .nobodys import DOCUMENT_PARTS, FORM_LABELS, party_role
 from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE
 
 TRUST = ("checksum", "shape", "end")
@@ -617,14 +617,15 @@ def _greeted_person(value: str) -> bool:
     none a program's or a salutation's word ("Hi Team", "Thanks Again" and "Cheers Mate"
     stay) nor a speaker's role ("Interviewer: ...", `patterns.NOT_GREETED`, and a party's,
     perhaps plural: "Respondent: ...", "Borrowers: ...", `nobodys.party_role`; a form's
-    label: "Pagamento: bonifico", `nobodys.FORM_LABELS`), and each
+    label: "Pagamento: bonifico", `nobodys.FORM_LABELS`; a document's part: "Disclaimer: This
+    note", `nobodys.DOCUMENT_PARTS`), and each
     word (or each part of a hyphenated one) a name or a rare word (`lexicon.name_or_rare`:
     "Thanh", "Xochitl"), or a given name written in syllables ("Ji-woo", whose syllables
     are words of the vocabulary: `patterns.SYLLABLE_NAME`)."""
     words = value.split()
     if _no_one(value) or a_place(value) or \
             any(w in SOFTWARE or w.casefold() in p.NOT_GREETED or party_role(w) or
-                w.casefold() in FORM_LABELS for w in words):
+                w.casefold() in FORM_LABELS or w.casefold() in DOCUMENT_PARTS for w in words):
         return False
     return all(p.SYLLABLE_NAME.fullmatch(w) and
                w.split("-")[0].casefold() not in p.NOT_SYLLABLE_NAMES or
