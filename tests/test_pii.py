@@ -4792,6 +4792,25 @@ def test_emeritus_is_a_title_not_a_name():
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["Joan Blake"]
 
 
+def test_a_documents_parts_are_no_ones_name():
+    """The document-parts record's probes: a document's part or a letter's note before
+    its colon or alone on its line is nobody's, read by the model (with its spans as it
+    gave them) or as a chat's speaker by the greeted-names recognizer; a name there
+    stays."""
+    from bertforge.pii import Redactor
+    from bertforge.pii.recognizers import REGISTRY
+    from bertforge.pii.tidy import tidy
+
+    text = "Thanks, Priya\n\nEnclosures\nThis message is meant for Tomas Herrera only."
+    values = ["Priya", "Enclosures", "Tomas Herrera"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Priya", "Tomas Herrera"]
+    text = ("Disclaimer: this note was prepared by Lindiwe Dube.\n"
+            "Thanh: the build is green now")
+    greeted = Redactor(None, recognizers=[REGISTRY["greeted_names"]("US")])
+    assert [s.text for s in greeted.detect(text)] == ["Thanh"]
+
+
 def test_a_councillors_and_a_monsignors_abbreviations_are_titles_not_names():
     """The council-titles record's probes, with the model's spans as it gave them: "Cllr.",
     "Ald." and "Msgr." before a name are no part of it, and a span that is only one of
@@ -4952,19 +4971,19 @@ def test_a_recitals_letter_is_no_firms_initial():
 
 def test_a_word_in_capitals_alone_on_its_line_is_a_heading():
     """The capital-headings record's probe, with the model's spans as it gave them:
-    "RECITALS" (the plural of a word of the vocabulary) alone on its line is nobody's,
+    "COVENANTS" (the plural of a word of the vocabulary) alone on its line is nobody's,
     and so is "DEFINITIONS:"; a well-known firm ("GOOGLE", "IBM"), a name ("MORGAN"), a word
-    that is not alone on its line ("See RECITALS", "SUMMARY of terms"), one not in
+    that is not alone on its line ("See COVENANTS", "SUMMARY of terms"), one not in
     capitals, or one outside the vocabulary stays."""
     from bertforge.pii.tidy import tidy
 
-    text = ("RECITALS\nA loan.\n  DEFINITIONS:\nGOOGLE\nMORGAN\nSee RECITALS\nRecitals\n"
+    text = ("COVENANTS\nA loan.\n  DEFINITIONS:\nGOOGLE\nMORGAN\nSee COVENANTS\nCovenants\n"
             "ZORBLAX\nSUMMARY of terms\nIBM\n")
-    values = [("RECITALS", "COMPANY"), ("DEFINITIONS", "COMPANY"), ("GOOGLE", "COMPANY"),
-              "MORGAN", ("RECITALS", "COMPANY"), ("Recitals", "COMPANY"), ("ZORBLAX", "COMPANY"),
+    values = [("COVENANTS", "COMPANY"), ("DEFINITIONS", "COMPANY"), ("GOOGLE", "COMPANY"),
+              "MORGAN", ("COVENANTS", "COMPANY"), ("Covenants", "COMPANY"), ("ZORBLAX", "COMPANY"),
               ("SUMMARY", "COMPANY"), ("IBM", "COMPANY")]
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
-        "GOOGLE", "MORGAN", "RECITALS", "Recitals", "ZORBLAX", "SUMMARY", "IBM"]
+        "GOOGLE", "MORGAN", "COVENANTS", "Covenants", "ZORBLAX", "SUMMARY", "IBM"]
 
 
 def test_three_digits_alone_are_no_banks_or_governments_number():
