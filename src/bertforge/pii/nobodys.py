@@ -556,7 +556,12 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
                                 "tfr",
                                 # and of a support desk's reports and tickets ("[CSAT] survey
                                 # sent", "RMA 20931")
-                                "csat", "nps", "aht", "fcr", "rma", "sku"))
+                                "csat", "nps", "aht", "fcr", "rma", "sku",
+                                # and of a forum's posts and their replies ("[AITA] for
+                                # refusing", "[TIFU] by wiring", "[IANAL], but")
+                                "aita", "wibta", "tifu", "ianal", "nta", "yta", "esh", "ysk",
+                                "lpt", "eli5", "tldr", "psa", "fwiw", "iirc", "tbh", "smh",
+                                "op"))
 # the means a contract's notices go by, perhaps with their number's word ("sent by
 # [telecopy]", "([Telecopy No]. (303) 555-0199)"): the model reads them as names and firms
 NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy", "telecopier",
