@@ -2439,6 +2439,12 @@ def test_a_field_label_read_alone_is_nobodys():
               "ANIL DESHMUKH", "VCARD", "Nps Okafor", "VCARD"]
     found = tidy(text, spans_in_turn(text, values))
     assert [s.text for s in found] == ["ANIL DESHMUKH", "Nps Okafor"]
+    # and of a forum's posts (the forum-acronyms record); written as a name, it stays
+    text = ("AITA for refusing? My husband Darnell says so.\nUpdate: TIFU by wiring it. "
+            "IANAL, but WIBTA if I sued? Op Okafor replied.")
+    values = ["AITA", "Darnell", "TIFU", "IANAL", "WIBTA", "Op Okafor"]
+    found = tidy(text, spans_in_turn(text, values))
+    assert [s.text for s in found] == ["Darnell", "Op Okafor"]
     # and the next field's label, a list's number or a form's box letter read as an
     # address's last line (the next-fields and box-letters records); a last line with a
     # digit before a colon, a town before a full stop and a ZIP code alone on a line stay
