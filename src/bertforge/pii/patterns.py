@@ -1199,7 +1199,7 @@ _NUMBER_WORD = r"(?:number|Number|NUMBER|No\.?|NO\.?|no\.?|Num\.?|#|ID|Id|Nr\.?)
 _ACCOUNT_KEY = (rf"(?:(?:{trie_pattern(_cases(('Account', 'Acct', 'A/C'), True))})\.?"
                 rf"(?:[ \t]*{_NUMBER_WORD})?"
                 rf"|(?:{trie_pattern(_cases(('Member', 'Customer', 'Client', 'Loan', 'Patient'), True))})"
-                rf"[ \t]*{_NUMBER_WORD}|MRN|CRD|NMLS)")
+                rf"[ \t]*{_NUMBER_WORD}|(?:MRN|CRD|NMLS)(?:[ \t]*(?:ID|Id|No\.?|#))?)")
 # and the same keywords in German, French, Spanish, Portuguese and Italian ("Kundennummer
 # lautet", "numéro de client", "número de cuenta", "número da conta", "codice cliente"),
 # with their verbs for "is"

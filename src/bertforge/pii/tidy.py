@@ -1693,13 +1693,18 @@ CREDENTIALS_AFTER = re.compile(rf"(?:,? {CREDENTIAL})+$")
 # after one word ("Lee, AL" may be an inverted name and its initials)
 STATE_AFTER = re.compile(r", (?:%s)$" % "|".join(US_STATES))
 ESQUIRE_AFTER = re.compile(r",?[ \t]+Esq\.?$")  # written after a lawyer's name only
+# an identifier's scheme after a name, before its number ("Brent Castellano [NMLS] #1840223",
+# "Hiroshi Tanaka [EIN] 84-1943375"): the number's label, no part of the name
+SCHEME_AFTER = re.compile(r",? (%s)$" % trie_pattern(ID_SCHEMES))
 
 
 def _without_credentials(span: Span) -> list[Span]:
     """A model PERSON span without the credentials written after the name ("Margaret Osei,
     Esq" -> "Margaret Osei"), an account's type ("Ishaan Mehta IRA", `ACCOUNT_TYPES`) or
     chat's abbreviations ("Dmitri lol", `CHAT_WORDS`) or a state's after a comma
-    ("Roy Pettibone, GA", `STATE_AFTER`), a COMPANY span ending in a lawyer's "Esq."
+    ("Roy Pettibone, GA", `STATE_AFTER`), a PERSON or COMPANY span without an
+    identifier's scheme after it ("Brent Castellano NMLS", `SCHEME_AFTER`; not one that is
+    a name Faker knows, "SWIFT"), a COMPANY span ending in a lawyer's "Esq."
     as the lawyer's PERSON span without it (`ESQUIRE_AFTER`: "[Rebecca Strand], Esq.",
     the model misled by the firm "Strand & Moyo LLP" after it), a COMPANY span without an
     account's type after the firm ("Hargreaves Lansdown SIPP"), and none where a PERSON
@@ -1716,6 +1721,9 @@ def _without_credentials(span: Span) -> list[Span]:
         return [replace(_cut(span, m.start()), label="PERSON")]
     m = (CREDENTIALS_AFTER if span.label == "PERSON" else ACCOUNT_TYPES_AFTER).search(span.text)
     if m and m.start() > 0:
+        return [_cut(span, m.start())]
+    m = SCHEME_AFTER.search(span.text)
+    if m and m.group(1).casefold() not in known_names():
         return [_cut(span, m.start())]
     m = STATE_AFTER.search(span.text) if span.label == "PERSON" else None
     return [_cut(span, m.start())] if m and " " in span.text[:m.start()] else [span]
