@@ -4844,6 +4844,21 @@ def test_a_states_abbreviation_after_a_comma_is_no_part_of_a_name():
         "Roy Pettibone", "Mia Fischer", "Lee, AL"]
 
 
+def test_an_identifiers_scheme_after_a_name_is_no_part_of_it():
+    """The schemes-after-names record's probes, with the model's spans as it gave them: a
+    scheme's name after a full name or a firm's, after a space or a comma, is cut ("NMLS",
+    "EIN", "PEP"); one that is a name Faker knows ("SWIFT") stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("LOAN OFFICER: Brent Castellano NMLS #1840223\nPayee JOHN SMITH, PEP status\n"
+            "Agent: Hiroshi Tanaka EIN 84-1943375\nSINGER TAYLOR SWIFT\n"
+            "Lender: Summit Home Lending NMLS 3030")
+    values = ["Brent Castellano NMLS", "JOHN SMITH, PEP", "Hiroshi Tanaka EIN", "TAYLOR SWIFT",
+              ("Summit Home Lending NMLS", "COMPANY")]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Brent Castellano", "JOHN SMITH", "Hiroshi Tanaka", "TAYLOR SWIFT", "Summit Home Lending"]
+
+
 def test_a_surname_and_a_full_name_with_it_are_two_borrowers():
     """The surname-couples record's probe, with the model's spans as it gave them: "Marcus
     A" and a "firm" ". Delgado and Yesenia Delgado" are two people, and the labelled

@@ -1393,12 +1393,12 @@ def test_an_account_number_after_its_keyword_is_found_whole():
             "4471223. Vertragsnummer: 22318800; numéro de téléphone 0612345678. Compte n° "
             "445566, conta nº 778899, numero di conto 3344556; die Kontonummer ist 99887766; "
             "o número de cliente é 5566778. Jon Pryor, CFP (CRD# 4417723); Amanda Reyes, "
-            "NMLS #1840221; CRDs 2024.")
+            "NMLS #1840221; CRDs 2024. Maria Delgado NMLS ID 402119, MRN No. 7781.")
     assert recognized("account_numbers", "US", text) == [(n, "ACCOUNT") for n in [
         "3390-227-14", "88-4410-92", "5561-0093-21", "AC-812978", "51774752", "88213",
         "00458812", "55102", "448812", "1234567890", "55120934", "00012345678", "88123456",
         "12345-6", "7781234", "4471223", "445566", "778899", "3344556", "99887766",
-        "5566778", "4417723", "1840221"]]
+        "5566778", "4417723", "1840221", "402119", "7781"]]
 
 
 NATIONAL_IDS = [  # (the line, the number), each number valid by its country's check
