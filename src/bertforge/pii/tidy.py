@@ -943,7 +943,7 @@ def tidy(text: str, spans: Sequence[Span]) -> list[Span]:
             span = _joined(text, last, replace(span, end=b), label)
         out.append(span if (a, b) == (span.start, span.end) else
                    Span(a, b, span.label, text[a:b], span.score, span.source))
-    relabelled = [_relabelled(text, s) for s in out]
+    relabelled = [_relabelled(text, s) for s in _particle_tails(text, out)]
     out = _one_person(text, _lone_forms(text, _firms_people(text, relabelled)))
     out = _partners_listed(text, _with_legal_forms(text, _surname_partners(text, out)))
     out = _short_firms(text, out)
@@ -1905,6 +1905,56 @@ def _particle_led(text: str, span: Span) -> Span:
     """A span with the particle right before it taken in (`PARTICLE_BEFORE`), or as it is."""
     before = PARTICLE_BEFORE.search(text, max(0, span.start - 8), span.start)
     return span if before is None else _starting_at(text, span, before.start())
+
+
+# a person's name that the model ended on its particles ("[Juan Carlos Martínez de] los
+# Santos", "[MARIA DE LOS] ANGELES RODRIGUEZ", "[Ana Lúcia dos] [Santos] e [Silva]"): the
+# rest of it is a capitalised word after any more particles, then as many as a particle
+# (or "d'") leads on to ("de la Tour d'Auvergne", "Santos e Silva"), and perhaps one more
+# capitalised word, a name (`NAME_TAIL`)
+_TAIL_WORD = r"(?:[dD]['\u2019])?[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"
+_TAIL_LINK = rf"(?:{_SURNAME_PARTICLES}|los|las|y|e)"
+NAME_TAIL = re.compile(rf"(?i:(?:[ \t]+{_SURNAME_PARTICLES}|[ \t]+los|[ \t]+las)*)[ \t]+"
+                       rf"({_TAIL_WORD}(?:(?:[ \t]+{_TAIL_LINK})+[ \t]+{_TAIL_WORD}"
+                       rf"|[ \t]+(?=[dD]['\u2019]){_TAIL_WORD})*)(?:[ \t]+({_TAIL_WORD}))?")
+TAIL_PARTICLES = frozenset(("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del",
+                            "della", "van", "von", "vom", "zu", "la", "le", "den", "der", "ter",
+                            "ten", "los", "las"))
+
+
+def _particle_tails(text: str, spans: list[Span]) -> list[Span]:
+    """A model PERSON span of two words or more that ends on a name's particle, in lower
+    case or in a name in capitals, takes in the rest of the name after it (`NAME_TAIL`)
+    and the PERSON spans there; where no name follows, or a word of it is a firm's or a
+    place, or another label's span stands there, it ends before its particles ("[Ana
+    García] de Banco Santander"), unless it is in capitals ("JOHN VAN" may be a name)."""
+    out: list[Span] = []
+    for k, span in enumerate(spans):
+        if out and out[-1].end > span.start:
+            if span.end > out[-1].end:  # a PERSON span inside the tail, taken in
+                out[-1] = _ending_at(text, out[-1], span.end)
+            continue
+        words = span.text.split()
+        if span.label != "PERSON" or span.source != "model" or len(words) < 2 or \
+                words[-1].casefold() not in TAIL_PARTICLES or \
+                not (words[-1].islower() or span.text.isupper()):
+            out.append(span)
+            continue
+        tail = NAME_TAIL.match(text, span.end)
+        end = tail and (tail.end(2) if tail.group(2) and name_or_rare(tail.group(2).casefold())
+                        else tail.end(1))
+        if end and not any(w in FIRM_WORDS for w in tail.group(1).split()) and \
+                not a_place(tail.group(1)) and \
+                all(s.label == "PERSON" or s.start >= end for s in spans[k + 1:]):
+            out.append(_ending_at(text, span, end))
+        elif span.text.isupper():
+            out.append(span)
+        else:
+            out.append(_cut(span, PARTICLES_AT_END.search(span.text).start()))
+    return out
+
+
+PARTICLES_AT_END = re.compile(rf"(?:[ \t]+(?:{_SURNAME_PARTICLES}|los|las))+\Z")
 
 
 def _capital_surname(surname: Span, given: Span) -> bool:
