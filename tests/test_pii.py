@@ -4859,6 +4859,34 @@ def test_an_identifiers_scheme_after_a_name_is_no_part_of_it():
         "Brent Castellano", "JOHN SMITH", "Hiroshi Tanaka", "TAYLOR SWIFT", "Summit Home Lending"]
 
 
+def test_a_name_ended_on_its_particles_takes_in_the_rest():
+    """The particle-tails record's probes, with the model's spans as it gave them: a name
+    that ends on "de", "dos" or "DE LOS" takes in the rest of it and the names there, and
+    one more word that is a name; where a firm's word, a place or another label's span
+    follows, or nothing, it ends before its particles; in capitals it then stays."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Signed: Juan Carlos Martínez de los Santos, Director\n"
+            "Beneficiary: MARIA DE LOS ANGELES RODRIGUEZ, Account 4471\n"
+            "Our adviser, Ana Lúcia dos Santos e Silva, will call.\n"
+            "Present: Jean-Baptiste de la Tour d'Auvergne.\n"
+            "Pedro Gómez de la Serna Director of Finance\n"
+            "Luis Ortega de Bank Street; Marta Ruiz de Madrid; Tomás de.\n"
+            "The payer was Elena Cruz de Vigo, per Nerea Gil de Garza.\nPAYEE: JOHN VAN\n"
+            "Driver: van\nPaid to Tom Van for the job\n"
+            "Client: Ana Lúcia dos Santos Pereira Neto\n")
+    values = ["Juan Carlos Martínez de", "MARIA DE LOS", "Ana Lúcia dos", "Silva",
+              "Jean-Baptiste de la", "Auvergne", "Pedro Gómez de", "Luis Ortega de",
+              "Marta Ruiz de", "Tomás de", "Elena Cruz de", ("Vigo", "ADDRESS"), "Nerea Gil de",
+              "JOHN VAN", "van", "Tom Van", "Ana Lúcia dos",
+              "Santos Pereira Neto"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Juan Carlos Martínez de los Santos", "MARIA DE LOS ANGELES RODRIGUEZ",
+        "Ana Lúcia dos Santos e Silva", "Jean-Baptiste de la Tour d'Auvergne",
+        "Pedro Gómez de la Serna", "Luis Ortega", "Marta Ruiz", "Tomás", "Elena Cruz", "Vigo",
+        "Nerea Gil de Garza", "JOHN VAN", "van", "Tom Van", "Ana Lúcia dos Santos Pereira Neto"]
+
+
 def test_a_surname_and_a_full_name_with_it_are_two_borrowers():
     """The surname-couples record's probe, with the model's spans as it gave them: "Marcus
     A" and a "firm" ". Delgado and Yesenia Delgado" are two people, and the labelled
