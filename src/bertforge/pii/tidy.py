@@ -1880,8 +1880,8 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
                 len(span.text.split()) <= 3 and name_or_rare(span.text.split()[0].casefold()):
             if " " not in last.text and (
                     COLUMN_BEFORE.search(text, max(0, last.start - 8), last.start) and
-                    CELL_AFTER.match(text, span.end) or _list_item(text, last, span) or
-                    _capital_surname(last, span)):
+                    CELL_AFTER.match(text, span.end) or _list_item(text, last, span)) or \
+                    _capital_surname(last, span):
                 out[-1] = _joined(text, last, span, "PERSON")
                 continue
             if PARTICLE_SURNAME.fullmatch(last.text):
@@ -1961,10 +1961,14 @@ def _capital_surname(surname: Span, given: Span) -> bool:
     """Whether a surname is written in capitals before given names that are not, as
     registers of officers, sanctions lists, court orders and obituaries write one person
     ("HARGREAVES, Dennis Arthur", "AL-RASHIDI, Hassan Mahmoud"): a name or no word of
-    the vocabulary, and no job's title ("COO, Richard Vance" is a title and a name)."""
-    return CAPITAL_SURNAME.fullmatch(surname.text) is not None and \
-        name_or_rare(surname.text.casefold()) and not job_title(surname.text) and \
-        any(c.islower() for c in given.text)
+    the vocabulary, and no job's title ("COO, Richard Vance" is a title and a name); or
+    two surnames or more so, as Spanish and Portuguese names have, none a given name
+    ("ALVAREZ MENDOZA, Jorge Luis"; "JOHN SMITH, Jane Doe" are two people)."""
+    words = surname.text.split()
+    return all(
+        CAPITAL_SURNAME.fullmatch(w) and name_or_rare(w.casefold()) for w in words) and \
+        not (len(words) > 1 and any(w.casefold() in given_names() for w in words)) and \
+        not job_title(surname.text) and any(c.islower() for c in given.text)
 
 
 CAPITAL_SURNAME = re.compile(r"[A-Z][A-Z'\u2019-]*[A-Z]")  # "AL-RASHIDI", "O'NEILL"
