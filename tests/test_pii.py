@@ -4527,6 +4527,20 @@ def test_a_surname_in_capitals_and_given_names_read_apart_are_one_name():
         "Richard Vance", "HOLD", "Ann Lee"]
 
 
+def test_two_surnames_in_capitals_before_given_names_are_one_name():
+    """The capital-double-surnames record's probe, with the model's spans as they came: a
+    sanctions list's "ALVAREZ MENDOZA, Jorge Luis" is one name; not where one of the two
+    words in capitals is a given name ("JOHN SMITH, Jane Doe" are two people) or a word of
+    the vocabulary."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("SDN: ALVAREZ MENDOZA, Jorge Luis (a.k.a. El Contador). Met JOHN SMITH, Jane Doe "
+            "and GARCIA HOLD, Ann.")
+    values = ["ALVAREZ MENDOZA", "Jorge Luis", "JOHN SMITH", "Jane Doe", "GARCIA HOLD", "Ann"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "ALVAREZ MENDOZA, Jorge Luis", "JOHN SMITH", "Jane Doe", "GARCIA HOLD", "Ann"]
+
+
 def test_a_firms_span_over_a_sentences_end_is_two_firms():
     """The firm-sentences record's probes, with the model's spans as they came: a firm's
     span over a full stop after an acronym (a legal form written without a full stop
