@@ -70,6 +70,10 @@ NEVER_ALONE = TITLES | FUNCTION_WORDS
 # "[Price]-based")
 WORD_BEFORE = re.compile(r"(?:^|(?<=\s))([A-Z]\S*(?<![.,;:!?)\]\"'\u201d])) $")
 TERM_AFTER = re.compile(r" ([A-Z][^\W\d_]*)|-[^\W\d_]")
+# a firm's words after a person's surname: the firm named after them ("Greensill
+# Capital", "Pembroke Advisors LLC")
+FOUNDED_FIRM = re.compile(r"(?: (?:%s)(?![\w-]))+" % "|".join(
+    re.escape(w) for w in sorted(FIRM_ENDS, key=len, reverse=True) if w[:1].isupper()))
 
 
 def _pieces(text: str, start: int, end: int) -> tuple[str, ...]:
@@ -159,11 +163,45 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
     span covers, and a COMPANY span for every other mention of a firm's name of two
     words or more that ends in a firm's word or legal form (`tidy.FIRM_ENDS`), found as
     surely (by the model or a recognizer: "About [Meridian Payments]" above "Meridian
-    Payments (NASDAQ: MRDP) is ..."; not a place read as a firm, "Alice Springs") and of
-    its short name (`_defined_name`); a PERSON span too for a one-word name in lower case
-    (`_in_lower_case`); the spans first mended by the document's other spans (`_mended`).
-    allowed(value) true: left in clear. Linear in the text."""
+    Payments (NASDAQ: MRDP) is ..."; not "Alice Springs"), of its short name
+    (`_defined_name`) and of a firm named after the person (`_founders_firm`); a PERSON
+    span for a one-word name in lower case (`_in_lower_case`); the spans first mended
+    (`_mended`). allowed(value) true: left in clear. Linear in the text."""
     spans = _mended(text, spans, sure)
+    forms, longest, whole, own = _to_look_for(text, spans, sure)
+    if not forms:
+        return spans
+    starts = [s.start for s in spans]
+    surnames = {name[-1] for name in whole}  # a firm is named after its founder's surname
+    added, end = [], 0
+    for m in WORD.finditer(text):
+        a = m.start()
+        if a < end or m.group() not in longest or (a and _word(text[a - 1])):
+            continue
+        hit = _mention_at(text, m, forms, longest[m.group()])
+        if hit is None:
+            continue
+        b, (score, label) = hit
+        end = b
+        k = bisect.bisect_right(starts, a)
+        if (k and spans[k - 1].end > a) or (k < len(spans) and spans[k].start < b):
+            continue  # a span covers part of it already
+        if label == "PERSON" and _pieces(text, a, b) not in whole and \
+                _in_a_term(text, a, b, own):  # a term's word, or a firm named after them
+            firm = _founders_firm(text, a, b) if text[a:b] in surnames else None
+            if firm is None or (k < len(spans) and spans[k].start < firm) or \
+                    allowed is not None and allowed(text[a:b]):
+                continue
+            b, label = firm, "COMPANY"
+        if allowed is None or not allowed(text[a:b]):
+            added.append(Span(a, b, label, text[a:b], score, "model"))
+    return sorted(spans + added) if added else spans
+
+
+def _to_look_for(text: str, spans: Sequence[Span], sure: float) -> tuple[dict, dict, set, set]:
+    """What `every_mention` looks for: each form of a name or a firm's name, as its pieces,
+    with (score, label); the pieces of each first word's longest form; the names in full,
+    which stand anywhere; and their words."""
     forms: dict[tuple[str, ...], tuple[float, str]] = {}  # -> (score, label)
     longest: dict[str, int] = {}  # first word -> pieces of its longest form
 
@@ -172,7 +210,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
             forms[form] = (score, label)
         longest[form[0]] = max(longest.get(form[0], 0), len(form))
 
-    whole, own = set(), set()  # the names in full, which stand anywhere; and their words
+    whole, own = set(), set()
     for s in spans:
         if s.label == "PERSON" and s.source == "model" and s.score >= sure:
             forms_of_name = _forms(s.text)
@@ -190,28 +228,7 @@ def every_mention(text: str, spans: Sequence[Span], sure: float = SURE,
                 add(short, s.score, "COMPANY")
             if s.score >= sure and _named_in_full(s):
                 add(_pieces(s.text, 0, len(s.text)), s.score, "COMPANY")
-    if not forms:
-        return spans
-    starts = [s.start for s in spans]
-    added, end = [], 0
-    for m in WORD.finditer(text):
-        a = m.start()
-        if a < end or m.group() not in longest or (a and _word(text[a - 1])):
-            continue
-        hit = _mention_at(text, m, forms, longest[m.group()])
-        if hit is None:
-            continue
-        b, (score, label) = hit
-        end = b
-        k = bisect.bisect_right(starts, a)
-        if (k and spans[k - 1].end > a) or (k < len(spans) and spans[k].start < b):
-            continue  # a span covers part of it already
-        if label == "PERSON" and _pieces(text, a, b) not in whole and \
-                _in_a_term(text, a, b, own):
-            continue
-        if allowed is None or not allowed(text[a:b]):
-            added.append(Span(a, b, label, text[a:b], score, "model"))
-    return sorted(spans + added) if added else spans
+    return forms, longest, whole, own
 
 
 def _mended(text: str, spans: Sequence[Span], sure: float) -> list[Span]:
@@ -410,6 +427,15 @@ def _in_a_term(text: str, start: int, end: int, own: set[str]) -> bool:
     after = TERM_AFTER.match(text, end)
     return after is not None and not (after.group(1) and (
         after.group(1) in own or after.group(1).casefold() in LONE_TITLES))
+
+
+def _founders_firm(text: str, start: int, end: int) -> int | None:
+    """Where a firm named after a person the document names ends, where the part of the
+    name at text[start:end] is its first word (`FOUNDED_FIRM`: "[Greensill Capital],
+    founded by Lex Greensill"), no capitalised word before it; or None."""
+    firm = FOUNDED_FIRM.match(text, end)
+    return firm.end() if firm and WORD_BEFORE.search(text, max(0, start - 40), start) is None \
+        else None
 
 
 def _word(char: str) -> bool:
