@@ -68,6 +68,11 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  # notices and reports name them ("former MLRO Gareth Pughe-Morgan")
                  "MLRO", "DPO",
                  "Chief Justice",
+                 # and the judges of England's Court of Appeal, as its judgments and law
+                 # reports write them ("Lord Justice Moylan", "Lady Justice Falk"; not
+                 # "Lord" or "Lady" alone, names too), and Nigeria's engineers ("Engr.
+                 # Tunde Fashola")
+                 "Lord Justice", "Lady Justice", "Engr",
                  # and the offices of public money and its supervision, as financial news
                  # writes them before a name ("Comptroller Brad Lander", "Superintendent
                  # Adrienne Harris", "State Treasurer Fiona Ma")
