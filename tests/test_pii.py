@@ -4812,6 +4812,20 @@ def test_emeritus_is_a_title_not_a_name():
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == ["Joan Blake"]
 
 
+def test_an_appeal_judges_and_an_engineers_titles_are_not_names():
+    """The appeal-judges-and-engineers record's probe, with the model's spans as it gave
+    them: "Lord Justice", "Lady Justice" and "Engr." before a name are no part of it, and
+    "Engr" alone is nobody's; "Lord" alone before a name stays, a name too."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Before: Lord Justice Moylan, Lady Justice Falk. Engr. Tunde Fashola and Engr "
+            "Ada Obi met Lord Lucan.")
+    values = ["Lord Justice Moylan", "Lady Justice Falk", "Engr", "Tunde Fashola",
+              "Engr Ada Obi", "Lord Lucan"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Moylan", "Falk", "Tunde Fashola", "Ada Obi", "Lord Lucan"]
+
+
 def test_a_documents_parts_are_no_ones_name():
     """The document-parts record's probes: a document's part or a letter's note before
     its colon or alone on its line is nobody's, read by the model (with its spans as it
