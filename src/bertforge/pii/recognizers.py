@@ -1112,8 +1112,8 @@ class CitedAuthors(Recognizer):
         for a, b in self._stretches(text):
             for m in p.REFERENCE_AUTHORS.finditer(text, a, b):
                 authors = list(p.REFERENCE_AUTHOR.finditer(text, m.start(1), m.end(1)))
-                if all(_cited_surname(a.group(1), initials=True) for a in authors):
-                    out += [self.match(*a.span()) for a in authors]
+                if all(_cited_surname(author.group(1), initials=True) for author in authors):
+                    out += [self.match(*author.span()) for author in authors]
             for m in p.CITED_AUTHORS.finditer(text, a, b):
                 which = 1 if m.group(1) else 2
                 names = list(p.CITED_SURNAME.finditer(text, m.start(which), m.end(which)))

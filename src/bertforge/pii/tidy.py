@@ -1944,8 +1944,7 @@ def _particle_tails(text: str, spans: list[Span]) -> list[Span]:
         end = tail and (tail.end(2) if tail.group(2) and name_or_rare(tail.group(2).casefold())
                         else tail.end(1))
         if end and not any(w in FIRM_WORDS for w in tail.group(1).split()) and \
-                not a_place(tail.group(1)) and \
-                all(s.label == "PERSON" or s.start >= end for s in spans[k + 1:]):
+                not a_place(tail.group(1)) and _persons_only(spans, k + 1, end):
             out.append(_ending_at(text, span, end))
         elif span.text.isupper():
             out.append(span)
@@ -1954,7 +1953,17 @@ def _particle_tails(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-PARTICLES_AT_END = re.compile(rf"(?:[ \t]+(?:{_SURNAME_PARTICLES}|los|las))+\Z")
+PARTICLES_AT_END = re.compile(rf"(?:\s+(?:{_SURNAME_PARTICLES}|los|las))+\Z")
+
+
+def _persons_only(spans: list[Span], k: int, end: int) -> bool:
+    """Whether the spans from the k-th on that start before `end` are all PERSON spans
+    (the spans in order: a few looked at, not the rest of a long log's)."""
+    while k < len(spans) and spans[k].start < end:
+        if spans[k].label != "PERSON":
+            return False
+        k += 1
+    return True
 
 
 def _capital_surname(surname: Span, given: Span) -> bool:
