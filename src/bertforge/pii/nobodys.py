@@ -561,7 +561,11 @@ WORK_ABBREVIATIONS = frozenset(("eod", "cob", "eow", "eom", "asap", "fyi", "tbd"
                                 # refusing", "[TIFU] by wiring", "[IANAL], but")
                                 "aita", "wibta", "tifu", "ianal", "nta", "yta", "esh", "ysk",
                                 "lpt", "eli5", "tldr", "psa", "fwiw", "iirc", "tbh", "smh",
-                                "op"))
+                                "op",
+                                # and the family a forum's posts name by its letters ("my
+                                # [MIL] keeps asking", "[DH] says"); not "SIL" or "BIL",
+                                # given names too
+                                "mil", "fil", "dh", "dw"))
 # the means a contract's notices go by, perhaps with their number's word ("sent by
 # [telecopy]", "([Telecopy No]. (303) 555-0199)"): the model reads them as names and firms
 NOTICE_MEANS = frozenset(f"{means}{number}" for means in ("facsimile", "telecopy", "telecopier",
