@@ -2445,6 +2445,10 @@ def test_a_field_label_read_alone_is_nobodys():
     values = ["AITA", "Darnell", "TIFU", "IANAL", "WIBTA", "Op Okafor"]
     found = tidy(text, spans_in_turn(text, values))
     assert [s.text for s in found] == ["Darnell", "Op Okafor"]
+    # and the family it names by its letters (the family-acronyms record)
+    text = "So my MIL (Rosemary) keeps asking; DH says ignore it, FIL and DW agree."
+    found = tidy(text, spans_in_turn(text, ["MIL", "Rosemary", "DH", "FIL", "DW"]))
+    assert [s.text for s in found] == ["Rosemary"]
     # and the next field's label, a list's number or a form's box letter read as an
     # address's last line (the next-fields and box-letters records); a last line with a
     # digit before a colon, a town before a full stop and a ZIP code alone on a line stay
