@@ -1875,6 +1875,8 @@ CASE_CITATION = re.compile(
 # (1993)", "Smith et al. (2019)") or in brackets before a comma and a year ("(Hou, Xue
 # and Zhang, 2015; Novy-Marx, 2013)"; the group, each surname one `CITED_SURNAME`).
 # Whether each is a name is `recognizers.CitedAuthors`'s to say.
+# (not `_PARTICLE`: its "do" is English's verb before a surname in running text, "so do
+# Servon and Kaestner (2008)")
 _CITED_SURNAME = r"(?:(?:van|von|de|der|den|del|della|da|di|du|le|la|dos|ten) ){0,2}" \
                  r"[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_'\u2019-]*(?:-[^\W\d_]+|['\u2019](?!s\b)[^\W\d_]+)*"
 _INITIALS = r"[A-Z]\.(?:[ -]?[A-Z]\.){0,3}"

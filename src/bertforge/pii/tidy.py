@@ -1893,9 +1893,9 @@ def _inverted_cells(text: str, spans: list[Span]) -> list[Span]:
 
 # a surname led by its particles in lower case ("van den Berg", "de la Cruz", "dos Santos"),
 # and such a particle right before a span ("de" of "Cc: de [la Cruz]")
-_SURNAME_PARTICLES = trie_pattern(("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del",
-                                   "della", "van", "von", "vom", "zu", "la", "le", "den", "der",
-                                   "ter", "ten"))
+SURNAME_PARTICLES = ("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del", "della",
+                     "van", "von", "vom", "zu", "la", "le", "den", "der", "ter", "ten")
+_SURNAME_PARTICLES = trie_pattern(SURNAME_PARTICLES)
 PARTICLE_SURNAME = re.compile(rf"(?:{_SURNAME_PARTICLES}[ \t]+)+"
                               rf"[A-Z][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*")
 PARTICLE_BEFORE = re.compile(rf"(?<![\w.'\u2019-])(?:{_SURNAME_PARTICLES})[ \t]+\Z")
@@ -1913,13 +1913,12 @@ def _particle_led(text: str, span: Span) -> Span:
 # (or "d'") leads on to ("de la Tour d'Auvergne", "Santos e Silva"), and perhaps one more
 # capitalised word, a name (`NAME_TAIL`)
 _TAIL_WORD = r"(?:[dD]['\u2019])?[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[-'\u2019][^\W\d_]+)*"
-_TAIL_LINK = rf"(?:{_SURNAME_PARTICLES}|los|las|y|e)"
-NAME_TAIL = re.compile(rf"(?i:(?:[ \t]+{_SURNAME_PARTICLES}|[ \t]+los|[ \t]+las)*)[ \t]+"
+_TAIL_PARTICLE = rf"(?:{_SURNAME_PARTICLES}|los|las)"
+_TAIL_LINK = rf"(?:{_TAIL_PARTICLE}|y|e)"
+NAME_TAIL = re.compile(rf"(?i:(?:[ \t]+{_TAIL_PARTICLE})*)[ \t]+"
                        rf"({_TAIL_WORD}(?:(?:[ \t]+{_TAIL_LINK})+[ \t]+{_TAIL_WORD}"
                        rf"|[ \t]+(?=[dD]['\u2019]){_TAIL_WORD})*)(?:[ \t]+({_TAIL_WORD}))?")
-TAIL_PARTICLES = frozenset(("de", "du", "des", "do", "da", "dos", "das", "di", "dei", "del",
-                            "della", "van", "von", "vom", "zu", "la", "le", "den", "der", "ter",
-                            "ten", "los", "las"))
+TAIL_PARTICLES = frozenset(SURNAME_PARTICLES + ("los", "las"))
 
 
 def _particle_tails(text: str, spans: list[Span]) -> list[Span]:
@@ -1953,7 +1952,7 @@ def _particle_tails(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
-PARTICLES_AT_END = re.compile(rf"(?:\s+(?:{_SURNAME_PARTICLES}|los|las))+\Z")
+PARTICLES_AT_END = re.compile(rf"(?:\s+{_TAIL_PARTICLE})+\Z")
 
 
 def _persons_only(spans: list[Span], k: int, end: int) -> bool:
