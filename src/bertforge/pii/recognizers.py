@@ -33,7 +33,7 @@ from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
 from .nobodys import DOCUMENT_PARTS, FORM_LABELS, party_role
-from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE
+from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE, firms_person
 
 TRUST = ("checksum", "shape", "end")
 
@@ -895,10 +895,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "signature_firms": lambda region: Pattern(
         "signature_firms", "company", SIGNATURE_FIRM, "shape", group=1, validate=_signature_firm,
         check="a firm's name ending in a firm's word after a signature's job title"),
-    "firm_forms": lambda region: Pattern("firm_forms", "company", p.FIRM_FORM, "end",
-                                         check="a firm's name in running text followed by "
-                                               "its abbreviated legal form",
-                                         needs=p.FORM_AFTER_NAME),
+    "firm_forms": lambda region: FirmForms(),
 }
 
 
@@ -918,6 +915,30 @@ def find(text: str, recognizers: Sequence[Recognizer] | None = None) -> list[Pat
     if where is None:
         return found
     return [replace(m, start=where[m.start], end=where[m.end - 1] + 1) for m in found]
+
+
+class FirmForms(Pattern):
+    """A firm's name in running text followed by its abbreviated legal form
+    (`patterns.FIRM_FORM`: "Begbies Traynor (Central) LLP"); a person's full name and "of"
+    before it are the person's, not the firm's ("Lisa Thorogood of Begbies Traynor
+    (Central) LLP", as a notice names the firm's partner: `tidy.firms_person`)."""
+
+    def __init__(self):
+        super().__init__("firm_forms", "company", p.FIRM_FORM, "end",
+                         check="a firm's name in running text followed by its abbreviated "
+                               "legal form", needs=p.FORM_AFTER_NAME)
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in super().find(text):
+            of = OF.search(text, m.start, m.end)
+            if of is not None and firms_person(text[m.start:of.start()]):
+                m = replace(m, start=of.end())
+            out.append(m)
+        return out
+
+
+OF = re.compile(r" of ")
 
 
 class UkAddresses(Pattern):

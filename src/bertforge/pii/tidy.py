@@ -584,26 +584,43 @@ def _name_and_firm(span: Span) -> list[Span] | None:
     """A PERSON span and a COMPANY span for a model PERSON span that is a name, a comma
     and a firm ("Betsy Graseck, Morgan Stanley", as an analyst introduces herself on a
     call), or a name of two words or more, "of" and a firm ("Manan Gosalia of Morgan
-    Stanley", as an operator introduces him): the firm a well-known one
+    Stanley", as an operator introduces him), and for a model COMPANY span that is a
+    person's name (`firms_person`), a spaced dash or "of", and a firm ("Mike Mayo --
+    Wells Fargo Securities", a transcript's speaker line): the firm a well-known one
     (`patterns.FIRMS`) or ending in a firm's word or legal form (`FIRM_ENDS`); None for
     anything else ("Okonkwo, Chidi", "Bank of America")."""
-    if span.label != "PERSON" or span.source != "model":
+    if span.label not in ("PERSON", "COMPANY") or span.source != "model":
         return None
-    comma, of = span.text.rfind(", "), OF_FIRM.search(span.text)
-    cuts = [(comma, comma + 2)] if comma > 0 else []
-    if of is not None and len(span.text[:of.start()].split()) > 1:
-        cuts.append(of.span())
+    if span.label == "COMPANY":
+        cut = DASH_OR_OF.search(span.text)
+        cuts = [cut.span()] if cut and firms_person(span.text[:cut.start()]) else []
+    else:
+        comma, of = span.text.rfind(", "), OF_FIRM.search(span.text)
+        cuts = [(comma, comma + 2)] if comma > 0 else []
+        if of is not None and len(span.text[:of.start()].split()) > 1:
+            cuts.append(of.span())
     for cut, at in cuts:
         firm = span.text[at:].strip()
         if NAME_WORD.search(span.text, 0, cut) and firm and (
                 FIRMS.fullmatch(firm) or firm.split()[-1] in FIRM_ENDS):
             start = span.start + span.text.index(firm, at)
-            return [_cut(span, cut), Span(start, start + len(firm), "COMPANY", firm,
-                                          span.score, span.source)]
+            return [replace(_cut(span, cut), label="PERSON"),
+                    Span(start, start + len(firm), "COMPANY", firm, span.score, span.source)]
     return None
 
 
+def firms_person(value: str) -> bool:
+    """Whether the words before a firm in a firm's span are a person's name: capitalised
+    words, the first a given name ("Mike Mayo", "Lisa Thorogood"), none a firm's word or
+    legal form ("Clayton Holdings"), and the whole no well-known firm ("Morgan Stanley")."""
+    words = value.split()
+    return bool(words) and all(w[0].isupper() for w in words) and \
+        words[0].casefold() in given_names() and \
+        not any(w in FIRM_ENDS for w in words) and not FIRMS.fullmatch(value)
+
+
 OF_FIRM = re.compile(r"[ \t]+of[ \t]+")
+DASH_OR_OF = re.compile(r"[ \t]+(?:--?|\u2013|\u2014|of)[ \t]+")  # (a spaced dash or "of")
 
 
 # a firm's or a person's name, its possessive and a person's full name ("Blackstone's Jon
