@@ -3074,6 +3074,38 @@ def test_a_calls_speakers_are_parted_from_their_marks_and_firms():
         ("Prosek Partners", "COMPANY"), ("Amy Reyes", "PERSON")]
 
 
+def test_a_name_and_a_firm_read_as_one_firm_are_a_person_and_the_firm():
+    """The names-before-firms record's probe, with the model's spans as it gave them: a
+    transcript's speaker line read as one firm is the speaker and the firm, and so is a
+    partner named with "of" before a firm that the legal-form pattern found whole; a
+    firm's name before the dash stays one span, whether its first word is no given name,
+    one of its words is a firm's or it is a well-known firm."""
+    from bertforge.pii import Redactor
+    from bertforge.pii.recognizers import FirmForms
+    from bertforge.pii.tidy import tidy
+
+    text = ("Mike Mayo -- Wells Fargo Securities -- Analyst\n"
+            "Bank of Montreal Capital Markets\nSeaport Global -- Wolfe Research\n"
+            "Clayton Holdings -- Apollo Global Management\n"
+            "Morgan Stanley -- Smith Barney LLC\nCarla and partners -- Numis Securities")
+    firms = ("Mike Mayo -- Wells Fargo Securities", "Bank of Montreal Capital Markets",
+             "Seaport Global -- Wolfe Research", "Clayton Holdings -- Apollo Global Management",
+             "Morgan Stanley -- Smith Barney LLC", "Carla and partners -- Numis Securities")
+    spans = [Span(text.index(v), text.index(v) + len(v), "COMPANY", v, 0.9, "model")
+             for v in firms]
+    assert [(s.text, s.label) for s in tidy(text, spans)] == [
+        ("Mike Mayo", "PERSON"), ("Wells Fargo Securities", "COMPANY")] + [
+        (v, "COMPANY") for v in firms[1:]]
+    notice = ("Joint Administrators: Andrew Pike and Lisa Thorogood of Begbies Traynor "
+              "(Central) LLP\nThe Bank of Nova Scotia Ltd\nGraham Bank of Nova Scotia Ltd")
+    assert [notice[m.start:m.end] for m in FirmForms().find(notice)] == [
+        "Begbies Traynor (Central) LLP", "Bank of Nova Scotia Ltd",
+        "Graham Bank of Nova Scotia Ltd"]
+    found = [(s.text, s.label) for s in Redactor.load(None).detect(notice.split("\n")[0])]
+    assert found == [("Andrew Pike", "PERSON"), ("Lisa Thorogood", "PERSON"),
+                     ("Begbies Traynor (Central) LLP", "COMPANY")]
+
+
 def test_a_name_of_a_firm_read_as_one_person_is_a_person_and_the_firm():
     """The firms-after-of record's probe, with the model's spans as it gave them: a name
     of two words, "of" and a well-known firm, or one ending in a firm's word, are a person
