@@ -99,6 +99,21 @@ OFFICE_TITLES = ("Judge", "Justice", "Senator", "Sen", "Representative", "Rep", 
                  "Tan Sri", "Puan Sri", "Datuk Seri", "Datin Seri", "Dato' Sri", "Datuk",
                  "Dato'", "Dato", "Datin", "Toh Puan")
 LONE_TITLES = {t.casefold() for t in COURTESY_TITLES + OFFICE_TITLES}
+# kinship words; they and the courtesy titles are written in lower case too ("my uncle
+# Ray", "mr peterson")
+KIN = ("Uncle", "Aunt", "Auntie", "Aunty", "Cousin", "Brother", "Grandma", "Grandpa", "Granny",
+       "Mom", "Mum", "Dad",
+       # and the words for grandparents and parents that families sign with ("Love, Gran
+       # xx", "it's Grandad"), written before a name too ("Papa Joe")
+       "Gran", "Grandad", "Granddad", "Grandmother", "Grandfather", "Gramps", "Grampa",
+       "Mummy", "Mommy", "Daddy", "Mama", "Papa", "Pops",
+       # and the grandparents, aunts and uncles of other languages, as English posts write
+       # them ("my grandma (Nonna Lucia)", "Abuela Rosa"), none a given name of Faker's
+       "Nonna", "Nonno", "Abuela", "Abuelo", "Abuelita", "Abuelito", "Opa", "Bubbe", "Zayde",
+       "Tío", "Zia", "Zio", "Tante", "Onkel")
+# those that no one is named, alone ("Love, [Gran] xx"): not "Cousin", a surname too, nor
+# "Brother", a firm
+KIN_ALONE = frozenset(w.casefold() for w in KIN) - {"cousin", "brother"}
 # the roles and relations running text writes before a person's name, after "my",
 # "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
 # Ashley Nguyen"): no part of the name. Not "host", which names a platform as often

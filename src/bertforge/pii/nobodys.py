@@ -20,9 +20,9 @@ import re
 
 from ..spans import Span
 from . import ids
-from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, LONE_TITLES, PRONOUNS, ROLE_DETERMINERS,
-                      ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, common_words, known_names,
-                      known_place, places, widely_given)
+from .lexicon import (COURTESY_TITLES, FUNCTION_WORDS, KIN_ALONE, LONE_TITLES, PRONOUNS,
+                      ROLE_DETERMINERS, ROLES, SOFTWARE, SOFTWARE_FOLDED, a_place, common_words,
+                      known_names, known_place, places, widely_given)
 from .patterns import (ABBREVIATED_FORMS, CA_PROVINCES, CELL_ONLY_FORMS, DEPARTMENTS, FIRMS,
                        FIRMS_IN_CAPITALS, GREETING_BEFORE, LISTING, MONTH, PRODUCT_VERSION,
                        SIGN_OFF_LINE, US_STATE_NAMES, US_STATES, job_title, trie_pattern)
@@ -45,10 +45,10 @@ def nobodys(text: str, span: Span) -> bool:
     `WORK_ABBREVIATIONS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
     [Jupyter] kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's
     title ("[President and CEO]", `patterns.job_title`), a greeting alone ("[Olá], my card ...",
-    `GREETING_WORDS`) or a reply ("[No]. Emeka never said", `REPLY_WORDS`), a team's or a project's
-    name ("Team [Falcon]", `TEAM_NAME`), a national number's keyword ("[Aadhaar]: 2345 6789 0124",
-    `ids.is_keyword`), a sign-off's words at its line's start ("[Med] vänlig hälsning",
-    `_letters_words`), a judge's title after the surname (`_judges_title`), a function's name in
+    `GREETING_WORDS`), a reply or a kinship word alone ("[No]. Emeka never said", "Love, [Gran]
+    xx": `WORDS_ALONE`), a team's or a project's name ("Team [Falcon]", `TEAM_NAME`), a
+    national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a sign-off's
+    words at its line's start ("[Med] vänlig hälsning", `_letters_words`), a judge's title after the surname (`_judges_title`), a function's name in
     CamelCase before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's word before its
     number ("[Docket] No. 142", `_numbered`), a form's label in another language or a notice's
@@ -72,7 +72,7 @@ def nobodys(text: str, span: Span) -> bool:
                                        ids.is_keyword(span.text) or _numbered(text, span) or
                                        _role_determiner(text, span) or _function_words(span.text) or
                                        _greeted_place(text, span) or _civic(text, span) or
-                                       span.text.rstrip(".,").casefold() in REPLY_WORDS or
+                                       span.text.rstrip(".,").casefold() in WORDS_ALONE or
                                        _month_alone(span.text) or _salutation(span.text) or
                                        _per_preposition(text, span) or
                                        " " not in span.text and TEAM_NAME.search(
@@ -388,6 +388,7 @@ SALUTATION_WORDS = GREETING_WORDS | {t.casefold().capitalize() for t in COURTESY
 # after it, where an answer's next sentence starts with one ("Witness: [No]. Emeka never
 # said", "[No. Emeka]": `tidy._two_sentences` parts that)
 REPLY_WORDS = frozenset(("no", "yes", "yeah", "yep", "nope", "okay", "ok"))
+WORDS_ALONE = REPLY_WORDS | KIN_ALONE  # (and a kinship word: `lexicon.KIN_ALONE`)
 # the months' abbreviations that are no one's given name, as notes and statements write
 # a month alone ("[Nov] bill", "Oct rent"); not "Jan", "Mar", "May", "Jun" or "Sep"
 MONTH_SHORT = frozenset(("feb", "apr", "jul", "aug", "sept", "oct", "nov", "dec"))

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from .labels import GROUP_OF
-from .lexicon import COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, ROLE_DETERMINERS, ROLES
+from .lexicon import (COURTESY_TITLES, ENGLISH_TITLES, KIN_ALONE, OFFICE_TITLES, ROLE_DETERMINERS,
+                      ROLES)
 
 
 # Word processors, PDFs and web pages write a value's spaces and hyphens as other
@@ -1425,12 +1426,12 @@ NOT_SYLLABLE_NAMES = frozenset({
 NOT_GREETED = frozenset(w.casefold() for w in (
     "There", "Again", "Guys", "Guy", "Folks", "Mate", "Mates", "Man", "Bro", "Buddy", "Sir",
     "Sirs", "Madam", "Friend", "Friends", "Everybody", "Both", "Much", "So", "Lot", "Anyway",
-    "Boss", "Dude", "Love", "Honey", "Doc", "Gents", "Ladies", "Gentlemen", "Mom", "Dad",
-    "Mum", "Aboard", "Back", "Home", "World", "Folks", "Y'all", "Yall", "Lads", "Peeps",
+    "Boss", "Dude", "Love", "Honey", "Doc", "Gents", "Ladies", "Gentlemen", "Aboard", "Back",
+    "Home", "World", "Folks", "Y'all", "Yall", "Lads", "Peeps",
     "Fam", "Hun", "Babe", "Darling", "Sweetie", "Chief", "Captain", "Partner", "Pal",
     "Neighbor", "Neighbour", "Colleagues", "Coworkers", "Valued", "Again", "Kindly", "Very",
-    "Tons", "Heaps", "Loads", "Alot", "Brother", "Sister", "Sis", "Uncle", "Auntie", "Aunt",
-    "Grandma", "Grandpa", "Santa", "God", "Lord", "Jesus", "Heavens", "Goodness",
+    "Tons", "Heaps", "Loads", "Alot", "Brother", "Sister", "Sis", "Santa", "God", "Lord",
+    "Jesus", "Heavens", "Goodness",
     # and in the other languages greeted ("Hola Equipo", "Danke Schön", "Merci Beaucoup")
     "Equipo", "Equipe", "Equipa", "Amigo", "Amiga", "Amigos", "Todos", "Todas", "Senhor",
     "Senhora", "Señor", "Señora", "Señores", "Beaucoup", "Madame", "Monsieur", "Messieurs",
@@ -1452,7 +1453,7 @@ NOT_GREETED = frozenset(w.casefold() for w in (
     "Interviewer", "Interviewee", "Panelist", "Panellist", "Deponent", "Juror",
     "Facilitator", "Questioner", "Transcriber", "Stenographer", "Adjudicator", "Arbitrator",
     "Mediator", "Ombudsman", "Attendee", "Dispatcher", "Approver", "Requester", "Requestor",
-    "Submitter"))
+    "Submitter")) | KIN_ALONE  # (and "Hi Grandma", "it's Gran")
 # a handle's name may hold full stops between its characters ("@jasmine.r", as Instagram's)
 # or hyphens ("@sarah-okonkwo", as GitHub's)
 HANDLE = re.compile(r"(?=@)(?<![\w@.+\-/])@((?=[\w.-]{1,39}(?![\w.-]|[.-]\w))"

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from ..spans import Span
-from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, OFFICE_TITLES, PRONOUNS,
+from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, KIN, OFFICE_TITLES, PRONOUNS,
                       a_place, common_words, given_names, known_names, name_or_rare,
                       widely_given)
 from .nobodys import (GREETING_WORDS, NUMBER_GROUPS, REPLY_WORDS, at_line_start, eponym, nobodys,
@@ -1186,14 +1186,6 @@ DEMONYMS = ("Briton", "Swede", "Spaniard", "Dane", "Dutchman", "Dutchwoman", "Fr
             "Frenchwoman", "Englishman", "Englishwoman", "Irishman", "Irishwoman", "Scotsman",
             "Scotswoman", "Welshman", "Welshwoman", "Queenslander", "Aussie", "Texan",
             "Californian", "New Yorker", "Londoner", "Parisian", "Muscovite")
-# kinship words; they and the courtesy titles are written in lower case too ("my uncle
-# Ray", "mr peterson")
-KIN = ("Uncle", "Aunt", "Auntie", "Aunty", "Cousin", "Brother", "Grandma", "Grandpa", "Granny",
-       "Mom", "Mum", "Dad",
-       # and the grandparents, aunts and uncles of other languages, as English posts write
-       # them ("my grandma (Nonna Lucia)", "Abuela Rosa"), none a given name of Faker's
-       "Nonna", "Nonno", "Abuela", "Abuelo", "Abuelita", "Abuelito", "Opa", "Bubbe", "Zayde",
-       "Tío", "Zia", "Zio", "Tante", "Onkel")
 TITLE = re.compile(r"(?:(?:%s)\.?[ \t]+)+(?=[^\W\d_])" % "|".join(map(re.escape, sorted(
     {t for title in OFFICE_TITLES + DEMONYMS for t in (title, title.upper())} |
     {t for word in COURTESY_TITLES + KIN for t in (word, word.upper(), word.lower())},
