@@ -111,9 +111,8 @@ KIN = ("Uncle", "Aunt", "Auntie", "Aunty", "Cousin", "Brother", "Grandma", "Gran
        # them ("my grandma (Nonna Lucia)", "Abuela Rosa"), none a given name of Faker's
        "Nonna", "Nonno", "Abuela", "Abuelo", "Abuelita", "Abuelito", "Opa", "Bubbe", "Zayde",
        "Tío", "Zia", "Zio", "Tante", "Onkel")
-# those that no one is named, alone ("Love, [Gran] xx"): not "Cousin", a surname too, nor
-# "Brother", a firm
-KIN_ALONE = frozenset(w.casefold() for w in KIN) - {"cousin", "brother"}
+# those that no one is named, alone ("Love, [Gran] xx"): not "Cousin", a surname too
+KIN_ALONE = frozenset(w.casefold() for w in KIN) - {"cousin"}
 # the roles and relations running text writes before a person's name, after "my",
 # "our" or "the" ("our server Brianna", "my landlord Oksana", "the teller
 # Ashley Nguyen"): no part of the name. Not "host", which names a platform as often
