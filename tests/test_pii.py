@@ -2276,6 +2276,23 @@ def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
                                        "Nicola Hartwell", "Aileen Gorman"]
 
 
+def test_a_kinship_word_alone_is_nobodys_name():
+    """The kin-alone record's probe: a grandparent's or a parent's word that a family
+    signs with, read alone as a name, is no one's ("it's [Gran]", "Love, [Grandad] xx"),
+    nor greeted or introduced; one that is a surname too stays ("Cousin"), and before a
+    name it is a title, the name after it kept ("Papa [Joe]")."""
+    from bertforge.pii.recognizers import REGISTRY
+    from bertforge.pii.tidy import tidy
+
+    text = ("Hi Sam, it's Gran. Love, Gran xx\nHi Grandad! Love, Grandad\n"
+            "Signed: Cousin\nAsk Papa Joe")
+    spans = spans_at(text, ["Sam", "Gran", ("Gran", "PERSON", 1), "Grandad",
+                            ("Grandad", "PERSON", 1), "Cousin", "Papa Joe"])
+    assert [s.text for s in tidy(text, spans)] == ["Sam", "Cousin", "Joe"]
+    greeted = REGISTRY["greeted_names"]("US").find(text)
+    assert [text[m.start:m.end] for m in greeted] == ["Sam"]
+
+
 def test_a_role_in_lower_case_is_left_out_of_a_name():
     """The role-words record: a role or a relation written in lower case before a name
     ("teller [Ashley Nguyen]", "server [Brianna]", "wife [Keisha]") is no part of it,
