@@ -1279,6 +1279,9 @@ _SIGN_OFFS = ("Regards", "Best regards", "Kind regards", "Warm regards", "Best w
 # the other languages the phrase alone says a name follows. Not German's "ich bin",
 # which its capitalised nouns follow as often ("ich bin Kunde").
 _INTRODUCTIONS = ("My name is", "My name's", "This is", "I'm", "I am", "It's", "It is")
+# (those that open their clause, `CLAUSE_OPENS`; and what may open it before them)
+OPENING_INTRODUCTIONS = ("this is", "i'm", "i am", "it's", "it is")
+_OPENERS = ("there", "yes", "yeah", "ok", "okay", "oh", "sorry")
 _INTRODUCTIONS_ABROAD = ("Me llamo", "Mi nombre es", "Meu nome é", "Me chamo",
                          "Je m'appelle", "Mi chiamo", "Soy", "Sou", "Je suis", "Sono",
                          "Mein Name ist", "Ich heiße",
@@ -1303,6 +1306,13 @@ INTRODUCED_NAME = re.compile(
     rf"(?=[ \t]*(?:[,!?;:]|\.(?:\s|$)|$)|[ \t]+(?:from|here|calling|speaking|and)\b)"
     rf"|(?:{trie_pattern(_cases(_INTRODUCTIONS_ABROAD, True))})[ \t]+({_GREETED})(?![\w-]))",
     re.MULTILINE)
+# where an introduction by "it's", "this is" or "I'm" opens what its writer says: its
+# line's start, a punctuation mark, or a greeting, a thanks or a reply, perhaps with the
+# name greeted ("Hi Sam it's Gran"); not after a word of the same clause ("I think it's
+# Lloyds", "so I'm Black")
+CLAUSE_OPENS = re.compile(
+    rf"(?:^|[,.!?;:()\u2014-]|(?<![\w-])(?:{_GREETING}|{trie_pattern(_cases(_OPENERS, True))})"
+    rf"(?:[ \t]+{_GREETED})?)[ \t]*$", re.MULTILINE)
 AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`recognizers._introduced`)
 # a name after a verb of office chat that asks someone to be reached ("ping Marta or
 # me", "can you DM Kofi?", "loop in Ravi")

@@ -602,10 +602,15 @@ class GreetedNames(Recognizer):
 
 
 def _introduced(text: str, m: re.Match) -> bool:
-    """Whether an introduction's name may end at an "and" after it: after "my name is"
-    any name may ("my name is Sarah and ..."); after "I'm" or "this is" only words of
-    no sentence, outside the vocabulary ("I'm Xochitl and ..."; not "I am Alpha and
-    Omega", "I'm Black and proud")."""
+    """Whether an introduction is one: "it's", "this is" or "I'm" where it opens its
+    clause (`patterns.CLAUSE_OPENS`: "Hi Sam, it's Gran"; not "I think it's Lloyds"); and
+    whether its name may end at an "and" after it: after "my name is" any name may ("my
+    name is Sarah and ..."); after "I'm" or "this is" only words of no sentence, outside
+    the vocabulary ("I'm Xochitl and ..."; not "I am Alpha and Omega", "I'm Black and
+    proud")."""
+    if m.group().casefold().startswith(p.OPENING_INTRODUCTIONS) and \
+            not p.CLAUSE_OPENS.search(text, max(0, m.start() - 60), m.start()):
+        return False
     if not p.AND_AFTER.match(text, m.end()) or m.group().casefold().startswith("my name"):
         return True
     return not any(w.casefold() in common_words() for w in m.group(m.lastindex).split())
