@@ -1312,7 +1312,7 @@ INTRODUCED_NAME = re.compile(
 # Lloyds", "so I'm Black")
 CLAUSE_OPENS = re.compile(
     rf"(?:^|[,.!?;:()\u2014-]|(?<![\w-])(?:{_GREETING}|{trie_pattern(_cases(_OPENERS, True))})"
-    rf"(?:[ \t]+{_GREETED})?)[ \t]*$", re.MULTILINE)
+    rf"(?:[ \t]+{_GREETED})?)[ \t]*\Z", re.MULTILINE)
 AND_AFTER = re.compile(r"[ \t]+and\b")  # what may end an introduced name (`recognizers._introduced`)
 # a name after a verb of office chat that asks someone to be reached ("ping Marta or
 # me", "can you DM Kofi?", "loop in Ravi")
