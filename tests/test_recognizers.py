@@ -1110,6 +1110,15 @@ GREETED_PROBES = [
         ["Arvind", "Oluwaseun", "Étienne Marchand", "Xochitl", "Thanh", "Nomvula", "Rashida",
          "Precious", "Eero", "Tarek", "Xochitl", "Sarah"],
         id="introductions"),
+    # the introductions-open-clauses record: "it's", "this is" or "I'm" introduce a name
+    # where they open their clause (a line's start, a punctuation mark, a greeting with or
+    # without the name greeted, a reply, "there", "sorry"); not after another word of it
+    pytest.param(
+        "I think it's Lloyds, sort code 30-94-57. Hey it's Priya from the bank.\n"
+        "Good morning this is Karen from Chase. Maybe it's Mercer? Hi there I'm Thanh.\n"
+        "Yes this is Dmitri speaking. Sorry it's Jake. Hi Sam it's Mara.\n",
+        ["Priya", "Karen", "Thanh", "Dmitri", "Jake", "Mara"],
+        id="introductions-open-clauses"),
     # the dashed-names-with-initials record: a name and its surname's initial after a dash
     # that ends a review ("- Funmilayo A."), the initial's stop with it; not an initial
     # without its stop
