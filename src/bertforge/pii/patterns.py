@@ -1371,6 +1371,20 @@ _CHAT_TIME = r"^[ \t]*(?:[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?
 SPEAKER_NAME = re.compile(
     _CHAT_TIME + rf"({_GREETED})[ \t]*:[ \t]+(?=(?:[^\s\d@_]+ ){{2}}[^\s\d@_]+(?:\s|$))"
     r"(?=(?:[^\s\d@_]+ ){0,2}[a-z])(?![A-Z][^\s]* [A-Z])", re.MULTILINE)
+# a chat export's line: its stamp (a time, perhaps with its date, in square brackets:
+# "[10:03]", "[2024-11-02 09:14:22]", "[12/03/2024, 10:02:11]"; or WhatsApp's date, time
+# and dash: "12/03/2024, 10:02 - "), then the speaker's one to four words and a colon; or
+# Discord's head of a message, the user's name, an em dash and when ("cryptoqueen88 —
+# Today at 10:03 AM"). A form's field has no such stamp. (Its dashes as `fold` leaves
+# them: "-".)
+_STAMP_TIME = r"\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
+_STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}"
+_SPEAKER = r"[^\W\d][\w.'\u2019-]*(?: [^\W\d][\w.'\u2019-]*){0,3}"
+CHAT_SPEAKER = re.compile(
+    rf"^[ \t]*(?:\[(?:{_STAMP_DATE},?[ \t]+)?{_STAMP_TIME}\]|{_STAMP_DATE},?[ \t]+{_STAMP_TIME}"
+    rf"[ \t]+-)[ \t]*({_SPEAKER}):(?=[ \t]|$)"
+    rf"|^([^\W\d][\w.-]*)[ \t]+-[ \t]+(?:(?:Today|Yesterday)[ \t]+at|{_STAMP_DATE})[ \t]+"
+    rf"{_STAMP_TIME}[ \t]*$", re.MULTILINE)
 # a speaker's name in brackets after their role, before the colon, at a line's start
 # ("[14:02] Agent (Sipho): Good afternoon!", "SPEAKER 2 (Marcus Oyelaran): Sure.")
 SPEAKER_ROLE_NAME = re.compile(

@@ -538,6 +538,29 @@ class Handles(Recognizer):
         return out
 
 
+class ChatSpeakers(Recognizer):
+    """A chat export's speakers (`patterns.CHAT_SPEAKER`: "12/03/2024, 10:02 - Amaka Obi:
+    did the rent go through?", "[10:03] cryptoqueen88: nah", "hodl_4ever — Today at 10:04
+    AM"): a name where the words may be a person's as after a greeting
+    (`_greeted_person`), a user name where one word has a user name's shape
+    (`_user_named`) or a full stop inside ("raj.k"); a role or a label ("System",
+    "Admin") is left to the model."""
+    name, kinds, trust = "chat_speakers", ("name", "user_name"), "shape"
+    check = "a chat export's speaker after the message's stamp"
+    DOTTED = re.compile(r"[a-z\d_]+(?:\.[a-z\d_]+)+")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        out = []
+        for m in p.CHAT_SPEAKER.finditer(text):
+            k = m.lastindex
+            speaker = m.group(k)
+            if " " not in speaker and (_user_named(speaker) or self.DOTTED.fullmatch(speaker)):
+                out.append(self.match(m.start(k), m.end(k), "user_name"))
+            elif speaker[0].isupper() and _greeted_person(speaker):
+                out.append(self.match(m.start(k), m.end(k), "name"))
+        return out
+
+
 class GreetedNames(Recognizer):
     """A name alone where a message puts one: after a greeting or a thanks
     (`patterns.GREETED_NAME`), where its writer introduces themself
@@ -863,6 +886,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
         check="a Brazilian street and number up to its town, state and CEP"),
     "streets": lambda region: Streets(),
     "greeted_names": lambda region: GreetedNames(),
+    "chat_speakers": lambda region: ChatSpeakers(),
     "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "
