@@ -556,7 +556,7 @@ class ChatSpeakers(Recognizer):
             speaker = m.group(k)
             if " " not in speaker and (_user_named(speaker) or self.DOTTED.fullmatch(speaker)):
                 out.append(self.match(m.start(k), m.end(k), "user_name"))
-            elif speaker[0].isupper() and _greeted_person(speaker):
+            elif _greeted_person(speaker):
                 out.append(self.match(m.start(k), m.end(k), "name"))
         return out
 
