@@ -213,6 +213,29 @@ def test_a_programs_version_after_its_name_is_no_ip_address():
         ("198.51.100.23", "DIGITAL")]
 
 
+def test_a_chat_exports_speakers_are_names_or_user_names():
+    """The chat-export-speakers record's probe: after a WhatsApp line's date, time and
+    dash, a bracketed time (perhaps with its date) or before Discord's "— Today at", a
+    speaker is a name where a person's words stand, a user name where one word has a user
+    name's shape or a full stop inside; a role is left to the model, and a field's label
+    without a stamp is no speaker."""
+    from bertforge.pii.patterns import fold
+    from bertforge.pii.recognizers import ChatSpeakers
+
+    text = ("12/03/2024, 10:02 - Amaka Obi: did the rent go through?\n"
+            "12/03/2024, 10:04 - bigdaddy_07: ok thanks\n"
+            "[10:03] cryptoqueen88: nah they blocked it\n"
+            "[2024-11-02 09:15:01] kwame.a: ask Priya\n"
+            "[12/03/2024, 10:02:11] Chinedu: yes, sent\n"
+            "[10:05] System: Admin joined\n"
+            "hodl_4ever \u2014 Today at 10:04 AM\n"
+            "Date: 30 Jul 2020\nLogin: michealbryan\n")
+    folded = fold(text)[0]
+    assert [(folded[m.start:m.end], m.kind) for m in ChatSpeakers().find(folded)] == [
+        ("Amaka Obi", "name"), ("bigdaddy_07", "user_name"), ("cryptoqueen88", "user_name"),
+        ("kwame.a", "user_name"), ("Chinedu", "name"), ("hodl_4ever", "user_name")]
+
+
 def test_the_policy_page_names_every_built_in_recognizer():
     """A policy's `disable` takes REGISTRY's names; the page users read lists them all."""
     from pathlib import Path
