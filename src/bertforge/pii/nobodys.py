@@ -895,7 +895,11 @@ PARTY_ROLES = frozenset((
     "seller",
     # and the banks and parties of a wire, as its instructions label them
     # ("[Intermediary Bank] (for foreign wires): Citibank N.A.")
-    "intermediary", "correspondent", "remitter"))
+    "intermediary", "correspondent", "remitter",
+    # and the advisers a filing's or an insolvency's page of advisers labels ("[Solicitors]:
+    # Slaughter and May", "[Liquidator]: Paul Whitehead")
+    "solicitor", "auditor", "broker", "liquidator", "actuary", "trustee", "bookrunner",
+    "arranger"))
 # (and the words that make a role with one: "Escrow Agent", "Escrow Holder",
 # "Beneficiary Bank")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
