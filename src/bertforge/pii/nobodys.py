@@ -898,8 +898,7 @@ PARTY_ROLES = frozenset((
     "intermediary", "correspondent", "remitter",
     # and the advisers a filing's or an insolvency's page of advisers labels ("[Solicitors]:
     # Slaughter and May", "[Liquidator]: Paul Whitehead")
-    "solicitor", "auditor", "broker", "liquidator", "actuary", "trustee", "bookrunner",
-    "arranger"))
+    "solicitor", "auditor", "broker", "liquidator", "actuary", "bookrunner", "arranger"))
 # (and the words that make a role with one: "Escrow Agent", "Escrow Holder",
 # "Beneficiary Bank")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
