@@ -1781,6 +1781,28 @@ def test_a_filers_name_in_capitals_surname_first_is_a_person():
         ("COMPANY", "Kite, Motors"), ("COMPANY", "Zentrix, Grace")]
 
 
+def test_an_advisers_label_alone_is_nobodys():
+    """The advisers-labels record's probe, with the model's spans as it gave them: a
+    filing's or an insolvency's advisers' labels read alone as a firm or a person are
+    nobody's ("[Solicitors]: Slaughter and May", "[Liquidator]: Paul Whitehead"), the
+    firm and the name after them stay."""
+    from bertforge.pii.tidy import tidy
+
+    text = ("Auditors: PricewaterhouseCoopers LLP\nSolicitors: Slaughter and May\n"
+            "Brokers: Numis Securities Limited\nLiquidator: Paul Whitehead\n"
+            "Actuary: Ian Featherstone\nTrustee: Declan Moriarty\n"
+            "Bookrunners: BNP Paribas\nArranger: Barclays")
+    spans = spans_at(text, [("Auditors", "COMPANY"), ("PricewaterhouseCoopers LLP", "COMPANY"),
+                            ("Solicitors", "COMPANY"), ("Slaughter and May", "COMPANY"),
+                            ("Brokers", "COMPANY"), "Liquidator", "Paul Whitehead",
+                            "Actuary", "Ian Featherstone", "Trustee", "Declan Moriarty",
+                            ("Bookrunners", "COMPANY"), ("BNP Paribas", "COMPANY"),
+                            ("Arranger", "COMPANY"), ("Barclays", "COMPANY")])
+    assert [s.text for s in tidy(text, spans)] == [
+        "PricewaterhouseCoopers LLP", "Slaughter and May", "Paul Whitehead",
+        "Ian Featherstone", "Declan Moriarty", "BNP Paribas", "Barclays"]
+
+
 def test_a_partys_role_before_a_firm_is_no_part_of_it():
     """The party-leads record's probe, with the model's spans as it gave them: the
     "Appellee" of "Defendant-Appellee Meridian Capital Partners LLC" and a debtor's role
