@@ -45,10 +45,10 @@ def nobodys(text: str, span: Span) -> bool:
     `WORK_ABBREVIATIONS`: "[Ms]. Okafor", "[Sen]. Elizabeth Warren", "the [Manager]", "restart the
     [Jupyter] kernel", "import [pandas]", "[Attn]: Laura Davis Jones", "review by [EOD]"), a job's
     title ("[President and CEO]", `patterns.job_title`), a greeting alone ("[Olá], my card ...",
-    `GREETING_WORDS`), a reply or a kinship word alone ("[No]. Emeka never said", "Love, [Gran]
-    xx": `WORDS_ALONE`), a team's or a project's name ("Team [Falcon]", `TEAM_NAME`), a
-    national number's keyword ("[Aadhaar]: 2345 6789 0124", `ids.is_keyword`), a sign-off's
-    words at its line's start ("[Med] vänlig hälsning", `_letters_words`), a judge's title after the surname (`_judges_title`), a function's name in
+    `GREETING_WORDS`), a reply or kin alone ("[No].", "Love, [Gran]": `WORDS_ALONE`), a team's or a
+    project's name ("Team [Falcon]", `TEAM_NAME`), a national number's keyword ("[Aadhaar]: 2345
+    6789 0124", `ids.is_keyword`), a sign-off's words at its line's start ("[Med] vänlig hälsning",
+    `_letters_words`), a judge's title after the surname (`_judges_title`), a function's name in
     CamelCase before its bracket ("[GetCustomer]("Smith")", `CODE_CALL`), or the unnamed parties a
     complaint sues ("[JOHN] DOES 1-10", `_unknown_parties`), or a numbered record's word before its
     number ("[Docket] No. 142", `_numbered`), a form's label in another language or a notice's

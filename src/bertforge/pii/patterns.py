@@ -1367,7 +1367,8 @@ SIGNED_NAME = re.compile(
 # or an "_", one in lower case, the first two not both capitalised (a form's field holds
 # a value, a name or a number, not a sentence: "Status: Pending", "Date: 30 Jul 2020",
 # "Guarantor: Wen-Hsiung Lo, an individual")
-_CHAT_TIME = r"^[ \t]*(?:[\[(]?\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
+_CLOCK = r"\d{1,2}:\d\d(?::\d\d)?"  # a message's time, perhaps with its seconds
+_CHAT_TIME = rf"^[ \t]*(?:[\[(]?{_CLOCK}(?:[ \t]?[AaPp][Mm])?[\])]?[ \t]+)?"
 SPEAKER_NAME = re.compile(
     _CHAT_TIME + rf"({_GREETED})[ \t]*:[ \t]+(?=(?:[^\s\d@_]+ ){{2}}[^\s\d@_]+(?:\s|$))"
     r"(?=(?:[^\s\d@_]+ ){0,2}[a-z])(?![A-Z][^\s]* [A-Z])", re.MULTILINE)
@@ -1377,7 +1378,7 @@ SPEAKER_NAME = re.compile(
 # Discord's head of a message, the user's name, an em dash and when ("cryptoqueen88 —
 # Today at 10:03 AM"). A form's field has no such stamp. (Its dashes as `fold` leaves
 # them: "-".)
-_STAMP_TIME = r"\d{1,2}:\d\d(?::\d\d)?(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
+_STAMP_TIME = rf"{_CLOCK}(?:[ \t]?[AaPp]\.?[Mm]\.?)?"
 _STAMP_DATE = r"\d{1,4}[./-]\d{1,2}[./-]\d{2,4}"
 _SPEAKER = r"[^\W\d][\w.'\u2019-]*(?: [^\W\d][\w.'\u2019-]*){0,3}"
 CHAT_SPEAKER = re.compile(

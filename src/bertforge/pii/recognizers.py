@@ -33,7 +33,7 @@ from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
 from .nobodys import DOCUMENT_PARTS, FORM_LABELS, party_role
-from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE, firms_person
+from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE, OF_FIRM, firms_person
 
 TRUST = ("checksum", "shape", "end")
 
@@ -631,10 +631,11 @@ def _introduced(text: str, m: re.Match) -> bool:
     name is Sarah and ..."); after "I'm" or "this is" only words of no sentence, outside
     the vocabulary ("I'm Xochitl and ..."; not "I am Alpha and Omega", "I'm Black and
     proud")."""
-    if m.group().casefold().startswith(p.OPENING_INTRODUCTIONS) and \
+    said = m.group().casefold()
+    if said.startswith(p.OPENING_INTRODUCTIONS) and \
             not p.CLAUSE_OPENS.search(text, max(0, m.start() - 60), m.start()):
         return False
-    if not p.AND_AFTER.match(text, m.end()) or m.group().casefold().startswith("my name"):
+    if not p.AND_AFTER.match(text, m.end()) or said.startswith("my name"):
         return True
     return not any(w.casefold() in common_words() for w in m.group(m.lastindex).split())
 
@@ -960,14 +961,12 @@ class FirmForms(Pattern):
     def find(self, text: str) -> list[PatternMatch]:
         out = []
         for m in super().find(text):
-            of = OF.search(text, m.start, m.end)
+            of = OF_FIRM.search(text, m.start, m.end)
             if of is not None and firms_person(text[m.start:of.start()]):
                 m = replace(m, start=of.end())
             out.append(m)
         return out
 
-
-OF = re.compile(r" of ")
 
 
 class UkAddresses(Pattern):
