@@ -896,6 +896,13 @@ LAW_COURTS = frozenset({"Bankruptcy", "District", "Supreme", "Appeals", "Circuit
                         "High", "Municipal", "Probate", "Juvenile", "Chancery", "Commercial",
                         "Criminal", "Civil", "Appellate", "Trial"})
 BEFORE_YEAR = re.compile(r"(?:\b(?:in|since|by|of|until|from|during|before|after|In|Since|By)[ \t]+)$")
+# the legal forms of Ireland ("DAC", "CLG"), Malaysia, Indonesia, Mexico, Hungary, the former
+# Yugoslavia, Russia and its neighbours, Thailand, a Luxembourg fund, French Canada and French
+# Switzerland, as their registers write them after the name; not "PT", "AO", "UC", "SE", "AS"
+# or "AB", which are words, places and compass points
+FORMS_ABROAD = ("DAC", "CLG", "Sdn Bhd", "Sdn. Bhd.", "Berhad", "Bhd", "Bhd.", "Tbk", "Tbk.",
+                "S.A.B. de C.V.", "S. de R.L. de C.V.", "Kft.", "Zrt.", "Nyrt.", "d.o.o.",
+                "d.d.", "PJSC", "OJSC", "JSC", "PCL", "SICAV", "Ltée", "Sàrl")
 # The abbreviated legal forms written after a firm's name, matched as a tree of their
 # shared beginnings (the longest that fits: "S.A. de C.V." before "S.A."); not
 # "Corporation", "Company" or "Limited", which contracts' defined terms end in ("the
@@ -910,7 +917,7 @@ ABBREVIATED_FORMS = (
     "S.A.", "S.A.S.", "S.à r.l.", "S.a r.l.", "SARL", "S.p.A.", "SpA", "S.r.l.", "Srl", "S.L.U.",
     "S.L.", "B.V.", "N.V.", "A/S", "ApS", "ASA", "Oyj", "Oy", "A.Ş.", "Sp. z o.o.", "s.r.o.",
     "a.s.", "K.K.", "Pty Ltd", "Pty. Ltd.", "Pty Ltd.", "Pte. Ltd.", "Pte Ltd", "Pvt. Ltd.",
-    "Pvt Ltd", "Ltda.", "Ltda", "Lda.")
+    "Pvt Ltd", "Ltda.", "Ltda", "Lda.", *FORMS_ABROAD)
 CELL_ONLY_FORMS = ("SA", "SAS", "BV", "NV", "AB")
 # the words a US bank holding company's name ends in, which end no one's name and stand
 # where a legal form does ("Sandy Spring Bancorp", "First Citizens BancShares")

@@ -21,10 +21,10 @@ from .lexicon import (BODIES, COURTESY_TITLES, ENGLISH_TITLES, KIN, OFFICE_TITLE
                       widely_given)
 from .nobodys import (GREETING_WORDS, NUMBER_GROUPS, REPLY_WORDS, at_line_start, eponym, nobodys,
                       party_role, party_roles)
-from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, GREETING_BEFORE,
-                       KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH, NAME_PARTICLE, NAME_SALUTATIONS,
-                       NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, US_STATES, job_title,
-                       trie_pattern)
+from .patterns import (ACCOUNT_NUMBER, BIC, DEPARTMENT, FIRM_SEAT, FIRMS, FORMS_ABROAD,
+                       GREETING_BEFORE, KNOWN_FIRMS, LETTER_SALUTATIONS, MONTH, NAME_PARTICLE,
+                       NAME_SALUTATIONS, NOT_NAME_WORDS, REGISTERED, ROLE_LEAD, US_STATES,
+                       job_title, trie_pattern)
 
 LOOSE = set(" \t\r\n,;:|'\"")  # never the first or last character of a span
 LOOSE_END = LOOSE | set("-/(")
@@ -1374,7 +1374,7 @@ _FORMS = ("Inc.", "Inc", "Incorporated", "Corp.", "Corp", "Corporation", "Co.", 
           "S.p.A.", "SpA", "S.r.l.", "Srl", "B.V.", "BV", "N.V.", "NV", "AB", "A/S", "ApS",
           "ASA", "Oy", "Oyj", "HB", "Pty Ltd", "Pty. Ltd.", "Pvt. Ltd.", "Pte. Ltd.",
           "Ltda.", "Lda.", "K.K.", "N.A.", "National Association", "A.Ş.", "Tic.", "Şti.",
-          "Sp. z o.o.", "& Co.", "Company", "FSB")
+          "Sp. z o.o.", "& Co.", "Company", "FSB", *FORMS_ABROAD)
 LEGAL_FORMS = _FORMS + tuple(dict.fromkeys(f.upper() for f in _FORMS if f.upper() not in _FORMS))
 LEGAL_FORM = re.compile(r",? (?:%s)(?![\w/-])" % "|".join(
     re.escape(f) for f in sorted(LEGAL_FORMS, key=len, reverse=True)))
