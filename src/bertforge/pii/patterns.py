@@ -900,7 +900,7 @@ BEFORE_YEAR = re.compile(r"(?:\b(?:in|since|by|of|until|from|during|before|after
 # Yugoslavia, Russia and its neighbours, Thailand, a Luxembourg fund, French Canada and French
 # Switzerland, as their registers write them after the name; not "PT", "AO", "UC", "SE", "AS"
 # or "AB", which are words, places and compass points
-FORMS_ABROAD = ("DAC", "CLG", "Sdn Bhd", "Sdn. Bhd.", "Berhad", "Bhd", "Bhd.", "Tbk", "Tbk.",
+FORMS_ABROAD = ("DAC", "CLG", "Sdn. Bhd.", "Berhad", "Bhd", "Bhd.", "Tbk", "Tbk.",
                 "S.A.B. de C.V.", "S. de R.L. de C.V.", "Kft.", "Zrt.", "Nyrt.", "d.o.o.",
                 "d.d.", "PJSC", "OJSC", "JSC", "PCL", "SICAV", "Ltée", "Sàrl")
 # The abbreviated legal forms written after a firm's name, matched as a tree of their
