@@ -590,6 +590,31 @@ def test_firms_in_running_text_are_found_by_their_legal_form():
     assert not any(m.sure_start for m in REGISTRY["firm_forms"]("US").find(text))
 
 
+def test_the_legal_forms_of_more_countries_end_a_firms_name():
+    """The forms-of-more-countries record's probe: a firm registered in Ireland, Malaysia,
+    Indonesia, Mexico, Hungary, the former Yugoslavia, Russia, Thailand, Luxembourg,
+    French Canada or French Switzerland is found whole with its legal form, and a model's
+    firm takes its form in (a "person" whose name ends in "Nyrt" is that firm); "PT" after
+    a time is Pacific Time."""
+    from bertforge.pii.tidy import tidy
+
+    forms = ["DAC", "CLG", "Sdn Bhd", "Sdn. Bhd.", "Berhad", "Bhd", "Bhd.", "Tbk", "Tbk.",
+             "S.A.B. de C.V.", "S. de R.L. de C.V.", "Kft.", "Zrt.", "Nyrt.", "d.o.o.", "d.d.",
+             "PJSC", "OJSC", "JSC", "PCL", "SICAV", "Ltée", "Sàrl"]
+    text = " ".join(f"Paid Kite Motors {form} today." for form in forms)
+    assert recognized("firm_forms", "US", text) == [
+        (f"Kite Motors {form}", "COMPANY") for form in forms]
+    for form in forms:
+        text = f"Paid Kite Motors {form} today."
+        model = Span(5, 16, "COMPANY", "Kite Motors", 0.9, "model")
+        assert [s.text for s in tidy(text, [model])] == [f"Kite Motors {form}"], form
+    text = "Contract with Mol Magyar Olajipari Nyrt. today."
+    model = Span(14, 39, "PERSON", "Mol Magyar Olajipari Nyrt", 0.9, "model")
+    assert [(s.text, s.label) for s in tidy(text, [model])] == [
+        ("Mol Magyar Olajipari Nyrt.", "COMPANY")]
+    assert recognized("firm_forms", "US", "Call Dana Reyes at 9am PT today.") == []
+
+
 def test_a_street_address_without_its_town_is_found_by_its_shape():
     """The streets record's probe: a house number, a street's name and a street word is
     an address, with the town and the state after it; a court of law after a number, a
