@@ -235,6 +235,34 @@ def nric(value: str) -> bool:
     return table[total % 11] == value[8]
 
 
+CURP_VALUES = "0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ"
+
+
+def curp(value: str) -> bool:
+    """Mexico's CURP (eighteen letters and digits): the last digit is ten less the sum of
+    the first seventeen characters' values (`CURP_VALUES`) weighted 18 down to 2, mod 10."""
+    if len(value) != 18 or not value[-1].isdigit():
+        return False
+    total = sum(CURP_VALUES.index(c) * (18 - i) for i, c in enumerate(value[:17]))
+    return (10 - total % 10) % 10 == int(value[-1])
+
+
+def cuit(value: str) -> bool:
+    """Argentina's CUIT and CUIL (eleven digits): the first ten weighted 5, 4, 3, 2, 7, 6,
+    5, 4, 3, 2 give the last as eleven less the sum mod 11 (0 for 11, 9 for 10)."""
+    d = [int(c) for c in _digits(value)]
+    if len(d) != 11:
+        return False
+    check = 11 - sum(w * x for w, x in zip((5, 4, 3, 2, 7, 6, 5, 4, 3, 2), d)) % 11
+    return {11: 0, 10: 9}.get(check, check) == d[10]
+
+
+# a CURP's state: the 32 states' two letters, and NE for one born abroad
+_CURP_STATES = ("AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|"
+                "TC|TS|TL|VZ|YN|ZS|NE")
+_MX_DATE = r"\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+
+
 @dataclass(frozen=True)
 class Kind:
     """One national number: what it is, its format, its check (None: none published),
@@ -312,6 +340,17 @@ KINDS = (
           "tax file number", "TFN"),
     _kind("Australian ABN", rf"(?<![\w-])\d{{2}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}",
           abn, "australian business number", "ABN"),
+    _kind("Mexican CURP",
+          rf"(?<![\w-])[A-Z][AEIOUX][A-Z]{{2}}{_MX_DATE}[HMX](?:{_CURP_STATES})"
+          r"[B-DF-HJ-NP-TV-ZÑ]{3}[A-Z\d]\d", curp, "clave única de registro de población",
+          "CURP"),
+    _kind("Mexican RFC", rf"(?<![\w-])[A-ZÑ&]{{3,4}}{_MX_DATE}[A-Z\d]{{3}}", None,
+          "registro federal de contribuyentes", "RFC"),
+    _kind("Israeli identity number", r"(?<![\w-])\d{8}-?\d",
+          lambda v: luhn(_digits(v)), "teudat zehut|teudat zeut|israeli id|תעודת זהות"),
+    _kind("Argentine CUIT or CUIL", r"(?<![\w-])(?:20|23|24|27|30|33|34)-?\d{8}-?\d", cuit, "",
+          "CUIT|CUIL"),
+    _kind("Argentine DNI", r"(?<![\w.-])\d{1,2}\.\d{3}\.\d{3}", None, "", "DNI"),
     _kind("New Zealand IRD number", rf"(?<![\w-])\d{{2,3}}{_GROUP}\d{{3}}{_GROUP}\d{{3}}", ird,
           "ird number|ird no|inland revenue number", "IRD"),
 )
