@@ -1517,7 +1517,23 @@ NATIONAL_IDS = [  # (the line, the number), each number valid by its country's c
     ("CNPJ 11222333000181 (matriz)", "11222333000181"),
     # (the abn record: Australia's business number, mod 89)
     ("Tax invoice\nABN 51 824 753 556\nHarbourside Accounting", "51 824 753 556"),
-    ("Australian Business Number: 53004085616", "53004085616")]
+    ("Australian Business Number: 53004085616", "53004085616"),
+    # (the mexico-israel-argentina-ids record: Mexico's CURP with its check digit and RFC,
+    # with none; Israel's identity number, Luhn; Argentina's CUIT and CUIL, mod 11, and
+    # DNI with its full stops, none)
+    ("Cliente: Juan Pérez Ortega, CURP PEOJ850312HDFRRN03.", "PEOJ850312HDFRRN03"),
+    ("Clave Única de Registro de Población: BOXW310820HNERXN09", "BOXW310820HNERXN09"),
+    ("RFC: PEOJ850312AB3, régimen 612", "PEOJ850312AB3"),
+    ("Account holder: Yossi Ben-David, Teudat Zehut 123456782.", "123456782"),
+    ("Israeli ID: 12345678-2", "12345678-2"),
+    ("teudat zeut 123456782", "123456782"),
+    ("תעודת זהות: 123456782", "123456782"),
+    ("Registro Federal de Contribuyentes: GODE561231GR8", "GODE561231GR8"),
+    ("CUIT 20-05536168-2, IVA responsable inscripto", "20-05536168-2"),
+    ("CUIL: 20267565393", "20267565393"),
+    ("CUIT: 20-12345670-0 (11 read as 0)", "20-12345670-0"),
+    ("CUIT 20-12345676-9 (10 read as 9)", "20-12345676-9"),
+    ("Cliente: Martín Gómez, DNI 12.345.678, Av. Corrientes", "12.345.678")]
 
 
 @pytest.mark.parametrize("line, number", NATIONAL_IDS)
@@ -1531,7 +1547,8 @@ def test_a_national_number_is_found_by_its_format_check_and_keyword(line, number
                            "X" if last.isalpha() else str((int(last) + 1) % 10))
     if number not in ("AB 12 34 56 C", "ABCPD1234E", "22123456789", "12345678901", "22298765432",
                       "A012345678Z", "001190012345", "3171234567890001", "850101-14-5678",
-                      "900215-10-1234"):  # no check digit published
+                      "900215-10-1234", "PEOJ850312AB3", "GODE561231GR8",
+                      "12.345.678"):  # no check digit published
         assert recognized("national_ids", "US", line.replace(number, wrong)) == []
     assert recognized("national_ids", "US", "Ref. " + number + " ok") == []
 
@@ -1577,9 +1594,9 @@ def test_a_national_numbers_acronym_counts_only_in_capitals_and_near_the_number(
     for line in ("no sin (046 454 286) here", "bsn 123456782", "pan: ABCPD1234E",
                  "SIN, as the form asks for it in the box on the left: 046 454 286"):
         assert recognized("national_ids", "US", line) == [], line
-    text = "Aadhaar: 2345 6789 0124, Steuer-ID 48 036 952 129"
+    text = "Aadhaar: 2345 6789 0124, Steuer-ID 48 036 952 129, Teudat Zehut 123456782"
     spans = [Span(text.index(v), text.index(v) + len(v), "PERSON", v, 0.9, "model")
-             for v in ("Aadhaar", "Steuer-ID")]
+             for v in ("Aadhaar", "Steuer-ID", "Teudat Zehut")]
     assert tidy(text, spans) == []
 
 
