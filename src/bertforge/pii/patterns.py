@@ -813,6 +813,20 @@ STREET_FIRST = re.compile(
     rf"(?=[{''.join(sorted({w[0] for w in EU_STREET_STARTS}))}])(?<![\w.-])"
     rf"(?:{trie_pattern(EU_STREET_STARTS)})(?: {_EU_PARTICLE})?"
     rf"(?: {_EU_WORD}){{1,3}} {_EU_NUMBER}")
+# what a Latin American address writes after such a street, one after each comma: its
+# unit ("Piso 5", "Of. 207", "Depto. 4B"), a Mexican colonia ("Col. Juárez"), a postcode
+# (Mexico's five digits, perhaps after "C.P."; Argentina's "C1043AAZ" or "C1043") with its
+# town after it, or a place with its postcode after it ("Lima 15074"); which of them end the
+# address
+# is the `streets` recognizer's check
+ES_UNITS = ("Piso", "Of.", "Oficina", "Depto.", "Depto", "Dpto.", "Int.", "Interior", "Local",
+            "Torre")
+ADDRESS_RUN = re.compile(
+    rf",[ \t]*(?:(?:{trie_pattern(ES_UNITS)})[ \t]*[\w-]{{1,5}}(?![\w-])"
+    rf"|(?P<colonia>Col(?:\.|onia)(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})(?![\w'\u2019-])"
+    rf"|(?P<postcode>(?:C\.[ \t]?P\.[ \t]*)?(?:\d{{5}}|[A-HJ-NP-Z]\d{{4}}(?:[A-Z]{{3}})?))(?![\w-])"
+    rf"(?:[ \t]+{_EU_TOWN}(?![\w'\u2019-]))?"
+    rf"|(?P<place>{_EU_TOWN})(?![\w'\u2019-])(?P<code>[ \t]+\d{{5}}(?![\w-]))?)")
 # a Colombian address, its streets numbered and the house's number the cross street's
 # and the distance ("Carrera 7 # 71-21", "Calle 100 No. 8A-55", "Cra. 15 # 93-47"); the
 # places after it are the `streets` recognizer's (`PLACE_RUNS`)

@@ -1083,7 +1083,8 @@ class Streets(Pattern):
             out += self._with_places(text, p.PO_BOX, needs_place=True)
         if ", Street " in text or ", Road " in text or ", Way " in text:
             out += self._with_places(text, p.NUMBERED_STREET)
-        out += self._with_places(text, p.STREET_FIRST, needs_place=True)
+        out += [self.match(m.start(), end) for m in p.STREET_FIRST.finditer(text)
+                if (end := self._runs(text, m.end())) > m.end()]
         if "#" in text or "No." in text:
             out += self._with_places(text, p.CO_STREET)
         if "-ro" in text or "-gil" in text or "-daero" in text:
@@ -1114,6 +1115,26 @@ class Streets(Pattern):
             if known_place(run.group(1)):
                 return run.end(1)
         return end
+
+
+    @classmethod
+    def _runs(cls, text: str, end: int) -> int:
+        """Where a street written first ends (`patterns.STREET_FIRST`): at its known places
+        (`_places`), or, where a Latin American address writes its unit, colonia or
+        postcode among them (`patterns.ADDRESS_RUN`), at the last run of up to five that is
+        a colonia, a postcode, a known place or the town after a postcode ("C.P. 03940,
+        Ciudad de México"); else at `end`."""
+        last, at, postcode = end, end, False
+        for _ in range(5):
+            run = p.ADDRESS_RUN.match(text, at)
+            if run is None:
+                break
+            at = run.end()
+            if run["colonia"] or run["postcode"] or run["code"] or postcode and run["place"] \
+                    or known_place(run["place"] or ""):
+                last = at
+            postcode = run["postcode"] is not None
+        return max(last, cls._places(text, end))
 
 
 class CaseParties(Recognizer):
