@@ -823,7 +823,7 @@ ES_UNITS = ("Piso", "Of.", "Oficina", "Depto.", "Depto", "Dpto.", "Int.", "Inter
             "Torre")
 ADDRESS_RUN = re.compile(
     rf",[ \t]*(?:(?:{trie_pattern(ES_UNITS)})[ \t]*[\w-]{{1,5}}(?![\w-])"
-    rf"|(?P<colonia>Col(?:\.|onia)(?: {_EU_PARTICLE})?(?: {_EU_WORD}){{1,3}})(?![\w'\u2019-])"
+    rf"|(?P<colonia>Col(?:\.|onia)(?: {_EU_PARTICLE})?(?: {_EU_TOWN_WORD}){{1,3}})(?![\w'\u2019-])"
     rf"|(?P<postcode>(?:C\.[ \t]?P\.[ \t]*)?(?:\d{{5}}|[A-HJ-NP-Z]\d{{4}}(?:[A-Z]{{3}})?))(?![\w-])"
     rf"(?:[ \t]+{_EU_TOWN}(?![\w'\u2019-]))?"
     rf"|(?P<place>{_EU_TOWN})(?![\w'\u2019-])(?P<code>[ \t]+\d{{5}}(?![\w-]))?)")
