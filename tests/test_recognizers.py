@@ -692,6 +692,27 @@ def test_a_street_address_without_its_town_is_found_by_its_shape():
         assert recognized("streets", "US", alone) == [(alone, "ADDRESS")]
 
 
+def test_a_latin_american_address_runs_on_past_its_unit_colonia_and_postcode():
+    """The latin-american-addresses record's probe: after a street written first, its
+    unit, a Mexican colonia, a postcode (Mexico's, Argentina's long or short) with its
+    town, or a place with its postcode, run the address on to the last of them that is a
+    colonia, a postcode, a known place or the town after a postcode; a unit alone does
+    not."""
+    for address in ["Av. Insurgentes Sur 1602, Col. Crédito Constructor, C.P. 03940, Ciudad "
+                    "de México", "Avenida Reforma 222, Col. Juárez, 06600 CDMX",
+                    "Av. Corrientes 1234, Piso 5, C1043AAZ CABA, Argentina",
+                    "Av. Corrientes 1234, Piso 5, C1043 CABA",
+                    "Av. Larco 345, Miraflores, Lima 15074, Perú", "Av. Larco 345, Miraflores 15074",
+                    "Av. Providencia 1208, Of. 207, Providencia, Santiago, Chile",
+                    "Avenida Reforma 222, Col. Juárez", "Calle Durango 12, C.P. 06700"]:
+        assert recognized("streets", "US", f"Domicilio: {address}.") == [(address, "ADDRESS")]
+    for unit in ("Piso 3", "Of. 207", "Oficina 3", "Depto. 4B", "Depto 4", "Dpto. 12", "Int. 4",
+                 "Interior 2", "Local 7", "Torre 2"):
+        address = f"Av. Reforma 222, {unit}, Col. Juárez"
+        assert recognized("streets", "US", f"En {address}.") == [(address, "ADDRESS")], unit
+    assert recognized("streets", "US", "Domicilio: Av. Providencia 1208, Of. 207.") == []
+
+
 def test_a_street_written_in_lower_case_is_found():
     """The lower-case-streets record's probe: a house number, one or two lower-case words
     and a street word that is no ordinary word, with a flat's number after it; not a
