@@ -1137,6 +1137,23 @@ NAME_FIELD = re.compile(
     rf"|(?:{trie_pattern(_NAME_LABELS[3])})[ \t]*:|{_P2P_PAYEE})[ \t]*({_NAME_FIELD_VALUE})"
     rf"(?=[ \t]*(?:$|[\n,;<(\[|]|-[ \t]|\.(?:\s|$))|[ \t]{{2}}|[ \t]+(?:[a-z\d]|[A-Z][\w .-]{{0,25}}:))",
     re.MULTILINE)
+# A form's address field: a label that names a postal address (a kind of address before
+# "Address", or the word in another language), its colon, and the value to the line's end,
+# a field's separator or a sentence after it ("Address: 99/1 Sukhumvit Soi 21, Bangkok
+# 10110"); not an email's, an IP's or a wallet's address, whose words before "Address" are
+# no kind of these. Whether the value is an address is the recognizer's check
+# (`recognizers._address_value`).
+ADDRESS_KINDS = ("Registered", "Billing", "Mailing", "Postal", "Home", "Residential",
+                 "Permanent", "Correspondence", "Current", "Business", "Office", "Shipping",
+                 "Delivery")
+ADDRESS_LABELS = ("Address", "Alamat", "Dirección", "Direccion", "Domicilio", "Adresse",
+                  "Anschrift", "Endereço", "Indirizzo")
+ADDRESS_FIELD = re.compile(
+    rf"(?:^|(?<=[\t|\u00b7\u2022])|(?<=[,;] ))[ \t]*"
+    rf"(?:(?:{trie_pattern(_cases(ADDRESS_KINDS, True))})[ \t]+)?"
+    rf"(?:{trie_pattern(_cases(ADDRESS_LABELS, True))})[ \t]*:[ \t]*"
+    rf"(\S(?:[^\n\t|]*?\S)?)\.?"
+    rf"(?=[ \t]*(?:$|\t|[ \t]{{2}}|\|)|\.[ \t]+[A-Z][a-z]+[ \t]+[a-z])", re.MULTILINE)
 # A lawsuit's caption in running text ("In Okafor v. Meridian Bank, the court held", "See
 # Smith v. Jones"): up to four capitalised words each side of "v." or "vs."; which of
 # them are a person's name is the recognizer's check (`recognizers.CaseParties`).

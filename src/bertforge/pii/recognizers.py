@@ -448,6 +448,20 @@ class NamedBanks(Recognizer):
         return out
 
 
+# a capitalised word of three letters or more, and what no postal address holds
+_PLACE_NAME_WORD = re.compile(r"[A-ZÀ-ÖØ-Þ][^\W\d_]{2,}")
+_NOT_POSTAL = re.compile(r"@|://|www\.", re.IGNORECASE)
+
+
+def _address_value(m: re.Match) -> bool:
+    """Whether an address field's value is a postal address (`patterns.ADDRESS_FIELD`):
+    at most 150 characters, with a digit and a capitalised word, and no email, web or IP
+    address ("IP Address: 10.0.0.1" has no such label, "Address: www.x.com" is none)."""
+    value = m.group(1)
+    return len(value) <= 150 and any(c.isdigit() for c in value) and \
+        _PLACE_NAME_WORD.search(value) is not None and _NOT_POSTAL.search(value) is None
+
+
 def _user_named(name: str) -> bool:
     """Whether a post's author has a user name's shape (`patterns.USER_NAME_SHAPE`:
     "Ifeoma_N", "RetiredInOhio"), and not a name's ("McDonald", `patterns.NAME_CAPITALS`)
@@ -888,6 +902,12 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "streets": lambda region: Streets(),
     "greeted_names": lambda region: GreetedNames(),
     "chat_speakers": lambda region: ChatSpeakers(),
+    "address_fields": lambda region: Pattern(
+        "address_fields", "street_address", p.ADDRESS_FIELD, "shape", group=1,
+        validate=_address_value, needs=("ddress", "DDRESS", "lamat", "ALAMAT", "irecci",
+                                        "IRECCI", "omicilio", "OMICILIO", "nschrift",
+                                        "NSCHRIFT", "ndereço", "NDEREÇO", "ndirizzo", "NDIRIZZO"),
+        check="the value of a form's address field, with a digit and a capitalised word"),
     "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
                                              validate=_labelled_person, group=1,
                                              check="a full name after a label that names a "
