@@ -904,9 +904,10 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "chat_speakers": lambda region: ChatSpeakers(),
     "address_fields": lambda region: Pattern(
         "address_fields", "street_address", p.ADDRESS_FIELD, "shape", group=1,
-        validate=_address_value, needs=("ddress", "DDRESS", "lamat", "ALAMAT", "irecci",
-                                        "IRECCI", "omicilio", "OMICILIO", "nschrift",
-                                        "NSCHRIFT", "ndereço", "NDEREÇO", "ndirizzo", "NDIRIZZO"),
+        validate=_address_value, needs=("ddress", "DDRESS", "dresse", "DRESSE", "lamat",
+                                        "LAMAT", "irecci", "IRECCI", "omicilio", "OMICILIO",
+                                        "nschrift", "NSCHRIFT", "ndereço", "NDEREÇO",
+                                        "ndirizzo", "NDIRIZZO"),
         check="the value of a form's address field, with a digit and a capitalised word"),
     "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
                                              validate=_labelled_person, group=1,
