@@ -713,6 +713,33 @@ def test_a_latin_american_address_runs_on_past_its_unit_colonia_and_postcode():
     assert recognized("streets", "US", "Domicilio: Av. Providencia 1208, Of. 207.") == []
 
 
+def test_an_address_fields_value_is_an_address():
+    """The address-fields record's probe: the value after a label that names a postal
+    address (a kind of address before "Address", or the word in another language) is an
+    address, to the line's end, a field's separator or a sentence after it, where it
+    holds a digit and a capitalised word and is no email, web or IP address; an email's,
+    an IP's or a wallet's address is none, nor a value without a digit or too long."""
+    value = "99/1 Sukhumvit Soi 21, Khlong Toei Nuea, Bangkok 10110"
+    for label in ("Address", "ADDRESS", "address", "Alamat", "Dirección", "Direccion",
+                  "Domicilio", "Adresse", "Anschrift", "Endereço", "Indirizzo"):
+        assert recognized("address_fields", "US", f"{label}: {value}") == [
+            (value, "ADDRESS")], label
+    for kind in ("Registered", "Billing", "Mailing", "Postal", "Home", "Residential",
+                 "Permanent", "Correspondence", "Current", "Business", "Office", "Shipping",
+                 "Delivery"):
+        assert recognized("address_fields", "US", f"Name: Jo Li\n{kind} Address: {value}.") == [
+            (value, "ADDRESS")], kind
+    for line in (f"Name: Jo Li, Address: {value}. Please call me later.",
+                 f"Address: {value}\tPhone: 555 0100", f"Address: {value}  Phone: 555 0100",
+                 f"Address: {value} | Phone: 555 0100", f"Phone: 1 | Address: {value}"):
+        assert recognized("address_fields", "US", line) == [(value, "ADDRESS")], line
+    for line in ("IP Address: 10.0.0.1 Host", "Email address: Jo1@example.com",
+                 "Wallet address: 0xAbc123Def", "Address: Same As Above", "Address: 1 2 3",
+                 "Address: www.Harbor1.com", "Address: https://Harbor1.example",
+                 "Address: " + "Long Street 1, " * 11):
+        assert recognized("address_fields", "US", line) == [], line
+
+
 def test_a_street_written_in_lower_case_is_found():
     """The lower-case-streets record's probe: a house number, one or two lower-case words
     and a street word that is no ordinary word, with a flat's number after it; not a
