@@ -245,15 +245,16 @@ def _defined_term(text: str, span: Span) -> bool:
 
 def _document_code(text: str, span: Span) -> bool:
     """Whether a span is one of a document's own numbers or codes: a filing's number at
-    the securities regulator (`_file_number`), a case's docket number (`_docket`), a
-    program's version (`_version`), a contract's numbered part (`_section`), a
+    the securities regulator (`_file_number`), a case's docket number (`_docket`) or a
+    judgment's neutral citation (`_neutral_citation`), a program's version
+    (`_version`), a contract's numbered part (`_section`), a
     reference's piece (`_reference_piece`), an address's scheme ("[postgres]://"), a
     fiscal period (`FISCAL_PERIOD`), a security's identifier after its keyword ("CUSIP
     [037833100]", `_security_id`), a parcel's tracking number (`_tracking`), a tax
     form's name (`_tax_form`: "the revised [1040-X]", "[W-9]") or a filing cover's form
     words (`_cover_words`: "([Mark One])", "UNITED [STATES]")."""
-    return _file_number(text, span) or _docket(text, span) or _version(text, span) or \
-        _section(text, span) or _reference_piece(text, span) or \
+    return _file_number(text, span) or _docket(text, span) or _neutral_citation(text, span) or \
+        _version(text, span) or _section(text, span) or _reference_piece(text, span) or \
         text.startswith("://", span.end) or FISCAL_PERIOD.fullmatch(span.text) is not None or \
         _security_id(text, span) or _tracking(text, span) or _tax_form(text, span) or \
         _cover_words(text, span)
@@ -940,6 +941,31 @@ DOCKET = re.compile(r"(?<![\w:-])(?:(?:\d{1,2}:)?\d{2}-(?:cv|cr|bk|mc|md|mj|ap|s
                     rf"-\d{{2,6}}(?:-[A-Z]{{2,5}})*(?![\w-])|{_JUDGES_CASE})")
 # (a cheap first test)
 DOCKET_KIND = re.compile(rf"-(?:cv|cr|bk|mc|md|mj|ap|sw|po|CV|CR|BK)-|{_JUDGES_CASE}")
+
+
+# A judgment's neutral citation: the year in square brackets (Canada's without them), the
+# court's code and the judgment's number, and the High Court's division in brackets ("[2023]
+# EWHC 1187 (Ch)", "[2024] EWCA Civ 512", "[2020] FCAFC 111", "2016 SCC 27"): a public
+# record's reference, which a judgment cites by the dozen
+_COURTS = ("UKSC", "UKPC", "UKHL", "EWCA Civ", "EWCA Crim", "EWHC", "EWFC", "EWCOP", "UKUT",
+           "UKFTT", "UKEAT", "CSOH", "CSIH", "HCJAC", "NICA", "NIQB", "NIKB", "IESC", "IECA",
+           "IEHC", "HCA", "FCA", "FCAFC", "NSWSC", "NSWCA", "VSC", "VSCA", "QSC", "QCA", "WASC",
+           "NZSC", "NZCA", "NZHC", "SGCA", "SGHC", "HKCFA", "HKCA", "HKCFI", "ZASCA", "ZACC")
+_CANADIAN_COURTS = ("SCC", "ONCA", "ONSC", "BCCA", "BCSC", "ABCA", "ABKB", "ABQB", "QCCA", "QCCS",
+                    "FC")
+NEUTRAL_CITATION = re.compile(
+    rf"(?:\[(?:19|20)\d\d\][ \t]+(?:{trie_pattern(_COURTS)})"
+    rf"|(?<![\w\[])(?:19|20)\d\d[ \t]+(?:{trie_pattern(_CANADIAN_COURTS)}))[ \t]+\d{{1,5}}"
+    r"(?:[ \t]+\((?:Ch|QB|KB|Fam|Admin|Comm|TCC|Pat|IPEC|Costs|SCCO|AAC|IAC|LC|TC|GRC)\))?(?![\w-])")
+
+
+def _neutral_citation(text: str, span: Span) -> bool:
+    """Whether a span, of any source, lies inside a judgment's neutral citation
+    (`NEUTRAL_CITATION`): "[2023] [EWHC 1187] (Ch)" is no account, "[2024] [EWCA] Civ 512"
+    no person."""
+    window = max(0, span.start - 30), min(len(text), span.end + 30)
+    return any(m.start() <= span.start and span.end <= m.end()
+               for m in NEUTRAL_CITATION.finditer(text, *window))
 
 
 # a record's number after its word ("Docket No. 142", "Exhibit No. 3", "Claim #4471")
