@@ -3248,6 +3248,14 @@ def test_a_programs_name_read_as_a_person_is_nobodys():
     ("Case No. 24-10588 (KBO); Adv. Pro. No. 24-50012(JTD); account 24-10589 (ok)", [
         ("ACCOUNT", "10588"), ("ACCOUNT", "24-50012"), ("ACCOUNT", "24-10589")],
      ["24-10589"]),
+    # a judgment's neutral citation, its year, court and number (the neutral-citations
+    # record), and Canada's without brackets; a year and a number outside one stay
+    ("Neutral Citation Number: [2023] EWHC 1187 (Ch). See [2020] EWCA Civ 1234, [2021] EWHC 88 "
+     "(Comm), [2020] FCAFC 111 and R. v. Jordan, 2016 SCC 27; paid [2023] and EWHC 1187 in 2016",
+     [("DATE", "2023"), ("ACCOUNT", "EWHC 1187"), ("PERSON", "EWCA"), ("ACCOUNT", "88 (Comm)"),
+      ("PERSON", "FCAFC"),
+      ("ACCOUNT", "SCC 27"), ("DATE", "2023", 1), ("ACCOUNT", "EWHC 1187", 1), ("DATE", "2016", 1)],
+     ["2023", "EWHC 1187", "2016"]),
     # a program's version (`_version`); a date after a word that is no program's stays
     ("I'm on Ubuntu 22.04 with Python 3.12, torch==2.13.0 and Node v18.17.1; paid on 23.04",
      [("DATE", "22.04"), ("DATE", "3.12"), ("DIGITAL", "2.13.0"), ("DIGITAL", "18.17.1"),
@@ -3698,6 +3706,25 @@ def test_public_tokens_read_as_personal_data_are_nobodys(text, spans, kept):
 
     values = [(v, label, *nth) for label, v, *nth in spans]  # (label, value[, nth])
     assert [s.text for s in tidy(text, spans_at(text, values))] == kept
+
+
+def test_every_courts_neutral_citation_is_nobodys():
+    """The neutral-citations record: each court's code, read as a person inside its
+    judgment's citation, is nobody's; the same code outside one stays."""
+    from bertforge.pii.tidy import tidy
+
+    courts = ["UKSC", "UKPC", "UKHL", "EWCA Civ", "EWCA Crim", "EWHC", "EWFC", "EWCOP", "UKUT",
+              "UKFTT", "UKEAT", "CSOH", "CSIH", "HCJAC", "NICA", "NIQB", "NIKB", "IESC", "IECA",
+              "IEHC", "HCA", "FCA", "FCAFC", "NSWSC", "NSWCA", "VSC", "VSCA", "QSC", "QCA",
+              "WASC", "NZSC", "NZCA", "NZHC", "SGCA", "SGHC", "HKCFA", "HKCA", "HKCFI", "ZASCA",
+              "ZACC"]
+    canadian = ["SCC", "ONCA", "ONSC", "BCCA", "BCSC", "ABCA", "ABKB", "ABQB", "QCCA", "QCCS",
+                "FC"]
+    for court, text in ([(c, f"See [2020] {c} 1234 on costs.") for c in courts] +
+                        [(c, f"In R. v. Jordan, 2016 {c} 27, it held.") for c in canadian]):
+        assert tidy(text, spans_at(text, [(court, "PERSON")])) == [], court
+    text = "Ask EWHC Mara about it."
+    assert [s.text for s in tidy(text, spans_at(text, ["EWHC Mara"]))] == ["EWHC Mara"]
 
 
 def test_the_events_a_filings_risk_factors_name_are_nobodys():
