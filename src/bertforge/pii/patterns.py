@@ -1694,6 +1694,25 @@ DATES = re.compile(
     rf"|{MONTH} \d{{4}}"                                      # March 2023
     rf"|(?<!day of ){MONTH}, \d{{4}}"         # March, 2023 (not after a day in words)
     r")(?:,? (?:at )?" + TIME + r")?(?![\w/-])")
+# A date written in German, French, Spanish, Portuguese, Italian or Dutch: the day (German's
+# full stop, French's "er", an ordinal's "º"), perhaps "de", the month's name in any case,
+# perhaps the year ("3. März 2024", "12 février", "15 de marzo de 2024", "10 aprile 2024");
+# the names English spells the same only after German's full stop ("3. April")
+FOREIGN_MONTHS = (
+    "Januar", "Jänner", "Februar", "März", "Mai", "Juni", "Juli", "Oktober", "Dezember",
+    "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+    "octobre", "novembre", "décembre", "enero", "febrero", "marzo", "abril", "mayo", "junio",
+    "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre", "diciembre",
+    "janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro", "outubro",
+    "dezembro", "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio", "settembre",
+    "ottobre", "dicembre", "januari", "februari", "maart", "mei", "augustus")
+# (as written, German's capitalised and the others' in lower case, or in capitals: "12 Mars
+# bars" is no date)
+FOREIGN_DATE = re.compile(
+    rf"(?<![\w/.,-])(\d{{1,2}})(?:\.[ \t]*(?:April|August|September|November|December)(?![\w-])"
+    rf"|(?:\.|er|º|°)?[ \t]+(?:de[ \t]+)?"
+    rf"(?:{trie_pattern(FOREIGN_MONTHS + tuple(m.upper() for m in FOREIGN_MONTHS))})(?![\w-]))"
+    rf"(?:(?:,?[ \t]+|[ \t]+del?[ \t]+)(?:19|20)\d\d(?![\w-]))?")
 # not the office and year that open a case's docket number ("3:24-cv-01187"), nor a race's
 # time in minutes, seconds and their hundredths ("Faith Kipyegon (Kenya) 3:50.07")
 TIMES = re.compile(r"(?<![\w:.])" + TIME + r"(?![\w:]|-[A-Za-z]|\.\d)")

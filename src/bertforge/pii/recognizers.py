@@ -266,15 +266,22 @@ class Spoken(Recognizer):
 
 
 class DatesAndTimes(Recognizer):
-    """Calendar dates in a dozen formats (impossible ones refused), times of day outside
-    them, and a year of birth after its keyword ("Year of Birth: 1979", `BIRTH_YEAR`)."""
+    """Calendar dates in a dozen formats (impossible ones refused), and in six other
+    languages ("3. März 2024", `FOREIGN_DATE`), times of day outside them, and a year of
+    birth after its keyword ("Year of Birth: 1979", `BIRTH_YEAR`)."""
     name, kinds, trust = "dates", ("date", "time", "date_of_birth"), "shape"
     check = "a real calendar date or time of day"
 
     def find(self, text: str) -> list[PatternMatch]:
         out, dated = [], []
+        for m in p.FOREIGN_DATE.finditer(text):  # first: "3. April 2024" holds "April 2024"
+            if 1 <= int(m.group(1)) <= 31:
+                out.append(self.match(m.start(), m.end(), "date"))
+                dated.append((m.start(), m.end()))
+        foreign = list(dated)
         for m in p.DATES.finditer(text):
-            if p.real_date(m.group()):
+            if p.real_date(m.group()) and not any(s < m.end() and m.start() < e
+                                                  for s, e in foreign):
                 out.append(self.match(m.start(), m.end(), "date"))
                 dated.append((m.start(), m.end()))
         for m in p.BIRTH_YEAR.finditer(text):
