@@ -274,14 +274,12 @@ class DatesAndTimes(Recognizer):
 
     def find(self, text: str) -> list[PatternMatch]:
         out, dated = [], []
-        for m in p.FOREIGN_DATE.finditer(text):  # first: "3. April 2024" holds "April 2024"
-            if 1 <= int(m.group(1)) <= 31:
+        for m in p.DATES.finditer(text):
+            if p.real_date(m.group()):
                 out.append(self.match(m.start(), m.end(), "date"))
                 dated.append((m.start(), m.end()))
-        foreign = list(dated)
-        for m in p.DATES.finditer(text):
-            if p.real_date(m.group()) and not any(s < m.end() and m.start() < e
-                                                  for s, e in foreign):
+        for m in p.FOREIGN_DATE.finditer(text):  # (the merge keeps "3. April 2024" whole)
+            if 1 <= int(m.group(1)) <= 31:
                 out.append(self.match(m.start(), m.end(), "date"))
                 dated.append((m.start(), m.end()))
         for m in p.BIRTH_YEAR.finditer(text):
