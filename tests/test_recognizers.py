@@ -827,6 +827,31 @@ def test_a_year_of_birth_after_its_keyword_is_a_date():
                                                 ("2001", "DATE"), ("1979-06-02", "DATE")]
 
 
+def test_a_date_in_another_language_is_found():
+    """The dates-in-other-languages record's probe: a day, perhaps "de", a month named in
+    German, French, Spanish, Portuguese, Italian or Dutch as each writes it or in
+    capitals, and perhaps the year, is a date; the months English spells the same only
+    after German's full stop, a day past 31 and a capitalised French month ("12 Mars
+    bars") are not; "April 2024" inside "3. April 2024" gives way to it."""
+    months = ["Januar", "Jänner", "Februar", "März", "Mai", "Juni", "Juli", "Oktober", "Dezember",
+              "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+              "octobre", "novembre", "décembre", "enero", "febrero", "marzo", "abril", "mayo",
+              "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre",
+              "diciembre", "janeiro", "fevereiro", "março", "maio", "junho", "julho", "setembro",
+              "outubro", "dezembro", "gennaio", "febbraio", "aprile", "maggio", "giugno", "luglio",
+              "settembre", "ottobre", "dicembre", "januari", "februari", "maart", "mei", "augustus"]
+    for month in months:
+        assert recognized("dates", "US", f"le 12 {month} paid") == [(f"12 {month}", "DATE")], month
+        assert recognized("dates", "US", f"le 12 {month.upper()}") == [
+            (f"12 {month.upper()}", "DATE")], month
+    for date in ("3. März 2024", "5. März", "1er avril", "15 de marzo de 2024", "3 de março",
+                 "10 aprile 2024", "1º de abril de 2025", "4 mayo del 2023", "12 février, 2024",
+                 "3. April 2024", "9. December"):
+        assert recognized("dates", "US", f"Vom {date} an.") == [(date, "DATE")], date
+    for text in ("on 3 April we met", "12 Mars bars", "the 40 mayo jars", "3 Decembers"):
+        assert recognized("dates", "US", text) == [], text
+
+
 GUARDED_PIECES = ["CVV: 123", "cVc2 4417", "Card Security Code 9981", "CID 1234", "csc: 777",
                   "security  code 555", "Bank of America, N.A.", "Citibank, N.A.",
                   "Wells Fargo Bank National Association", "bank of the river", "BANK OF X",
