@@ -369,7 +369,7 @@ class Phones(Recognizer):
     # and the Philippines'), and not South Africa's or Bangladesh's, whose plans hold
     # numbers of five and six digits, as amounts are
     CURRENCY_REGIONS = {"KE": r"K[Ss]h|KES|M-PESA|M-Pesa", "NG": "\u20a6|NGN",
-                        "GH": "GH\u20b5|GHS"}
+                        "GH": "GH\u20b5|GHS", "MX": r"MXN|M\.N\."}
     CURRENCY = re.compile("(?=[KMNG\u20a6])(?<![A-Za-z])(?:%s)(?![A-Za-z])" % "|".join(
         f"(?P<{r}>{c})" for r, c in CURRENCY_REGIONS.items()))  # (their first letters first)
 
