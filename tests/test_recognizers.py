@@ -191,6 +191,11 @@ def test_a_currency_names_the_country_whose_numbers_a_text_holds():
         "0712345678", "0803 123 4567", "024 123 4567")]
     plain = "sent to JOSEPH KAMAU 0712345678; 0803 123 4567 KESTREL; 024 123 4567"
     assert recognized("phones", "US", plain) == []
+    # and Mexico's peso (the mexican-numbers record), its code or "M.N." after an amount
+    for currency in ("$3,250.00 MXN", "$3,250.00 M.N."):
+        text = f"Cargo de {currency}; llame al 55 5169 4300."
+        assert recognized("phones", "US", text) == [("55 5169 4300", "PHONE")], currency
+    assert recognized("phones", "US", "Cargo de $3,250.00; llame al 55 5169 4300.") == []
 
 
 def test_two_columns_numbers_are_no_phone_number():
