@@ -33,7 +33,8 @@ from .patterns import PatternMatch
 from .lexicon import (FUNCTION_WORDS, LONE_TITLES, SOFTWARE, a_place, common_words, given_names,
                       known_names, known_place, name_or_rare)
 from .nobodys import DOCUMENT_PARTS, FORM_LABELS, party_role
-from .tidy import FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE, OF_FIRM, firms_person
+from .tidy import (CREDENTIALS_AFTER, FIRM_ENDS, FIRM_WORDS, ID_SCHEMES, NONSPACE, OF_FIRM,
+                   firms_person)
 
 TRUST = ("checksum", "shape", "end")
 
@@ -777,6 +778,22 @@ def _labelled_person(m: re.Match) -> bool:
     return _person_like(m.group(1))
 
 
+class LabelledNames(Pattern):
+    """A full name after a label that names a person (`patterns.NAME_FIELD`: "Prepared by:
+    Sandeep Kaur"), one of its words a known name (`_labelled_person`), without the letters
+    of a qualification after it (`tidy.CREDENTIALS_AFTER`: "Sandeep Kaur [ACA]")."""
+
+    def __init__(self):
+        super().__init__("labelled_names", "name", p.NAME_FIELD, "shape",
+                         validate=_labelled_person, group=1,
+                         check="a full name after a label that names a person, one of its "
+                               "words a known name")
+
+    def find(self, text: str) -> list[PatternMatch]:
+        return [replace(m, end=cut.start()) if (cut := CREDENTIALS_AFTER.search(
+            text, m.start, m.end)) else m for m in super().find(text)]
+
+
 def _travel_person(m: re.Match) -> bool:
     """Whether "SURNAME/GIVEN" is a person's: each word a name or a word outside the
     vocabulary, one of them a known name (`_person_like`), none an identifier scheme's
@@ -914,10 +931,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
                                         "nschrift", "NSCHRIFT", "ndereço", "NDEREÇO",
                                         "ndirizzo", "NDIRIZZO"),
         check="the value of a form's address field, with a digit and a capitalised word"),
-    "labelled_names": lambda region: Pattern("labelled_names", "name", p.NAME_FIELD, "shape",
-                                             validate=_labelled_person, group=1,
-                                             check="a full name after a label that names a "
-                                                   "person, one of its words a known name"),
+    "labelled_names": lambda region: LabelledNames(),
     "gaelic_names": lambda region: GaelicNames(),
     "addressees": lambda region: Addressees(),
     "registrations": lambda region: Registrations(),

@@ -1678,7 +1678,14 @@ CREDENTIALS = ("Esq.", "Esq", "Ph.D.", "PhD", "M.D.", "MD", "MBA", "LL.M.", "CPA
                "C.P.A.",
                # and a legislator's ("Ruth Davidson MSP", "Barry Andrews MEP"); not "TD", a
                # bank alone too, nor "MS", a state's abbreviation
-               "MP", "MSP", "MLA", "MEP", "MPP")
+               "MP", "MSP", "MLA", "MEP", "MPP",
+               # and those that sign valuations, audits, tax returns, pension schemes, claims
+               # and awards: surveyors', accountants' and tax advisers', actuaries', the
+               # Chartered Insurance Institute's, arbitrators', trust practitioners', HR's
+               # ("Helen Ashworth FRICS", "Ian Featherstone FIA")
+               "MRICS", "FRICS", "AssocRICS", "ACA", "FCCA", "CTA", "CGMA", "CMA", "CFF", "FIA",
+               "FFA", "FCAS", "ACAS", "MAAA", "ACII", "FCII", "MCIArb", "FCIArb", "TEP",
+               "MCIPD", "FCIPD")
 # and an account's type written after its holder's name ("Ishaan Mehta IRA")
 ACCOUNT_TYPES = ("IRA", "Roth IRA", "SEP IRA", "SEP-IRA", "Rollover IRA", "Traditional IRA",
                  "401(k)", "403(b)", "HSA", "UTMA", "UGMA",
