@@ -2268,6 +2268,28 @@ def test_credentials_after_a_name_are_no_part_of_it_and_a_cut_name_keeps_no_comm
     assert [s.text for s in found] == ["Gregory Atwood", "Lena Ortiz"]
 
 
+def test_the_letters_of_more_professions_are_no_part_of_a_name():
+    """The professional-credentials record's probe, with the model's spans as it gave
+    them: each profession's letters after a name are cut off, alone they go; and a
+    signature's labelled name is matched without them."""
+    from bertforge.pii.tidy import tidy
+
+    for letters in ("MRICS", "FRICS", "AssocRICS", "ACA", "FCCA", "CTA", "CGMA", "CMA", "CFF",
+                    "FIA", "FFA", "FCAS", "ACAS", "MAAA", "ACII", "FCII", "MCIArb", "FCIArb",
+                    "TEP", "MCIPD", "FCIPD"):
+        text = f"Signed by Helen Ashworth {letters} and Tom Reyes, {letters}, today."
+        found = tidy(text, spans_at(text, [f"Helen Ashworth {letters}", "Tom Reyes",
+                                           (letters, "PERSON", 1)]))
+        assert [s.text for s in found] == ["Helen Ashworth", "Tom Reyes"], letters
+    from bertforge.pii import Redactor
+    from bertforge.pii.recognizers import REGISTRY
+
+    text = "Prepared by: Sandeep Kaur ACA\nReviewed by: Thomas Reilly FCCA CTA"
+    only = Redactor(None, recognizers=[REGISTRY["labelled_names"]("US")])
+    assert [(s.text, s.label) for s in only.detect(text)] == [("Sandeep Kaur", "PERSON"),
+                                                              ("Thomas Reilly", "PERSON")]
+
+
 def test_a_role_or_a_kinship_word_is_left_out_of_a_name():
     """The titles-out record's second to fifth amendments: "Adjuster [Brian Koval]",
     "Teller [Jenna Brooks]", "COO [Raj Patel]", "uncle [Ray]" and "mr [peterson]" (lower
