@@ -899,7 +899,10 @@ PARTY_ROLES = frozenset((
     "intermediary", "correspondent", "remitter",
     # and the advisers a filing's or an insolvency's page of advisers labels ("[Solicitors]:
     # Slaughter and May", "[Liquidator]: Paul Whitehead")
-    "solicitor", "auditor", "broker", "liquidator", "actuary", "bookrunner", "arranger"))
+    "solicitor", "auditor", "broker", "liquidator", "actuary", "bookrunner", "arranger",
+    # and those who handle an insurance claim, as its forms label them ("[Assessor]: Johan
+    # van der Merwe")
+    "assessor", "adjuster", "adjustor", "appraiser", "surveyor"))
 # (and the words that make a role with one: "Escrow Agent", "Escrow Holder",
 # "Beneficiary Bank")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
