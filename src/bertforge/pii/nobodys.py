@@ -902,7 +902,7 @@ PARTY_ROLES = frozenset((
     "solicitor", "auditor", "broker", "liquidator", "actuary", "bookrunner", "arranger",
     # and those who handle an insurance claim, as its forms label them ("[Assessor]: Johan
     # van der Merwe")
-    "assessor", "adjuster", "adjustor", "appraiser", "surveyor"))
+    "assessor", "adjustor", "appraiser", "surveyor"))
 # (and the words that make a role with one: "Escrow Agent", "Escrow Holder",
 # "Beneficiary Bank")
 ROLE_JOINS = frozenset(("counter", "cross", "third", "party", "in", "possession", "the",
