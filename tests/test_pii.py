@@ -1803,6 +1803,19 @@ def test_an_advisers_label_alone_is_nobodys():
         "Ian Featherstone", "Declan Moriarty", "BNP Paribas", "Barclays"]
 
 
+def test_a_claims_handlers_label_alone_is_nobodys():
+    """The claims-labels record's probe, with the model's spans as it gave them: a claim's
+    handler's label read alone as a person is nobody's ("[Assessor]: Johan van der
+    Merwe"), the name after it stays."""
+    from bertforge.pii.tidy import tidy
+
+    labels = ["Assessor", "Adjuster", "Adjustor", "Appraiser", "Surveyor"]
+    text = "\n".join(f"{label}: Johan van der Merwe" for label in labels)
+    spans = spans_at(text, [v for i, label in enumerate(labels)
+                            for v in ((label, "PERSON"), ("Johan van der Merwe", "PERSON", i))])
+    assert [s.text for s in tidy(text, spans)] == ["Johan van der Merwe"] * len(labels)
+
+
 def test_a_partys_role_before_a_firm_is_no_part_of_it():
     """The party-leads record's probe, with the model's spans as it gave them: the
     "Appellee" of "Defendant-Appellee Meridian Capital Partners LLC" and a debtor's role
