@@ -16,6 +16,7 @@ name, a market's name for a kind of security.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..spans import Span
@@ -966,9 +967,14 @@ def _neutral_citation(text: str, span: Span) -> bool:
     """Whether a span, of any source, lies inside a judgment's neutral citation
     (`NEUTRAL_CITATION`): "[2023] [EWHC 1187] (Ch)" is no account, "[2024] [EWCA] Civ 512"
     no person."""
-    window = max(0, span.start - 30), min(len(text), span.end + 30)
-    return any(m.start() <= span.start and span.end <= m.end()
-               for m in NEUTRAL_CITATION.finditer(text, *window))
+    return any(a <= span.start and span.end <= b for a, b in _citations(text))
+
+
+@functools.lru_cache(maxsize=4)
+def _citations(text: str) -> tuple[tuple[int, int], ...]:
+    """Where a text's neutral citations are: read once a text, not once a span (a text's
+    hash is kept with it, so each span's lookup is a dictionary's)."""
+    return tuple(m.span() for m in NEUTRAL_CITATION.finditer(text))
 
 
 # a record's number after its word ("Docket No. 142", "Exhibit No. 3", "Claim #4471")
