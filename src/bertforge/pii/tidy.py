@@ -810,16 +810,23 @@ NAMES_BEFORE = re.compile(r"(?:[^\W\d_]+,[ \t]*)+\Z")  # ("Hi [Tom, ]Priya, Olga
 
 def _greeted_together(text: str, span: Span) -> bool:
     """Whether a PERSON span is given names with commas between them after a greeting,
-    as a mail to several people opens ("Dear [Sophie, Ahmed],", "Hi [Tom, Priya, Wen]"):
-    each a given name of one of Faker's locales at least (`given_names`: "Priya"), so an
-    inverted name ("Dear Okonkwo, Chidi") stays whole. (The names parted off before it,
-    "Tom, ", may stand between the greeting and the span.)"""
+    as a mail to several people opens ("Dear [Sophie, Ahmed],", "Hi [Tom, Priya, Wen]"),
+    or alone on its line (`SALUTATION_END`: "[Oliver, Sinead],"): each a given name of one
+    of Faker's locales at least (`given_names`: "Priya"), so an inverted name ("Dear
+    Okonkwo, Chidi") stays whole. (The names parted off before it, "Tom, ", may stand
+    between the greeting and the span.)"""
     parts = span.text.split(", ")
     if len(parts) < 2 or not all(part.casefold() in given_names() for part in parts):
         return False
+    if text.startswith("\n", span.start - 1) or span.start == 0:
+        return SALUTATION_END.match(text, span.end) is not None
     before = span.start - len(m.group()) if (m := NAMES_BEFORE.search(
         text, max(0, span.start - 40), span.start)) else span.start
     return GREETING_BEFORE.search(text, max(0, before - 24), before) is not None
+
+
+# what follows the names of a letter's salutation line: a comma perhaps, the line's end
+SALUTATION_END = re.compile(r",?[ \t]*(?:\n|$)")
 
 
 # Words that lead into a date without being part of it ("before 12 May 2025", "due by
