@@ -3236,6 +3236,14 @@ def test_given_names_greeted_together_are_each_a_name():
     assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
         "Sophie", "Ahmed", "Tom", "Priya", "Olga", "Okonkwo, Chidi", "Laura, Simon",
         "Maria, Daniel"]
+    # and alone on the letter's salutation line with its comma (the salutation-lines
+    # record), at the text's start too; not an inverted name, nor names the line goes on
+    # after
+    text = ("Oliver, Sinead,\nAttached.\nTom, Priya,\nOkonkwo, Chidi,\nMaria, Daniel said so\n"
+            "Simon, Laura,")
+    values = ["Oliver, Sinead", "Tom, Priya", "Okonkwo, Chidi", "Maria, Daniel", "Simon, Laura"]
+    assert [s.text for s in tidy(text, spans_in_turn(text, values))] == [
+        "Oliver", "Sinead", "Tom", "Priya", "Okonkwo, Chidi", "Maria, Daniel", "Simon", "Laura"]
 
 
 def test_per_before_a_one_word_name_and_its_possessive_is_no_part_of_it():
