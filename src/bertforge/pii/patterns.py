@@ -817,8 +817,7 @@ STREET_FIRST = re.compile(
 # unit ("Piso 5", "Of. 207", "Depto. 4B"), a Mexican colonia ("Col. Juárez"), a postcode
 # (Mexico's five digits, perhaps after "C.P."; Argentina's "C1043AAZ" or "C1043") with its
 # town after it, or a place with its postcode after it ("Lima 15074"); which of them end the
-# address
-# is the `streets` recognizer's check
+# address is the `streets` recognizer's check
 ES_UNITS = ("Piso", "Of.", "Oficina", "Depto.", "Depto", "Dpto.", "Int.", "Interior", "Local",
             "Torre")
 ADDRESS_RUN = re.compile(
@@ -1148,6 +1147,8 @@ ADDRESS_KINDS = ("Registered", "Billing", "Mailing", "Postal", "Home", "Resident
                  "Delivery")
 ADDRESS_LABELS = ("Address", "Alamat", "Dirección", "Direccion", "Domicilio", "Adresse",
                   "Anschrift", "Endereço", "Indirizzo")
+# (a label's letters in any case: a text without one is not searched)
+ADDRESS_LABEL = re.compile("(?i)%s" % "|".join(map(re.escape, ADDRESS_LABELS)))
 ADDRESS_FIELD = re.compile(
     rf"(?:^|(?<=[\t|\u00b7\u2022])|(?<=[,;] ))[ \t]*"
     rf"(?:(?:{trie_pattern(_cases(ADDRESS_KINDS, True))})[ \t]+)?"
@@ -1695,8 +1696,8 @@ DATES = re.compile(
     rf"|(?<!day of ){MONTH}, \d{{4}}"         # March, 2023 (not after a day in words)
     r")(?:,? (?:at )?" + TIME + r")?(?![\w/-])")
 # A date written in German, French, Spanish, Portuguese, Italian or Dutch: the day (German's
-# full stop, French's "er", an ordinal's "º"), perhaps "de", the month's name in any case,
-# perhaps the year ("3. März 2024", "12 février", "15 de marzo de 2024", "10 aprile 2024");
+# full stop, French's "er", an ordinal's "º"), perhaps "de", the month's name, perhaps the
+# year ("3. März 2024", "12 février", "15 de marzo de 2024", "10 aprile 2024");
 # the names English spells the same only after German's full stop ("3. April")
 FOREIGN_MONTHS = (
     "Januar", "Jänner", "Februar", "März", "Mai", "Juni", "Juli", "Oktober", "Dezember",

@@ -926,10 +926,7 @@ REGISTRY: dict[str, Callable[[str], Recognizer]] = {
     "chat_speakers": lambda region: ChatSpeakers(),
     "address_fields": lambda region: Pattern(
         "address_fields", "street_address", p.ADDRESS_FIELD, "shape", group=1,
-        validate=_address_value, needs=("ddress", "DDRESS", "dresse", "DRESSE", "lamat",
-                                        "LAMAT", "irecci", "IRECCI", "omicilio", "OMICILIO",
-                                        "nschrift", "NSCHRIFT", "ndereço", "NDEREÇO",
-                                        "ndirizzo", "NDIRIZZO"),
+        validate=_address_value, needs=p.ADDRESS_LABEL,
         check="the value of a form's address field, with a digit and a capitalised word"),
     "labelled_names": lambda region: LabelledNames(),
     "gaelic_names": lambda region: GaelicNames(),
@@ -1006,7 +1003,6 @@ class FirmForms(Pattern):
                 m = replace(m, start=of.end())
             out.append(m)
         return out
-
 
 
 class UkAddresses(Pattern):
@@ -1155,7 +1151,6 @@ class Streets(Pattern):
             if known_place(run.group(1)):
                 return run.end(1)
         return end
-
 
     @classmethod
     def _runs(cls, text: str, end: int) -> int:
